@@ -1,0 +1,36 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { AppDeps, AppEnv } from './lib/context';
+import { ApiError, toErrorBody } from './lib/errors';
+import { securityHeaders } from './lib/security-headers';
+import { healthRoutes } from './routes/health';
+
+/** The whole API, host-agnostic: node.ts and index.ts only build deps and mount it. */
+export function createApp(deps: AppDeps) {
+  const headers = securityHeaders(deps.config);
+  const app = new Hono<AppEnv>();
+
+  app.use('*', async (c, next) => {
+    c.set('deps', deps);
+    c.set('db', deps.db);
+    c.set('viewer', null);
+    await next();
+    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+    if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
+  });
+  app.use('*', bodyLimit({ maxSize: 64 * 1024, onError: () => { throw new ApiError(413, 'payload_too_large', 'body: larger than 64 KB'); } }));
+
+  const routes = app
+    .basePath('/api')
+    .route('/health', healthRoutes);
+
+  routes.notFound((c) => c.json({ error: { code: 'not_found', message: `Không tìm thấy ${c.req.path}` } }, 404));
+  routes.onError((err, c) => {
+    const { status, body } = toErrorBody(err);
+    if (status >= 500) console.error('[api]', c.req.method, c.req.path, err);
+    return c.json(body, status);
+  });
+  return routes;
+}
+
+export type AppType = ReturnType<typeof createApp>;

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+/** Origins the crawler may fetch by default: the bundled demo source and the public OPhim/KKPhim APIs. */
+export const DEFAULT_CRAWL_SOURCES = 'http://127.0.0.1:8788,https://ophim1.com,https://kkphim.com,https://phimapi.com';
+
+const csv = z.string().transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean));
+
+/** Every environment variable the product reads, validated once at start-up (README "Configuration"). */
+export const configSchema = z.object({
+  APP_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  PUBLIC_URL: z.string().url().default('http://localhost:8787'),
+  JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').default('dev-only-secret-change-me-0123456789abcdef'),
+  PARTYKIT_HOST: z.string().url().default('http://127.0.0.1:1999'),
+  PARTY_SECRET: z.string().min(16).default('dev-only-party-secret'),
+  CRAWL_SOURCES: csv.default(DEFAULT_CRAWL_SOURCES.split(',')),
+  CRAWL_MAX_RESPONSE_BYTES: z.coerce.number().int().positive().default(5_000_000),
+  CRAWL_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(4),
+  CRAWL_DELAY_MS: z.coerce.number().int().min(0).default(100),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_JWKS_URL: z.string().url().default('https://www.googleapis.com/oauth2/v3/certs'),
+  VNPAY_TMN_CODE: z.string().optional(),
+  VNPAY_HASH_SECRET: z.string().optional(),
+  VNPAY_URL: z.string().url().default('https://sandbox.vnpayment.vn/paymentv2/vpcpay.html'),
+  MOMO_PARTNER_CODE: z.string().optional(),
+  MOMO_ACCESS_KEY: z.string().optional(),
+  MOMO_SECRET_KEY: z.string().optional(),
+  MOMO_ENDPOINT: z.string().url().default('https://test-payment.momo.vn/v2/gateway/api/create'),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+/** Parses the environment; fails fast with every problem named. Production refuses the dev secrets. */
+export function loadConfig(env: Record<string, unknown>): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  const config = parsed.data;
+  if (config.APP_ENV === 'production' && (config.JWT_SECRET.startsWith('dev-only') || config.PARTY_SECRET.startsWith('dev-only'))) {
+    throw new Error('Invalid configuration: JWT_SECRET and PARTY_SECRET must be set in production');
+  }
+  return config;
+}

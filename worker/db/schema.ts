@@ -1,0 +1,318 @@
+// The whole product's data model, designed once (DESIGN.md §6). Later features add behaviour, not tables.
+// Times are unix milliseconds. Wire names (spec's Vietnamese fields) are mapped in services, not here.
+import { relations, sql } from 'drizzle-orm';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+const createdAt = () => integer('created_at').notNull().default(sql`(unixepoch('subsec') * 1000)`);
+const updatedAt = () => integer('updated_at').notNull().default(sql`(unixepoch('subsec') * 1000)`);
+
+/** Type ids 24..27 are fixed by the spec's filter bar (Phim Bộ, Phim Lẻ, TV Show, Phim Sắp Chiếu). */
+export const categories = sqliteTable('categories', {
+  id: integer('id').primaryKey(),
+  slug: text('slug').notNull().unique(),
+  name: text('name').notNull(),
+});
+
+export const genres = sqliteTable('genres', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  slug: text('slug').notNull().unique(),
+  name: text('name').notNull(),
+});
+
+export const countries = sqliteTable('countries', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  slug: text('slug').notNull().unique(),
+  name: text('name').notNull(),
+});
+
+export const films = sqliteTable(
+  'films',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    slug: text('slug').notNull().unique(),
+    title: text('title').notNull(),
+    nameEnglish: text('name_english').notNull().default(''),
+    posterUrl: text('poster_url').notNull().default(''),
+    thumbUrl: text('thumb_url').notNull().default(''),
+    /** Display status, e.g. 'Hoàn Tất (16/16)', 'Tập 5', 'Trailer'. */
+    statusText: text('status_text').notNull().default(''),
+    /** Normalised status: ongoing | completed | trailer. */
+    status: text('status', { enum: ['ongoing', 'completed', 'trailer'] }).notNull().default('ongoing'),
+    language: text('language').notNull().default(''),
+    episodeCountText: text('episode_count_text').notNull().default(''),
+    duration: text('duration').notNull().default(''),
+    year: integer('year'),
+    quality: text('quality').notNull().default(''),
+    director: text('director').notNull().default(''),
+    actors: text('actors').notNull().default(''),
+    /** Denormalised comma-separated genre and country names, the spec's theloai / quocgia. */
+    genreNames: text('genre_names').notNull().default(''),
+    countryNames: text('country_names').notNull().default(''),
+    description: text('description').notNull().default(''),
+    views: integer('views').notNull().default(0),
+    likes: integer('likes').notNull().default(0),
+    categoryId: integer('category_id').notNull().references(() => categories.id),
+    vipOnly: integer('vip_only', { mode: 'boolean' }).notNull().default(false),
+    /** fold(title) and fold(title + ' ' + nameEnglish): see db/fold.ts; films_fts indexes searchText. */
+    titleFolded: text('title_folded').notNull().default(''),
+    searchText: text('search_text').notNull().default(''),
+    sourceKey: text('source_key').unique(),
+    sourceChecksum: text('source_checksum'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('films_category_updated').on(t.categoryId, t.updatedAt),
+    index('films_updated').on(t.updatedAt),
+    index('films_created').on(t.createdAt),
+    index('films_views').on(t.views),
+    index('films_year').on(t.year),
+    index('films_status_updated').on(t.status, t.updatedAt),
+    index('films_title_folded').on(t.titleFolded),
+  ],
+);
+
+export const filmGenres = sqliteTable(
+  'film_genres',
+  {
+    filmId: integer('film_id').notNull().references(() => films.id, { onDelete: 'cascade' }),
+    genreId: integer('genre_id').notNull().references(() => genres.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.filmId, t.genreId] }), index('film_genres_genre').on(t.genreId, t.filmId)],
+);
+
+export const filmCountries = sqliteTable(
+  'film_countries',
+  {
+    filmId: integer('film_id').notNull().references(() => films.id, { onDelete: 'cascade' }),
+    countryId: integer('country_id').notNull().references(() => countries.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.filmId, t.countryId] }), index('film_countries_country').on(t.countryId, t.filmId)],
+);
+
+export const episodes = sqliteTable(
+  'episodes',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    filmId: integer('film_id').notNull().references(() => films.id, { onDelete: 'cascade' }),
+    serverName: text('server_name').notNull().default('Vietsub #1'),
+    /** Episode number for ordering and /tap-{n}; a single film's 'Full' is 1. */
+    episode: integer('episode').notNull(),
+    name: text('name').notNull().default(''),
+    m3u8Url: text('m3u8_url').notNull().default(''),
+    embedUrl: text('embed_url').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('episodes_film_server_episode').on(t.filmId, t.serverName, t.episode)],
+);
+
+export const users = sqliteTable('users', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  email: text('email').notNull().unique(),
+  username: text('username').notNull(),
+  /** Versioned PBKDF2 string, see services/auth/password.ts; null for Google-only accounts. */
+  passwordHash: text('password_hash'),
+  googleSub: text('google_sub').unique(),
+  /** Comma-separated: 'user' | 'admin'. */
+  roles: text('roles').notNull().default('user'),
+  /** Comma-separated: 'VIP1' | 'VIP2'. */
+  permissions: text('permissions').notNull().default(''),
+  /** Bumped by "sign out everywhere" and password change: access tokens of older epochs are refused. */
+  sessionEpoch: integer('session_epoch').notNull().default(0),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const refreshTokens = sqliteTable(
+  'refresh_tokens',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    /** All tokens descending from one login share a family; replaying a used one revokes the family. */
+    familyId: text('family_id').notNull(),
+    /** SHA-256 of the opaque token; the token itself is never stored. */
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: integer('expires_at').notNull(),
+    usedAt: integer('used_at'),
+    revokedAt: integer('revoked_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('refresh_tokens_family').on(t.familyId), index('refresh_tokens_user').on(t.userId)],
+);
+
+export const comments = sqliteTable(
+  'comments',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    filmId: integer('film_id').notNull().references(() => films.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    parentId: integer('parent_id'),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('comments_film_created').on(t.filmId, t.createdAt), index('comments_parent').on(t.parentId)],
+);
+
+export const ratings = sqliteTable(
+  'ratings',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    filmId: integer('film_id').notNull().references(() => films.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    stars: integer('stars').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('ratings_film_user').on(t.filmId, t.userId)],
+);
+
+/** One row per recorded view; trending by day/week/month aggregates these. */
+export const viewEvents = sqliteTable(
+  'view_events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    filmId: integer('film_id').notNull().references(() => films.id, { onDelete: 'cascade' }),
+    viewedAt: integer('viewed_at').notNull(),
+  },
+  (t) => [index('view_events_time_film').on(t.viewedAt, t.filmId)],
+);
+
+export const payments = sqliteTable(
+  'payments',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    plan: text('plan', { enum: ['VIP1', 'VIP2'] }).notNull(),
+    months: integer('months').notNull(),
+    /** True amount in VND (VNPay's vnp_Amount is this x 100). */
+    amount: integer('amount').notNull(),
+    gateway: text('gateway', { enum: ['vnpay', 'momo', 'bank_transfer'] }).notNull(),
+    /** Our order reference sent to the gateway; unique so a callback maps to one payment. */
+    txnRef: text('txn_ref').notNull().unique(),
+    status: text('status', { enum: ['pending', 'paid', 'failed'] }).notNull().default('pending'),
+    providerTxnId: text('provider_txn_id'),
+    providerPayload: text('provider_payload'),
+    createdAt: createdAt(),
+    paidAt: integer('paid_at'),
+  },
+  (t) => [index('payments_user').on(t.userId)],
+);
+
+export const subscriptions = sqliteTable(
+  'subscriptions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    plan: text('plan', { enum: ['VIP1', 'VIP2'] }).notNull(),
+    paymentId: integer('payment_id').references(() => payments.id),
+    startsAt: integer('starts_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('subscriptions_user_expires').on(t.userId, t.expiresAt)],
+);
+
+export const crawlRuns = sqliteTable(
+  'crawl_runs',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    source: text('source').notNull(),
+    trigger: text('trigger', { enum: ['cli', 'admin', 'schedule', 'start'] }).notNull(),
+    /** JSON: { pages?: [from, to], lists?: string[], force?: boolean }. */
+    params: text('params').notNull().default('{}'),
+    status: text('status', { enum: ['running', 'done', 'failed'] }).notNull().default('running'),
+    /** JSON cursor of completed work so a crashed run can be resumed. */
+    progress: text('progress').notNull().default('{}'),
+    pagesDone: integer('pages_done').notNull().default(0),
+    filmsNew: integer('films_new').notNull().default(0),
+    filmsUpdated: integer('films_updated').notNull().default(0),
+    filmsSkipped: integer('films_skipped').notNull().default(0),
+    filmsFailed: integer('films_failed').notNull().default(0),
+    error: text('error'),
+    startedAt: integer('started_at').notNull(),
+    heartbeatAt: integer('heartbeat_at').notNull(),
+    finishedAt: integer('finished_at'),
+  },
+  (t) => [index('crawl_runs_status').on(t.status, t.source)],
+);
+
+export const crawlSchedules = sqliteTable(
+  'crawl_schedules',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    /** Spec fields: crawl_date 'YYYY-MM-DD', crawl_time 'HH:mm' (Asia/Ho_Chi_Minh), run_at derived. */
+    crawlDate: text('crawl_date').notNull(),
+    crawlTime: text('crawl_time').notNull(),
+    runAt: integer('run_at').notNull(),
+    /** JSON array of category names (spec's 27 crawl categories). */
+    categories: text('categories').notNull(),
+    /** Spec: 1 = not yet run; anything else = completed (2 done, 3 failed). */
+    status: integer('status').notNull().default(1),
+    crawlRunId: integer('crawl_run_id').references(() => crawlRuns.id),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('crawl_schedules_due').on(t.status, t.runAt)],
+);
+
+export const errorReports = sqliteTable(
+  'error_reports',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    filmId: integer('film_id').notNull().references(() => films.id, { onDelete: 'cascade' }),
+    episode: integer('episode'),
+    serverName: text('server_name'),
+    reason: text('reason').notNull(),
+    message: text('message').notNull().default(''),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    resolvedAt: integer('resolved_at'),
+  },
+  (t) => [index('error_reports_film').on(t.filmId)],
+);
+
+/** Fixed-window counters for rate limits; in the database so limits hold across Worker isolates. */
+export const rateLimits = sqliteTable('rate_limits', {
+  key: text('key').primaryKey(),
+  count: integer('count').notNull(),
+  windowStart: integer('window_start').notNull(),
+});
+
+export const filmsRelations = relations(films, ({ one, many }) => ({
+  category: one(categories, { fields: [films.categoryId], references: [categories.id] }),
+  episodes: many(episodes),
+  genres: many(filmGenres),
+  countries: many(filmCountries),
+  comments: many(comments),
+  ratings: many(ratings),
+}));
+export const episodesRelations = relations(episodes, ({ one }) => ({
+  film: one(films, { fields: [episodes.filmId], references: [films.id] }),
+}));
+export const filmGenresRelations = relations(filmGenres, ({ one }) => ({
+  film: one(films, { fields: [filmGenres.filmId], references: [films.id] }),
+  genre: one(genres, { fields: [filmGenres.genreId], references: [genres.id] }),
+}));
+export const filmCountriesRelations = relations(filmCountries, ({ one }) => ({
+  film: one(films, { fields: [filmCountries.filmId], references: [films.id] }),
+  country: one(countries, { fields: [filmCountries.countryId], references: [countries.id] }),
+}));
+export const commentsRelations = relations(comments, ({ one }) => ({
+  film: one(films, { fields: [comments.filmId], references: [films.id] }),
+  user: one(users, { fields: [comments.userId], references: [users.id] }),
+}));
+export const ratingsRelations = relations(ratings, ({ one }) => ({
+  film: one(films, { fields: [ratings.filmId], references: [films.id] }),
+  user: one(users, { fields: [ratings.userId], references: [users.id] }),
+}));
+export const usersRelations = relations(users, ({ many }) => ({
+  comments: many(comments),
+  ratings: many(ratings),
+  refreshTokens: many(refreshTokens),
+  subscriptions: many(subscriptions),
+}));
+
+export type Film = typeof films.$inferSelect;
+export type NewFilm = typeof films.$inferInsert;
+export type Episode = typeof episodes.$inferSelect;
+export type User = typeof users.$inferSelect;

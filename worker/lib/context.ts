@@ -1,0 +1,29 @@
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+
+/** The signed-in person behind a request, taken only from a verified access token. */
+export interface Viewer {
+  id: number;
+  email: string;
+  name: string;
+  roles: string[];
+  permissions: string[];
+}
+
+/** Everything host-specific the shared app needs; each host (node.ts, index.ts) builds one. */
+export interface AppDeps {
+  db: Db;
+  config: Config;
+  /** Clock in unix ms; tests pass a fake one. */
+  now: () => number;
+  /** Outbound HTTP (crawler, PartyKit push, payment and sign-in providers); tests pass stand-ins. */
+  fetch: typeof fetch;
+}
+
+export type AppEnv = {
+  Variables: {
+    deps: AppDeps;
+    db: Db;
+    viewer: Viewer | null;
+  };
+};

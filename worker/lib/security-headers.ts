@@ -1,0 +1,32 @@
+import type { Config } from '../config';
+
+/**
+ * Headers for every response, API and static alike. frame-src lists the embed players the crawler
+ * may hand out (OPhim/KKPhim embeds) so a crawled embed link plays and nothing else can be framed.
+ */
+export function securityHeaders(config: Config): Record<string, string> {
+  const party = new URL(config.PARTYKIT_HOST);
+  const partyWs = `${party.protocol === 'https:' ? 'wss:' : 'ws:'}//${party.host}`;
+  const csp = [
+    "default-src 'self'",
+    "script-src 'self' https://accounts.google.com/gsi/client https://www.googletagmanager.com",
+    "style-src 'self' 'unsafe-inline' https://accounts.google.com/gsi/style",
+    "img-src 'self' data: blob: https:",
+    "media-src 'self' blob: https:",
+    "font-src 'self' data:",
+    `connect-src 'self' ${party.origin} ${partyWs} https: https://accounts.google.com https://www.google-analytics.com`,
+    'frame-src https://accounts.google.com https://*.opstream1.com https://*.opstream2.com https://*.opstream3.com https://*.opstream4.com https://*.opstream5.com https://*.opstream10.com https://*.opstream11.com https://*.opstream12.com https://*.opstream13.com https://*.opstream14.com https://*.opstream15.com https://*.opstream16.com https://*.opstream17.com https://*.phimapi.com https://*.kkphimplayer6.com https://player.phimapi.com',
+    "worker-src 'self' blob:",
+    "manifest-src 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self' https://sandbox.vnpayment.vn https://pay.vnpay.vn https://test-payment.momo.vn https://payment.momo.vn",
+  ].join('; ');
+  return {
+    'Content-Security-Policy': csp,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'strict-origin-when-cross-origin',
+    'X-Frame-Options': 'DENY',
+    'Permissions-Policy': 'camera=(), microphone=(), geolocation=()',
+  };
+}
