@@ -1,0 +1,160 @@
+// Wire contract of the catalogue API (spec field names + slug). Pure types and zod: importable by web/.
+import { z } from 'zod';
+import { FIRST_YEAR } from './taxonomy';
+
+/** A film as listings, home rails and search show it (no episode links ever). */
+export interface FilmCard {
+  id: number;
+  slug: string;
+  title: string;
+  nameenglish: string;
+  hinhanh: string;
+  thumb: string;
+  trangthai: string;
+  ngonngu: string;
+  sotap: string;
+  thoiluong: string;
+  namphathanh: number | null;
+  chatluong: string;
+  theloai: string;
+  quocgia: string;
+  /** Shortened to 200 characters for cards; the detail carries the whole text. */
+  descripts: string;
+  views: number;
+  likes: number;
+  category_id: number;
+  VIP1: 0 | 1;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** One episode on one server. Links are empty strings when the viewer may not watch (VIP-only film). */
+export interface EpisodeLink {
+  id: number;
+  episode: number;
+  name: string;
+  server_name: string;
+  /** The playable link: m3u8 when the source has one, else the embed page. */
+  linkfilm: string;
+  link_m3u8: string;
+  link_embed: string;
+}
+
+export interface ServerEpisodes {
+  server_name: string;
+  linkfilms: EpisodeLink[];
+}
+
+export interface FilmDetail extends FilmCard {
+  daodien: string;
+  dienvien: string;
+  /** Genre and country entries with slugs, for links. */
+  genres: { slug: string; name: string }[];
+  countries: { slug: string; name: string }[];
+  /** Episodes of the first server (the spec's linkfilms); every server's list is in servers. */
+  linkfilms: EpisodeLink[];
+  servers: ServerEpisodes[];
+}
+
+export interface CommentDto {
+  id: number;
+  parent_id: number | null;
+  comment: string;
+  createdAt: number;
+  users: { username: string };
+}
+
+export interface FilmDetailResponse {
+  datafilm: FilmDetail;
+  comments: CommentDto[];
+  /** The viewer's own rating, if signed in and rated. */
+  rating_star: { rating: number | null };
+  general_assessment: { totalRatings: number; averageRating: number | null };
+  /** VIP-only film and the viewer is signed out / has no permission at all (SPEC.md §6). */
+  error1?: boolean;
+  /** VIP-only film and the viewer's permissions lack VIP1 and VIP2. */
+  error?: boolean;
+  recommended: FilmCard[];
+}
+
+export interface Pagination {
+  page: number;
+  pageSize: number;
+  totalItems: number;
+  totalPages: number;
+}
+
+export interface Paginated<T> {
+  data: T[];
+  pagination: Pagination;
+}
+
+export interface TrendingLists {
+  day: FilmCard[];
+  week: FilmCard[];
+  month: FilmCard[];
+}
+
+export interface HomeData {
+  phimhot: FilmCard[];
+  phimbomoicapnhat: FilmCard[];
+  phimlemoicapnhat: FilmCard[];
+  phimdahoanthanh: FilmCard[];
+  phimhoathinh: FilmCard[];
+  phimtamlytimcam: FilmCard[];
+  phimvientuong: FilmCard[];
+  phimhanhdong: FilmCard[];
+  /** Most viewed by view events in the last day, week and month. */
+  phimtrending: TrendingLists;
+  phimsapchieu: FilmCard[];
+}
+
+export interface EpisodeResponse {
+  data: { title: string; slug: string; episode: number; server_name: string; linkfilm: string; link_m3u8: string; link_embed: string };
+}
+
+const pageParam = z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be 1 or more').max(10_000, 'must be 10000 or less');
+const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
+
+/** Query of every listing endpoint: page plus the filter bar (SPEC.md §2.3). */
+export const listingQuerySchema = z.object({
+  page: z.preprocess(emptyToUndefined, pageParam.default(1)),
+  sort: z.preprocess(emptyToUndefined, z.enum(['createdAt', 'views'], { error: "must be 'createdAt' or 'views'" }).optional()),
+  /** Genre slug, e.g. 'hanh-dong'. */
+  category: z.preprocess(emptyToUndefined, z.string().max(40).optional()),
+  /** Country slug, e.g. 'han-quoc'. */
+  country: z.preprocess(emptyToUndefined, z.string().max(40).optional()),
+  type: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number({ error: 'must be 24, 25, 26 or 27' }).int().refine((t) => t >= 24 && t <= 27, 'must be 24, 25, 26 or 27').optional(),
+  ),
+  year: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number({ error: 'must be a year' }).int('must be a year').min(1900, 'must be a year').max(2100, 'must be a year').optional(),
+  ),
+  keyword: z.preprocess(emptyToUndefined, z.string().trim().max(100, 'must be at most 100 characters').optional()),
+});
+export type ListingQuery = z.infer<typeof listingQuerySchema>;
+
+export const searchQuerySchema = z.object({
+  q: z.string({ error: 'is required' }).trim().min(1, 'is required').max(100, 'must be at most 100 characters'),
+  limit: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'must be a whole number' }).int().min(1, 'must be 1 to 50').max(50, 'must be 1 to 50').default(5)),
+  page: z.preprocess(emptyToUndefined, pageParam.default(1)),
+});
+
+export const allFilmsQuerySchema = z.object({
+  page: z.preprocess(emptyToUndefined, pageParam.default(1)),
+  pageSize: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1, 'must be 1 to 100').max(100, 'must be 1 to 100').default(50)),
+  q: z.preprocess(emptyToUndefined, z.string().trim().max(100, 'must be at most 100 characters').optional()),
+});
+
+export const updateViewSchema = z.object({
+  title: z.string({ error: 'is required' }).trim().min(1, 'is required').max(200),
+});
+
+/** Release years offered by filters and the home sidebar: FIRST_YEAR..the current year. */
+export function releaseYears(now = new Date()): number[] {
+  const years: number[] = [];
+  for (let y = now.getFullYear(); y >= FIRST_YEAR; y--) years.push(y);
+  return years;
+}
