@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { AppDeps, AppEnv } from './lib/context';
 import { ApiError, toErrorBody } from './lib/errors';
 import { securityHeaders } from './lib/security-headers';
+import { catalogueRoutes, categoryRoutes } from './routes/catalogue';
 import { healthRoutes } from './routes/health';
 
 /** The whole API, host-agnostic: node.ts and index.ts only build deps and mount it. */
@@ -22,7 +23,9 @@ export function createApp(deps: AppDeps) {
 
   const routes = app
     .basePath('/api')
-    .route('/health', healthRoutes);
+    .route('/health', healthRoutes)
+    .route('/category', categoryRoutes)
+    .route('/product', catalogueRoutes);
 
   routes.notFound((c) => c.json({ error: { code: 'not_found', message: `Không tìm thấy ${c.req.path}` } }, 404));
   routes.onError((err, c) => {

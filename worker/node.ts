@@ -1,0 +1,107 @@
+// Node host: wiring only (DESIGN.md §2). libSQL file/URL, the built PWA and demo media from one port,
+// a one-minute ticker for scheduled jobs, graceful shutdown.
+import { serve, type ServerType } from '@hono/node-server';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createApp } from './app';
+import { loadConfig, type Config } from './config';
+import { openMigratedDatabase, type NodeDatabase } from './db/node-client';
+import type { AppDeps } from './lib/context';
+import { securityHeaders } from './lib/security-headers';
+import { runScheduledJobs } from './scheduled';
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const WEB_DIST = resolve(REPO_ROOT, 'web/dist');
+export const DEFAULT_DATABASE_URL = 'file:data/phimviet.db';
+
+export interface NodeServerOptions {
+  port: number;
+  config: Config;
+  database: NodeDatabase;
+  /** Directory served at /demo-media/ (demo posters and HLS clip); omitted outside the demo. */
+  demoMediaDir?: string;
+  /** Run scheduled jobs every minute (the local stand-in for Cron Triggers). */
+  ticker?: boolean;
+}
+
+export interface RunningServer {
+  url: string;
+  deps: AppDeps;
+  close: () => Promise<void>;
+}
+
+/** Hono root for the Node host: /api from the shared app, then static files with SPA fallback. */
+export function createNodeRoot(deps: AppDeps, demoMediaDir?: string) {
+  const api = createApp(deps);
+  const headers = securityHeaders(deps.config);
+  const root = new Hono<{ Bindings: { incoming?: { socket?: { remoteAddress?: string } } } }>();
+  const staticRoot = relative(process.cwd(), WEB_DIST) || '.';
+  const indexHtml = () => (existsSync(resolve(WEB_DIST, 'index.html')) ? readFileSync(resolve(WEB_DIST, 'index.html'), 'utf8') : null);
+
+  root.all('/api/*', (c) => {
+    // This host is the edge: the client address is the socket's, never a header the client sent.
+    const request = new Request(c.req.raw);
+    request.headers.set('x-forwarded-for', c.env?.incoming?.socket?.remoteAddress ?? 'unknown');
+    return api.fetch(request);
+  });
+  root.use('*', async (c, next) => {
+    await next();
+    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+  });
+  if (demoMediaDir) {
+    const mediaRoot = relative(process.cwd(), demoMediaDir) || '.';
+    root.use('/demo-media/*', serveStatic({
+      root: mediaRoot,
+      rewriteRequestPath: (p) => p.replace(/^\/demo-media/, ''),
+      onFound: (_p, c) => { c.header('Cache-Control', 'public, max-age=86400'); },
+    }));
+  }
+  root.use('*', serveStatic({
+    root: staticRoot,
+    onFound: (path, c) => {
+      // Hashed build assets never change; the shell and service worker must always revalidate.
+      c.header('Cache-Control', /\/assets\//.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  }));
+  root.get('*', (c) => {
+    const html = indexHtml();
+    if (!html) return c.text('Ứng dụng web chưa được build: chạy npm run build.', 503);
+    c.header('Cache-Control', 'no-cache');
+    return c.html(html);
+  });
+  return root;
+}
+
+export async function startNodeServer(options: NodeServerOptions): Promise<RunningServer> {
+  const deps: AppDeps = { db: options.database.db, config: options.config, now: Date.now, fetch: globalThis.fetch };
+  const root = createNodeRoot(deps, options.demoMediaDir);
+  const server: ServerType = await new Promise((resolveServer) => {
+    const s = serve({ fetch: root.fetch, port: options.port, hostname: '0.0.0.0' }, () => resolveServer(s));
+  });
+  const ticker = options.ticker ? setInterval(() => void runScheduledJobs(deps), 60_000) : undefined;
+  ticker?.unref();
+  return {
+    url: `http://localhost:${options.port}`,
+    deps,
+    close: () =>
+      new Promise<void>((done) => {
+        if (ticker) clearInterval(ticker);
+        server.close(() => done());
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      }),
+  };
+}
+
+/** `tsx worker/node.ts`: the API and PWA only, on DATABASE_URL (npm start adds demo data and PartyKit). */
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const config = loadConfig(process.env);
+  const database = await openMigratedDatabase(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, process.env.DATABASE_AUTH_TOKEN);
+  const running = await startNodeServer({ port: Number(process.env.PORT ?? 8787), config, database, ticker: true });
+  console.log(`API và web: ${running.url}`);
+  const stop = async () => { await running.close(); database.client.close(); process.exit(0); };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}

@@ -1,0 +1,43 @@
+import { lt } from 'drizzle-orm';
+import { rateLimits, refreshTokens, viewEvents } from './db/schema';
+import type { AppDeps } from './lib/context';
+
+const DAY = 24 * 60 * 60 * 1000;
+/** Trending looks back 30 days at most; older view events only cost space. */
+const VIEW_EVENT_RETENTION = 35 * DAY;
+const RATE_LIMIT_RETENTION = DAY;
+
+export interface ScheduledJob {
+  name: string;
+  run: (deps: AppDeps, now: number) => Promise<void>;
+}
+
+/** Housekeeping that keeps the tables the API writes on every request from growing without bound. */
+export const housekeeping: ScheduledJob = {
+  name: 'housekeeping',
+  async run({ db }, now) {
+    await db.batch([
+      db.delete(viewEvents).where(lt(viewEvents.viewedAt, now - VIEW_EVENT_RETENTION)),
+      db.delete(rateLimits).where(lt(rateLimits.windowStart, now - RATE_LIMIT_RETENTION)),
+      db.delete(refreshTokens).where(lt(refreshTokens.expiresAt, now)),
+    ]);
+  },
+};
+
+/** Every job the Cron Trigger (Workers) or the minute ticker (Node) runs; each job's failure is isolated. */
+export const SCHEDULED_JOBS: ScheduledJob[] = [housekeeping];
+
+export async function runScheduledJobs(deps: AppDeps, jobs: ScheduledJob[] = SCHEDULED_JOBS): Promise<{ name: string; ok: boolean }[]> {
+  const now = deps.now();
+  const results = [];
+  for (const job of jobs) {
+    try {
+      await job.run(deps, now);
+      results.push({ name: job.name, ok: true });
+    } catch (err) {
+      console.error(`[scheduled] ${job.name} failed`, err);
+      results.push({ name: job.name, ok: false });
+    }
+  }
+  return results;
+}

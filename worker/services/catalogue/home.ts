@@ -1,0 +1,67 @@
+import { desc, eq, gte, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { films, viewEvents } from '../../db/schema';
+import type { FilmCard, HomeData, TrendingLists } from '../../schemas/catalogue';
+import { cardColumns, toFilmCard } from './film-card';
+import { hasGenre } from './listing';
+
+const RAIL = 12;
+const SIDEBAR = 8;
+const DAY = 24 * 60 * 60 * 1000;
+
+async function rail(db: Db, where: SQL | undefined, limit = RAIL): Promise<FilmCard[]> {
+  const rows = await db.select(cardColumns).from(films).where(where).orderBy(desc(films.updatedAt), desc(films.id)).limit(limit);
+  return rows.map((r) => toFilmCard(r));
+}
+
+/** Most viewed films by view events since `since`; falls back to all-time views when there are none yet. */
+export async function trendingSince(db: Db, since: number, limit = SIDEBAR): Promise<FilmCard[]> {
+  const counts = db
+    .select({ filmId: viewEvents.filmId, n: sql<number>`count(*)`.as('n') })
+    .from(viewEvents)
+    .where(gte(viewEvents.viewedAt, since))
+    .groupBy(viewEvents.filmId)
+    .as('counts');
+  const rows = await db
+    .select(cardColumns)
+    .from(counts)
+    .innerJoin(films, eq(films.id, counts.filmId))
+    .orderBy(desc(counts.n), desc(films.views))
+    .limit(limit);
+  if (rows.length > 0) return rows.map((r) => toFilmCard(r));
+  const fallback = await db.select(cardColumns).from(films).orderBy(desc(films.views), desc(films.id)).limit(limit);
+  return fallback.map((r) => toFilmCard(r));
+}
+
+export async function trending(db: Db, now: number): Promise<TrendingLists> {
+  const [day, week, month] = await Promise.all([
+    trendingSince(db, now - DAY),
+    trendingSince(db, now - 7 * DAY),
+    trendingSince(db, now - 30 * DAY),
+  ]);
+  return { day, week, month };
+}
+
+/** GET /api/product/product-home: both readings of the spec's home data (SPEC.md §3). */
+export async function homeData(db: Db, now: number): Promise<HomeData> {
+  const [
+    phimbomoicapnhat, phimlemoicapnhat, phimdahoanthanh, phimhoathinh, phimtamlytimcam, phimvientuong,
+    phimhanhdong, phimsapchieu, phimtrending, phimhot,
+  ] = await Promise.all([
+    rail(db, eq(films.categoryId, 24)),
+    rail(db, eq(films.categoryId, 25)),
+    rail(db, eq(films.status, 'completed')),
+    rail(db, hasGenre('hoat-hinh')),
+    rail(db, or(hasGenre('tam-ly'), hasGenre('tinh-cam'))),
+    rail(db, hasGenre('vien-tuong')),
+    rail(db, hasGenre('hanh-dong'), SIDEBAR),
+    rail(db, eq(films.categoryId, 27), SIDEBAR),
+    trending(db, now),
+    trendingSince(db, now - 7 * DAY, 10),
+  ]);
+  return {
+    phimhot, phimbomoicapnhat, phimlemoicapnhat, phimdahoanthanh, phimhoathinh, phimtamlytimcam, phimvientuong,
+    phimhanhdong, phimtrending, phimsapchieu,
+  };
+}
+

@@ -1,0 +1,54 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { episodes, films, viewEvents } from '../../db/schema';
+import type { Viewer } from '../../lib/context';
+import { ApiError, notFound } from '../../lib/errors';
+import type { EpisodeResponse } from '../../schemas/catalogue';
+import { vipAccess, type VipAccess } from './access';
+
+/** SPEC.md §8 texts for a VIP-only film the viewer may not watch. */
+export const VIP_MESSAGES: Record<Exclude<VipAccess, 'allowed'>, string> = {
+  error1: 'Bạn cần đăng nhập và mua gói xem VIP để có thể xem được phim này!',
+  error: 'Bạn cần mua gói xem VIP để có thể xem được phim này!',
+};
+
+export function assertCanWatch(vipOnly: boolean, viewer: Viewer | null): void {
+  const access = vipAccess(vipOnly, viewer);
+  if (access !== 'allowed') throw new ApiError(access === 'error1' ? 401 : 403, access === 'error1' ? 'vip_login_required' : 'vip_required', VIP_MESSAGES[access]);
+}
+
+/** GET /api/product/{slug}/{episode}: one episode's link, on the requested server or the first one. */
+export async function episodeLink(db: Db, input: { slug: string; episode: number; server?: string }, viewer: Viewer | null): Promise<EpisodeResponse> {
+  const [film] = await db.select({ id: films.id, title: films.title, slug: films.slug, vipOnly: films.vipOnly }).from(films).where(eq(films.slug, input.slug)).limit(1);
+  if (!film) throw notFound('Không tìm thấy phim');
+  assertCanWatch(film.vipOnly, viewer);
+  const rows = await db
+    .select()
+    .from(episodes)
+    .where(and(eq(episodes.filmId, film.id), eq(episodes.episode, input.episode)))
+    .orderBy(asc(episodes.id));
+  const row = rows.find((r) => r.serverName === input.server) ?? rows[0];
+  if (!row) throw notFound(`Không tìm thấy tập ${input.episode}`);
+  return {
+    data: {
+      title: film.title,
+      slug: film.slug,
+      episode: row.episode,
+      server_name: row.serverName,
+      linkfilm: row.m3u8Url || row.embedUrl,
+      link_m3u8: row.m3u8Url,
+      link_embed: row.embedUrl,
+    },
+  };
+}
+
+/** POST /api/product/update_view: one view event (trending) and the film's running total. */
+export async function recordView(db: Db, slug: string, now: number): Promise<{ views: number }> {
+  const [film] = await db.select({ id: films.id }).from(films).where(eq(films.slug, slug)).limit(1);
+  if (!film) throw notFound('Không tìm thấy phim');
+  const [, updated] = await db.batch([
+    db.insert(viewEvents).values({ filmId: film.id, viewedAt: now }),
+    db.update(films).set({ views: sql`${films.views} + 1` }).where(eq(films.id, film.id)).returning({ views: films.views }),
+  ]);
+  return { views: updated[0]?.views ?? 0 };
+}
