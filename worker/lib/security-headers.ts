@@ -7,14 +7,17 @@ import type { Config } from '../config';
 export function securityHeaders(config: Config): Record<string, string> {
   const party = new URL(config.PARTYKIT_HOST);
   const partyWs = `${party.protocol === 'https:' ? 'wss:' : 'ws:'}//${party.host}`;
+  // Demo posters and the demo HLS clip carry absolute PUBLIC_URL links; allow them when the site is
+  // opened under another host name (127.0.0.1 vs localhost).
+  const site = new URL(config.PUBLIC_URL).origin;
   const csp = [
     "default-src 'self'",
     "script-src 'self' https://accounts.google.com/gsi/client https://www.googletagmanager.com",
     "style-src 'self' 'unsafe-inline' https://accounts.google.com/gsi/style",
-    "img-src 'self' data: blob: https:",
-    "media-src 'self' blob: https:",
+    `img-src 'self' ${site} data: blob: https:`,
+    `media-src 'self' ${site} blob: https:`,
     "font-src 'self' data:",
-    `connect-src 'self' ${party.origin} ${partyWs} https: https://accounts.google.com https://www.google-analytics.com`,
+    `connect-src 'self' ${site} ${party.origin} ${partyWs} https: https://accounts.google.com https://www.google-analytics.com`,
     'frame-src https://accounts.google.com https://*.opstream1.com https://*.opstream2.com https://*.opstream3.com https://*.opstream4.com https://*.opstream5.com https://*.opstream10.com https://*.opstream11.com https://*.opstream12.com https://*.opstream13.com https://*.opstream14.com https://*.opstream15.com https://*.opstream16.com https://*.opstream17.com https://*.phimapi.com https://*.kkphimplayer6.com https://player.phimapi.com',
     "worker-src 'self' blob:",
     "manifest-src 'self'",

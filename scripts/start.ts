@@ -1,0 +1,112 @@
+// `npm start`: the whole product on this machine, offline, on the embedded database.
+//   builds the PWA if missing → migrates → demo accounts (not in production) → demo source + first crawl
+//   when the catalogue is empty → API + PWA on PORT (8787) → PartyKit on 1999. Ctrl-C stops everything.
+// `npm run dev`: the same API with reload (tsx watch), Vite's dev server with HMR, PartyKit with live reload.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { loadConfig } from '../worker/config';
+import { openMigratedDatabase } from '../worker/db/node-client';
+import { films } from '../worker/db/schema';
+import { DEFAULT_DATABASE_URL, REPO_ROOT, startNodeServer, WEB_DIST } from '../worker/node';
+import { runCrawl } from '../worker/services/crawler/index';
+import { seedDemoAccounts } from '../worker/services/auth/demo-accounts';
+import { demoMediaDir, prepareDemoMedia } from '../demo/media';
+import { startDemoSource } from '../demo/server';
+
+// No network beyond the npm registry: keep wrangler/miniflare/partykit from phoning home.
+process.env.WRANGLER_SEND_METRICS ??= 'false';
+process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= 'false';
+
+const args = new Set(process.argv.slice(2));
+const mode = args.has('--dev') ? 'dev' : args.has('--api-only') ? 'api-only' : 'start';
+const bin = (name: string) => resolve(REPO_ROOT, 'node_modules/.bin', name);
+const children: ChildProcess[] = [];
+
+function run(command: string, argv: string[], env: NodeJS.ProcessEnv = process.env): ChildProcess {
+  const child = spawn(command, argv, { cwd: REPO_ROOT, env, stdio: 'inherit' });
+  children.push(child);
+  return child;
+}
+
+function runToEnd(command: string, argv: string[]): Promise<void> {
+  return new Promise((done, fail) => {
+    run(command, argv).once('exit', (code) => (code === 0 ? done() : fail(new Error(`${command} ${argv.join(' ')} exited with ${code}`))));
+  });
+}
+
+function startPartyKit(partyHost: string, secret: string, live: boolean): void {
+  const port = new URL(partyHost).port || '1999';
+  run(bin('partykit'), [
+    'dev', '--port', port, '--disable-request-cf-fetch', '--no-hotkeys', '--var', `PARTY_SECRET=${secret}`, ...(live ? ['--live'] : []),
+  ]);
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig(process.env);
+  const port = Number(process.env.PORT ?? 8787);
+
+  if (mode === 'dev') {
+    // The API reloads on change (tsx watch re-runs this script with --api-only); Vite serves the web with HMR.
+    run(bin('tsx'), ['watch', '--clear-screen=false', 'scripts/start.ts', '--api-only']);
+    run(bin('vite'), ['--config', 'web/vite.config.ts']);
+    startPartyKit(config.PARTYKIT_HOST, config.PARTY_SECRET, true);
+    return;
+  }
+
+  if (mode === 'start' && !existsSync(resolve(WEB_DIST, 'index.html'))) {
+    console.log('• Build ứng dụng web (lần đầu)…');
+    await runToEnd(bin('vite'), ['build', '--config', 'web/vite.config.ts']);
+  }
+
+  const database = await openMigratedDatabase(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, process.env.DATABASE_AUTH_TOKEN);
+  const demoAccounts = config.APP_ENV === 'production' ? [] : await seedDemoAccounts(database.db);
+
+  // The demo source is an OPhim-compatible API on loopback; its posters and HLS clip are served by this
+  // host at /demo-media so the PWA stays same-origin and works offline.
+  const mediaDir = demoMediaDir();
+  await prepareDemoMedia(mediaDir);
+  const demoPort = Number(process.env.DEMO_SOURCE_PORT ?? 8788);
+  const demo = await startDemoSource({ port: demoPort, host: '127.0.0.1', mediaBase: `${config.PUBLIC_URL}/demo-media` });
+
+  const filmCount = await database.db.$count(films);
+  if (filmCount === 0) {
+    console.log(`• Kho phim trống: thu thập dữ liệu mẫu từ ${demo.url}`);
+    await runCrawl(
+      { db: database.db, fetch: globalThis.fetch, config, now: Date.now, log: (line) => console.log(`  ${line}`) },
+      { source: demo.url, trigger: 'start' },
+    );
+  } else {
+    console.log(`• Kho phim có ${filmCount} phim: bỏ qua thu thập ban đầu`);
+  }
+
+  const server = await startNodeServer({ port, config, database, demoMediaDir: mediaDir, ticker: true });
+  if (mode === 'start') startPartyKit(config.PARTYKIT_HOST, config.PARTY_SECRET, false);
+
+  console.log(`\n  PhimViet đang chạy: ${server.url}`);
+  console.log(`  Bình luận trực tiếp (PartyKit): ${config.PARTYKIT_HOST}`);
+  console.log(`  Nguồn phim mẫu (OPhim): ${demo.url}`);
+  if (demoAccounts.length > 0) {
+    console.log('  Tài khoản mẫu (chỉ dùng cục bộ):');
+    for (const account of demoAccounts) console.log(`    ${account.label.padEnd(6)} ${account.email} / ${account.password}`);
+  }
+  console.log('  Ctrl-C để dừng.\n');
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    for (const child of children) child.kill('SIGTERM');
+    await Promise.allSettled([server.close(), demo.close()]);
+    database.client.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  for (const child of children) child.kill('SIGTERM');
+  process.exit(1);
+});
