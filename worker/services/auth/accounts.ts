@@ -1,0 +1,204 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { users, type User } from '../../db/schema';
+import type { AppDeps } from '../../lib/context';
+import { ApiError, badRequest, conflict, unauthorized } from '../../lib/errors';
+import { enforceRateLimits, RATE_LIMITS } from '../rate-limit';
+import { signAccessToken } from './access-token';
+import { verifyGoogleIdToken } from './google';
+import { burnPasswordCheck, hashPassword, needsRehash, verifyPassword } from './password';
+import { issueRefreshToken, revokeAllForUser, revokeFamilyOfToken, rotateRefreshToken } from './refresh-tokens';
+import type { AccountDto, ChangePasswordInput, LoginInput, LoginResponse, RefreshResponse, RegisterInput } from './schemas';
+
+export type AuthDeps = Pick<AppDeps, 'db' | 'config' | 'now' | 'fetch'>;
+
+export const LOGIN_FAILED = 'Thông tin đăng nhập không chính xác !!!';
+export const EMAIL_TAKEN = 'Email này đã được đăng ký. Vui lòng đăng nhập hoặc dùng email khác.';
+export const SESSION_EXPIRED = 'Phiên đăng nhập đã hết hạn. Vui lòng đăng nhập lại.';
+const GOOGLE_FAILED = 'Đăng nhập thất bại. Vui lòng thử lại.';
+const TOO_MANY_LOGINS = 'Bạn đã thử đăng nhập quá nhiều lần. Vui lòng thử lại sau ít phút.';
+const TOO_MANY_SIGNUPS = 'Bạn đã đăng ký quá nhiều lần. Vui lòng thử lại sau.';
+
+export const splitList = (csv: string): string[] => csv.split(',').map((s) => s.trim()).filter(Boolean);
+
+export function toAccountDto(user: User): AccountDto {
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.username,
+    roles: splitList(user.roles),
+    permissions: splitList(user.permissions),
+    hasPassword: user.passwordHash !== null,
+    googleLinked: user.googleSub !== null,
+    createdAt: user.createdAt,
+  };
+}
+
+async function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
+  const [user] = await db.select().from(users).where(eq(users.email, email.toLowerCase())).limit(1);
+  return user;
+}
+
+export async function findUserById(db: Db, id: number): Promise<User | undefined> {
+  const [user] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return user;
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
+    if (e instanceof Error && /UNIQUE constraint failed/i.test(e.message)) return true;
+  }
+  return false;
+}
+
+/** Access token + a new refresh-token family: the login response. */
+export async function startSession(deps: AuthDeps, user: User): Promise<LoginResponse> {
+  const now = deps.now();
+  const account = toAccountDto(user);
+  const claims = { sub: String(user.id), email: user.email, name: user.username, roles: account.roles, permissions: account.permissions, epoch: user.sessionEpoch };
+  const [token, refreshToken] = await Promise.all([
+    signAccessToken(deps.config, claims, now),
+    issueRefreshToken(deps.db, user.id, now),
+  ]);
+  return { token, refreshToken, id: user.id, name: user.username, email: user.email, roles: account.roles, permissions: account.permissions };
+}
+
+export async function registerUser(deps: AuthDeps, input: RegisterInput & { ip: string }): Promise<AccountDto> {
+  const { db } = deps;
+  await enforceRateLimits(db, [
+    { key: `register:ip:${input.ip}`, ...RATE_LIMITS.registerPerIp },
+    { key: `register:email:${input.email}`, ...RATE_LIMITS.registerPerEmail },
+  ], deps.now(), TOO_MANY_SIGNUPS);
+  if (await findUserByEmail(db, input.email)) throw conflict(EMAIL_TAKEN);
+  const passwordHash = await hashPassword(input.password);
+  const now = deps.now();
+  try {
+    const [user] = await db
+      .insert(users)
+      .values({ email: input.email.toLowerCase(), username: input.name, passwordHash, createdAt: now, updatedAt: now })
+      .returning();
+    return toAccountDto(user!);
+  } catch (err) {
+    // Two sign-ups with one email at once: the unique index decides, the loser gets the same 409.
+    if (isUniqueViolation(err)) throw conflict(EMAIL_TAKEN);
+    throw err;
+  }
+}
+
+export async function login(deps: AuthDeps, input: LoginInput & { ip: string }): Promise<LoginResponse> {
+  return input.kind === 'google' ? loginWithGoogle(deps, input) : loginWithPassword(deps, input);
+}
+
+async function loginWithPassword(deps: AuthDeps, input: { email: string; password: string; ip: string }): Promise<LoginResponse> {
+  const { db } = deps;
+  await enforceRateLimits(db, [
+    { key: `login:ip:${input.ip}`, ...RATE_LIMITS.loginPerIp },
+    { key: `login:email:${input.email}`, ...RATE_LIMITS.loginPerEmail },
+  ], deps.now(), TOO_MANY_LOGINS);
+  const user = await findUserByEmail(db, input.email);
+  if (!user?.passwordHash) {
+    await burnPasswordCheck(input.password);
+    throw unauthorized(LOGIN_FAILED);
+  }
+  if (!(await verifyPassword(input.password, user.passwordHash))) throw unauthorized(LOGIN_FAILED);
+  if (needsRehash(user.passwordHash)) {
+    await db.update(users).set({ passwordHash: await hashPassword(input.password), updatedAt: deps.now() }).where(eq(users.id, user.id));
+  }
+  return startSession(deps, user);
+}
+
+/**
+ * Signs in by Google account: the linked user, else the user with that (Google-verified) email, which
+ * gets linked, else a new password-less account.
+ */
+async function loginWithGoogle(deps: AuthDeps, input: { googleToken: string; ip: string }): Promise<LoginResponse> {
+  const { db, config } = deps;
+  if (!config.GOOGLE_CLIENT_ID) throw badRequest('googleToken', 'Google sign-in is not configured on this server');
+  await enforceRateLimits(db, [{ key: `login:ip:${input.ip}`, ...RATE_LIMITS.loginPerIp }], deps.now(), TOO_MANY_LOGINS);
+  const identity = await verifyGoogleIdToken(input.googleToken, {
+    clientId: config.GOOGLE_CLIENT_ID,
+    jwksUrl: config.GOOGLE_JWKS_URL,
+    fetch: deps.fetch,
+    now: deps.now(),
+  });
+  if (!identity) throw unauthorized(GOOGLE_FAILED);
+  const email = identity.email.toLowerCase();
+  const now = deps.now();
+
+  const [bySub] = await db.select().from(users).where(eq(users.googleSub, identity.sub)).limit(1);
+  if (bySub) return startSession(deps, bySub);
+
+  const byEmail = await findUserByEmail(db, email);
+  if (byEmail) {
+    if (byEmail.googleSub && byEmail.googleSub !== identity.sub) throw new ApiError(409, 'conflict', 'Email này đã được liên kết với một tài khoản Google khác.');
+    const [linked] = await db.update(users).set({ googleSub: identity.sub, updatedAt: now }).where(eq(users.id, byEmail.id)).returning();
+    return startSession(deps, linked!);
+  }
+
+  try {
+    const [created] = await db
+      .insert(users)
+      .values({ email, username: identity.name ?? email.split('@')[0]!, googleSub: identity.sub, passwordHash: null, createdAt: now, updatedAt: now })
+      .returning();
+    return startSession(deps, created!);
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    // A concurrent first sign-in created it a moment ago.
+    const [again] = await db.select().from(users).where(eq(users.googleSub, identity.sub)).limit(1);
+    if (!again) throw err;
+    return startSession(deps, again);
+  }
+}
+
+/** Rotates the refresh token; a replayed one has already revoked its family inside rotate. */
+export async function refreshSession(deps: AuthDeps, refreshToken: string): Promise<RefreshResponse> {
+  const rotated = await rotateRefreshToken(deps.db, refreshToken, deps.now());
+  if (!rotated.ok) throw unauthorized(SESSION_EXPIRED);
+  const user = await findUserById(deps.db, rotated.userId);
+  if (!user) throw unauthorized(SESSION_EXPIRED);
+  const roles = splitList(user.roles);
+  const permissions = splitList(user.permissions);
+  const tokennew = await signAccessToken(deps.config, { sub: String(user.id), email: user.email, name: user.username, roles, permissions, epoch: user.sessionEpoch }, deps.now());
+  return { tokennew, refreshToken: rotated.token };
+}
+
+export async function logout(deps: AuthDeps, refreshToken: string): Promise<void> {
+  await revokeFamilyOfToken(deps.db, refreshToken, deps.now());
+}
+
+export async function getAccount(db: Db, userId: number): Promise<AccountDto> {
+  const user = await findUserById(db, userId);
+  if (!user) throw unauthorized(SESSION_EXPIRED);
+  return toAccountDto(user);
+}
+
+/** Retires every session of the user: refresh tokens revoked, access tokens refused by epoch. */
+export async function logoutEverywhere(deps: AuthDeps, userId: number): Promise<User> {
+  const now = deps.now();
+  const [user] = await deps.db
+    .update(users)
+    .set({ sessionEpoch: sql`${users.sessionEpoch} + 1`, updatedAt: now })
+    .where(eq(users.id, userId))
+    .returning();
+  if (!user) throw unauthorized(SESSION_EXPIRED);
+  await revokeAllForUser(deps.db, userId, now);
+  return user;
+}
+
+/**
+ * Changes the password, signs out every other session (a thief holding a session loses it) and
+ * returns a fresh session for the caller so this device stays signed in.
+ */
+export async function changePassword(deps: AuthDeps, userId: number, input: ChangePasswordInput): Promise<LoginResponse> {
+  const user = await findUserById(deps.db, userId);
+  if (!user) throw unauthorized(SESSION_EXPIRED);
+  if (user.passwordHash) {
+    await enforceRateLimits(deps.db, [{ key: `password:user:${userId}`, ...RATE_LIMITS.loginPerEmail }], deps.now(), TOO_MANY_LOGINS);
+    if (!input.currentPassword) throw badRequest('currentPassword', 'is required');
+    if (!(await verifyPassword(input.currentPassword, user.passwordHash))) throw badRequest('currentPassword', 'Mật khẩu hiện tại không đúng');
+  }
+  const passwordHash = await hashPassword(input.newPassword);
+  await deps.db.update(users).set({ passwordHash, updatedAt: deps.now() }).where(eq(users.id, userId));
+  const updated = await logoutEverywhere(deps, userId);
+  return startSession(deps, updated);
+}

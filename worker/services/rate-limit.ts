@@ -1,0 +1,69 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { rateLimits } from '../db/schema';
+import { tooManyRequests } from '../lib/errors';
+
+/** A fixed-window limit: at most `limit` hits per `windowMs`, counted per key. */
+export interface RateLimitRule {
+  /** Distinguishes what is limited and for whom, e.g. 'login:ip:203.0.113.7'. */
+  key: string;
+  limit: number;
+  windowMs: number;
+}
+
+export interface RateLimitResult {
+  allowed: boolean;
+  count: number;
+  /** When the current window ends, unix ms. */
+  resetAt: number;
+}
+
+/** Limits used by the API; in one place so the numbers are easy to review. */
+export const RATE_LIMITS = {
+  loginPerIp: { limit: 30, windowMs: 10 * 60_000 },
+  loginPerEmail: { limit: 10, windowMs: 10 * 60_000 },
+  registerPerIp: { limit: 10, windowMs: 60 * 60_000 },
+  registerPerEmail: { limit: 5, windowMs: 60 * 60_000 },
+  commentPerUser: { limit: 5, windowMs: 30_000 },
+  ratingPerUser: { limit: 20, windowMs: 60_000 },
+} as const;
+
+/**
+ * Counts one hit. One atomic upsert, so concurrent requests in different Worker isolates cannot both
+ * slip under the limit: the row either starts a new window at 1 or increments the current one.
+ */
+export async function hitRateLimit(db: Db, rule: RateLimitRule, now: number): Promise<RateLimitResult> {
+  const windowStart = Math.floor(now / rule.windowMs) * rule.windowMs;
+  const rows = await db
+    .insert(rateLimits)
+    .values({ key: rule.key, count: 1, windowStart })
+    .onConflictDoUpdate({
+      target: rateLimits.key,
+      set: {
+        count: sql`case when ${rateLimits.windowStart} = excluded.window_start then ${rateLimits.count} + 1 else 1 end`,
+        windowStart: sql`excluded.window_start`,
+      },
+    })
+    .returning({ count: rateLimits.count });
+  const count = rows[0]?.count ?? 1;
+  return { allowed: count <= rule.limit, count, resetAt: windowStart + rule.windowMs };
+}
+
+/** Counts a hit on every rule (all of them, so each counter stays honest) and throws 429 if any is over. */
+export async function enforceRateLimits(db: Db, rules: RateLimitRule[], now: number, message?: string): Promise<void> {
+  const results = await Promise.all(rules.map((rule) => hitRateLimit(db, rule, now)));
+  if (results.some((r) => !r.allowed)) throw tooManyRequests(message);
+}
+
+
+/**
+ * The caller's IP: Cloudflare's header on the edge, else the first hop of X-Forwarded-For (the Node
+ * host writes it from the socket), else 'unknown' so every such request shares one bucket.
+ */
+export function clientIp(headers: Headers): string {
+  const cf = headers.get('cf-connecting-ip')?.trim();
+  if (cf) return cf.slice(0, 64);
+  const forwarded = headers.get('x-forwarded-for')?.split(',')[0]?.trim();
+  if (forwarded) return forwarded.slice(0, 64);
+  return 'unknown';
+}
