@@ -1,0 +1,128 @@
+// Cloudflare Workers host: wiring only (DESIGN.md §2). Turso over HTTP via the Web-standard libSQL client,
+// /api/* to the shared Hono app, everything else to Workers Static Assets (SPA fallback), Cron Triggers
+// to the shared scheduled jobs. Nothing Node-only may be imported here: no node:*, no db/node-client.ts.
+import { createClient } from '@libsql/client/web';
+import { drizzle } from 'drizzle-orm/libsql/web';
+import { createApp } from './app';
+import { loadConfig, type Config } from './config';
+import { schema } from './db/client';
+import type { AppDeps } from './lib/context';
+import { securityHeaders } from './lib/security-headers';
+import { runScheduledJobs } from './scheduled';
+
+/** Bindings: wrangler.toml [vars], secrets (`wrangler secret put`) and the assets binding. */
+export interface Env {
+  /** libsql://<db>-<org>.turso.io (or http(s):// for a self-hosted sqld). */
+  DATABASE_URL: string;
+  /** Turso database token; secret. */
+  DATABASE_AUTH_TOKEN?: string;
+  /** Workers Static Assets: web/dist with SPA fallback. */
+  ASSETS: Fetcher;
+  APP_ENV?: string;
+  PUBLIC_URL?: string;
+  JWT_SECRET?: string;
+  PARTYKIT_HOST?: string;
+  PARTY_SECRET?: string;
+  CRAWL_SOURCES?: string;
+  CRAWL_MAX_RESPONSE_BYTES?: string;
+  CRAWL_CONCURRENCY?: string;
+  CRAWL_DELAY_MS?: string;
+  GOOGLE_CLIENT_ID?: string;
+  GOOGLE_JWKS_URL?: string;
+  VNPAY_TMN_CODE?: string;
+  VNPAY_HASH_SECRET?: string;
+  VNPAY_URL?: string;
+  MOMO_PARTNER_CODE?: string;
+  MOMO_ACCESS_KEY?: string;
+  MOMO_SECRET_KEY?: string;
+  MOMO_ENDPOINT?: string;
+}
+
+interface Host {
+  deps: AppDeps;
+  api: ReturnType<typeof createApp>;
+  headers: Record<string, string>;
+}
+
+/**
+ * One Host per env object: the runtime hands every request of an isolate the same env, so config
+ * parsing, the DB client and the Hono app are built once per isolate. A new env (new secrets after a
+ * deploy, a test's own env) gets its own Host. A configuration error is remembered too, so a broken
+ * deploy fails every API request the same way without re-parsing.
+ */
+const hosts = new WeakMap<Env, Host | Error>();
+
+function hostFor(env: Env): Host {
+  let host = hosts.get(env);
+  if (!host) {
+    try {
+      host = buildHost(env);
+    } catch (err) {
+      host = err instanceof Error ? err : new Error(String(err));
+    }
+    hosts.set(env, host);
+  }
+  if (host instanceof Error) throw host;
+  return host;
+}
+
+function buildHost(env: Env): Host {
+  const config: Config = loadConfig(env as unknown as Record<string, unknown>);
+  if (!env.DATABASE_URL) throw new Error('Invalid configuration: DATABASE_URL: required (libsql://… of the Turso database)');
+  if (env.DATABASE_URL.startsWith('file:')) throw new Error('Invalid configuration: DATABASE_URL: a Worker cannot open file: databases; use libsql:// or https://');
+  const client = createClient({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN || undefined });
+  const deps: AppDeps = {
+    db: drizzle(client, { schema }),
+    config,
+    now: Date.now,
+    // Called as deps.fetch(...): workerd throws "Illegal invocation" if fetch runs with a foreign `this`.
+    fetch: (input, init) => fetch(input, init),
+  };
+  return { deps, api: createApp(deps), headers: securityHeaders(config) };
+}
+
+function misconfigured(err: unknown): Response {
+  // The details (which variable, why) go to the logs, not to the client.
+  console.error('[worker] configuration error:', err instanceof Error ? err.message : err);
+  return Response.json(
+    { error: { code: 'misconfigured', message: 'Máy chủ đang được cấu hình sai, vui lòng thử lại sau.' } },
+    { status: 500, headers: { 'Cache-Control': 'no-store' } },
+  );
+}
+
+function isApiPath(pathname: string): boolean {
+  return pathname === '/api' || pathname.startsWith('/api/');
+}
+
+export default {
+  async fetch(request, env, ctx) {
+    const { pathname } = new URL(request.url);
+    if (isApiPath(pathname)) {
+      let host: Host;
+      try {
+        host = hostFor(env);
+      } catch (err) {
+        return misconfigured(err);
+      }
+      return host.api.fetch(request, env, ctx);
+    }
+    // Static assets and the SPA shell. With run_worker_first = ["/api/*"] Cloudflare serves these without
+    // invoking the Worker; this branch covers any request that reaches it anyway (and `wrangler dev`).
+    const response = await env.ASSETS.fetch(request);
+    let headers: Record<string, string> | undefined;
+    try {
+      headers = hostFor(env).headers;
+    } catch {
+      headers = undefined; // the site still loads while the API is misconfigured
+    }
+    if (!headers) return response;
+    const withHeaders = new Response(response.body, response);
+    for (const [name, value] of Object.entries(headers)) withHeaders.headers.set(name, value);
+    return withHeaders;
+  },
+
+  async scheduled(_controller, env, ctx) {
+    // A misconfigured deploy throws here, so the Cron Trigger shows as failed in the dashboard.
+    ctx.waitUntil(runScheduledJobs(hostFor(env).deps));
+  },
+} satisfies ExportedHandler<Env>;
