@@ -1,0 +1,74 @@
+import { eq } from 'drizzle-orm';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { users } from '../../worker/db/schema';
+import { createTestApp, type TestApp } from '../helpers/app';
+import { bearer, createUser, fakeClock } from '../helpers/auth';
+import { createGoogleStandIn, TEST_GOOGLE_CLIENT_ID, TEST_JWKS_URL } from '../helpers/jwks';
+
+let t: TestApp;
+let google: Awaited<ReturnType<typeof createGoogleStandIn>>;
+let clock: ReturnType<typeof fakeClock>;
+const nowSeconds = () => Math.floor(clock.now() / 1000);
+
+beforeAll(async () => {
+  google = await createGoogleStandIn();
+});
+
+beforeEach(async () => {
+  clock = fakeClock();
+  t = await createTestApp({ now: clock.now, fetch: google.fetch, config: { GOOGLE_CLIENT_ID: TEST_GOOGLE_CLIENT_ID, GOOGLE_JWKS_URL: TEST_JWKS_URL } });
+});
+
+const signIn = (googleToken: string) => t.request('/api/dang-nhap', { json: { email: '', password: '', googleToken } });
+const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; message: string } }).error;
+
+describe('POST /api/dang-nhap with googleToken', () => {
+  it('creates a password-less account on first sign-in and signs the same account in afterwards', async () => {
+    const res = await signIn(await google.sign({}, { nowSeconds: nowSeconds() }));
+    expect(res.status).toBe(200);
+    const session = await res.json();
+    expect(session).toMatchObject({ email: 'google.user@gmail.com', name: 'Người dùng Google', roles: ['user'], permissions: [], token: expect.any(String), refreshToken: expect.any(String) });
+    expect(google.fetchedUrls).toContain(TEST_JWKS_URL);
+    const [row] = await t.deps.db.select().from(users).where(eq(users.id, session.id));
+    expect(row).toMatchObject({ googleSub: '1122334455', passwordHash: null });
+    const me = await (await t.request('/api/account', { headers: bearer(session.token) })).json();
+    expect(me).toMatchObject({ hasPassword: false, googleLinked: true });
+
+    const again = await (await signIn(await google.sign({ name: 'Tên mới' }, { nowSeconds: nowSeconds() }))).json();
+    expect(again.id).toBe(session.id);
+    expect(await t.deps.db.$count(users)).toBe(1);
+  });
+
+  it('links to an existing account with the same (Google-verified) email', async () => {
+    const existing = await createUser(t.deps.db, { email: 'google.user@gmail.com' });
+    const session = await (await signIn(await google.sign({ email: 'Google.User@gmail.com' }, { nowSeconds: nowSeconds() }))).json();
+    expect(session.id).toBe(existing.id);
+    const [row] = await t.deps.db.select().from(users).where(eq(users.id, existing.id));
+    expect(row!.googleSub).toBe('1122334455');
+  });
+
+  it("accepts both of Google's issuer spellings", async () => {
+    expect((await signIn(await google.sign({ iss: 'accounts.google.com' }, { nowSeconds: nowSeconds() }))).status).toBe(200);
+  });
+
+  it.each([
+    ['a wrong audience', () => google.sign({ aud: 'someone-else.apps.googleusercontent.com' }, { nowSeconds: nowSeconds() })],
+    ['a wrong issuer', () => google.sign({ iss: 'https://evil.example.com' }, { nowSeconds: nowSeconds() })],
+    ['an expired token', () => google.sign({}, { nowSeconds: nowSeconds() - 7200, ttlSeconds: 3600 })],
+    ['an unverified email', () => google.sign({ email_verified: false }, { nowSeconds: nowSeconds() })],
+    ['a key not in the JWKS', () => google.sign({}, { nowSeconds: nowSeconds(), key: 'other' })],
+    ['a token that is not a JWT', async () => 'not-a-token'],
+  ])('refuses %s with 401 and creates nobody', async (_name, make) => {
+    const res = await signIn(await make());
+    expect(res.status).toBe(401);
+    expect(await errorOf(res)).toEqual({ code: 'unauthorized', message: 'Đăng nhập thất bại. Vui lòng thử lại.' });
+    expect(await t.deps.db.$count(users)).toBe(0);
+  });
+
+  it('answers 400 when Google sign-in is not configured', async () => {
+    const bare = await createTestApp({ now: clock.now, fetch: google.fetch, config: { GOOGLE_CLIENT_ID: undefined } });
+    const res = await bare.request('/api/dang-nhap', { json: { googleToken: await google.sign({}, { nowSeconds: nowSeconds() }) } });
+    expect(res.status).toBe(400);
+    expect((await errorOf(res)).message).toMatch(/^googleToken: /);
+  });
+});

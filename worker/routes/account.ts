@@ -1,0 +1,22 @@
+import { Hono } from 'hono';
+import { requireViewer } from '../lib/auth-middleware';
+import type { AppEnv } from '../lib/context';
+import { validate } from '../lib/validate';
+import { changePassword, getAccount, logoutEverywhere } from '../services/auth/accounts';
+import { changePasswordBodySchema } from '../services/auth/schemas';
+
+/** The signed-in user's own account: /api/account. */
+export const accountRoutes = new Hono<AppEnv>()
+  .use(requireViewer)
+  .get('/', async (c) => {
+    const account = await getAccount(c.var.db, c.var.viewer.id);
+    return c.json(account, 200);
+  })
+  .post('/password', validate('json', changePasswordBodySchema), async (c) => {
+    const session = await changePassword(c.var.deps, c.var.viewer.id, c.req.valid('json'));
+    return c.json({ message: 'Đổi mật khẩu thành công', ...session }, 200);
+  })
+  .post('/logout-all', async (c) => {
+    await logoutEverywhere(c.var.deps, c.var.viewer.id);
+    return c.json({ ok: true as const, message: 'Bạn đã đăng xuất khỏi mọi thiết bị.' }, 200);
+  });
