@@ -1,10 +1,15 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppDeps, AppEnv } from './lib/context';
+import { viewerMiddleware } from './lib/auth-middleware';
 import { ApiError, toErrorBody } from './lib/errors';
 import { securityHeaders } from './lib/security-headers';
+import { accountRoutes } from './routes/account';
+import { authRoutes } from './routes/auth';
 import { catalogueRoutes, categoryRoutes } from './routes/catalogue';
+import { commentRoutes } from './routes/comments';
 import { healthRoutes } from './routes/health';
+import { ratingRoutes } from './routes/ratings';
 
 /** The whole API, host-agnostic: node.ts and index.ts only build deps and mount it. */
 export function createApp(deps: AppDeps) {
@@ -14,17 +19,22 @@ export function createApp(deps: AppDeps) {
   app.use('*', async (c, next) => {
     c.set('deps', deps);
     c.set('db', deps.db);
-    c.set('viewer', null);
     await next();
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
     if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
   });
+  app.use('*', viewerMiddleware);
   app.use('*', bodyLimit({ maxSize: 64 * 1024, onError: () => { throw new ApiError(413, 'payload_too_large', 'body: larger than 64 KB'); } }));
 
   const routes = app
     .basePath('/api')
     .route('/health', healthRoutes)
+    .route('/', authRoutes)
+    .route('/account', accountRoutes)
     .route('/category', categoryRoutes)
+    // Before the catalogue: its /product/:slug/:episode would otherwise catch /product/:slug/comments.
+    .route('/product', commentRoutes)
+    .route('/product', ratingRoutes)
     .route('/product', catalogueRoutes);
 
   routes.notFound((c) => c.json({ error: { code: 'not_found', message: `Không tìm thấy ${c.req.path}` } }, 404));
