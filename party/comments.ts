@@ -1,0 +1,94 @@
+import type * as Party from 'partykit/server';
+import { clientMessageSchema, roomPushSchema, type RoomEvent } from './messages';
+
+export const PARTY_SECRET_HEADER = 'x-party-secret';
+/** Film slugs are ASCII; anything else is not a room we serve (and would split one film's audience). */
+const ROOM_ID = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,199}$/;
+const MAX_PUSH_BYTES = 64 * 1024;
+/** Browsers only ever need to ping; more frames than this in a window is abuse and closes the socket. */
+const CLIENT_FRAMES_PER_WINDOW = 30;
+const CLIENT_WINDOW_MS = 10_000;
+
+interface ConnectionState {
+  windowStart: number;
+  frames: number;
+}
+
+function json(body: unknown, status: number): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+/** Compares two secrets in time that depends only on their lengths. */
+function sameSecret(given: string, expected: string): boolean {
+  const a = new TextEncoder().encode(given);
+  const b = new TextEncoder().encode(expected);
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < b.length; i++) diff |= (a[i] ?? 0) ^ (b[i] ?? 0);
+  return diff === 0;
+}
+
+/**
+ * One room per film slug. The API pushes stored comments over HTTP with the shared secret and the
+ * room broadcasts them; browsers only listen. Nothing a browser sends is ever relayed, so a socket
+ * cannot inject a fake comment; a browser may only ping.
+ */
+export default class CommentsRoom implements Party.Server {
+  readonly options: Party.ServerOptions = { hibernate: true };
+
+  constructor(readonly room: Party.Room) {}
+
+  static onBeforeConnect(req: Party.Request, lobby: Party.Lobby) {
+    if (!ROOM_ID.test(lobby.id)) return new Response('Unknown room', { status: 404 });
+    return req;
+  }
+
+  async onRequest(req: Party.Request): Promise<Response> {
+    if (req.method !== 'POST') return json({ error: { code: 'method_not_allowed', message: 'POST only' } }, 405);
+    const expected = this.room.env.PARTY_SECRET;
+    // Fail closed: a room without a configured secret accepts no pushes at all.
+    if (typeof expected !== 'string' || expected.length === 0) return json({ error: { code: 'unavailable', message: 'PARTY_SECRET is not configured' } }, 503);
+    if (!sameSecret(req.headers.get(PARTY_SECRET_HEADER) ?? '', expected)) return json({ error: { code: 'unauthorized', message: 'bad secret' } }, 401);
+
+    const text = await req.text();
+    if (text.length > MAX_PUSH_BYTES) return json({ error: { code: 'payload_too_large', message: 'too large' } }, 413);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return json({ error: { code: 'invalid_input', message: 'body: malformed JSON' } }, 400);
+    }
+    const parsed = roomPushSchema.safeParse(body);
+    if (!parsed.success) return json({ error: { code: 'invalid_input', message: parsed.error.issues[0]?.message ?? 'invalid' } }, 400);
+
+    const event: RoomEvent = { type: 'comment', comment: parsed.data.comment };
+    this.room.broadcast(JSON.stringify(event));
+    let delivered = 0;
+    for (const _ of this.room.getConnections()) delivered++;
+    return json({ ok: true, delivered }, 200);
+  }
+
+  onMessage(message: string | ArrayBuffer | ArrayBufferView, sender: Party.Connection<ConnectionState>): void {
+    const now = Date.now();
+    const state = sender.state;
+    const fresh = !state || now - state.windowStart >= CLIENT_WINDOW_MS;
+    const frames = fresh ? 1 : state.frames + 1;
+    sender.setState({ windowStart: fresh ? now : state.windowStart, frames });
+    if (frames > CLIENT_FRAMES_PER_WINDOW) {
+      sender.close(1008, 'Too many messages');
+      return;
+    }
+    if (typeof message !== 'string' || message.length > 256) return;
+    let data: unknown;
+    try {
+      data = JSON.parse(message);
+    } catch {
+      return;
+    }
+    if (clientMessageSchema.safeParse(data).success) {
+      const pong: RoomEvent = { type: 'pong' };
+      sender.send(JSON.stringify(pong));
+    }
+  }
+}
+
+CommentsRoom satisfies Party.Worker;
