@@ -1,0 +1,79 @@
+// Node-only (never imported by the rooms): runs `partykit dev` for the live integration test and
+// bench/live.ts. Offline-safe flags; the room's PARTY_SECRET is passed with --var.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface PartyKitDev {
+  /** e.g. http://127.0.0.1:41999: the API's PARTYKIT_HOST. */
+  url: string;
+  /** host:port, for partysocket's `host`. */
+  host: string;
+  stop: () => Promise<void>;
+}
+
+/** A port nobody listens on right now (loopback). */
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? done(address.port) : fail(new Error('no port'))));
+    });
+  });
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  // The child leads its own process group (detached), so this reaches workerd and esbuild too.
+  try {
+    process.kill(-child.pid!, 'SIGTERM');
+  } catch {
+    child.kill('SIGTERM');
+  }
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }, 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Starts `partykit dev` on a free (or given) port and resolves once the comments party answers. */
+export async function startPartyKitDev(options: { secret: string; port?: number; timeoutMs?: number; log?: boolean }): Promise<PartyKitDev> {
+  const port = options.port ?? (await freePort());
+  const child = spawn(
+    resolve(REPO_ROOT, 'node_modules/.bin/partykit'),
+    ['dev', '--port', String(port), '--disable-request-cf-fetch', '--no-hotkeys', '--var', `PARTY_SECRET=${options.secret}`],
+    {
+      cwd: REPO_ROOT,
+      detached: true,
+      stdio: options.log ? 'inherit' : 'ignore',
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
+    },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`partykit dev exited with ${child.exitCode}`);
+      // GET on a room is answered 405 by party/comments.ts: the room is built and serving.
+      const status = await fetch(`${url}/parties/comments/ready-check`).then((r) => r.status, () => 0);
+      if (status === 405) break;
+      if (Date.now() > deadline) throw new Error(`partykit dev did not become ready on ${url}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  } catch (err) {
+    await stopChild(child);
+    throw err;
+  }
+  return { url, host: `127.0.0.1:${port}`, stop: () => stopChild(child) };
+}

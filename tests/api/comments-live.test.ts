@@ -1,0 +1,73 @@
+// End to end through a real `partykit dev`: API → room → browsers (partysocket on ws, as the web uses it).
+import PartySocket from 'partysocket';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startPartyKitDev, type PartyKitDev } from '../../party/dev-server';
+import { parseRoomEvent, type RoomEvent } from '../../party/messages';
+import { createTestApp } from '../helpers/app';
+import { bearer, insertFilm, signedInUser } from '../helpers/auth';
+
+const SECRET = 'live-test-party-secret';
+let party: PartyKitDev;
+
+beforeAll(async () => {
+  party = await startPartyKitDev({ secret: SECRET });
+}, 90_000);
+
+afterAll(async () => {
+  await party?.stop();
+});
+
+function listen(slug: string) {
+  const socket = new PartySocket({ host: party.host, party: 'comments', room: slug, WebSocket, maxRetries: 0 });
+  const events: RoomEvent[] = [];
+  socket.addEventListener('message', (e: MessageEvent) => {
+    const event = parseRoomEvent(e.data);
+    if (event) events.push(event);
+  });
+  const open = new Promise<void>((done) => socket.addEventListener('open', () => done(), { once: true }));
+  return { socket, events, open };
+}
+
+const waitFor = async (check: () => boolean, ms = 5000) => {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+describe('live comments through partykit dev', () => {
+  it("delivers a posted comment to every browser in the film's room, and to no other room", async () => {
+    const t = await createTestApp({ config: { PARTYKIT_HOST: party.url, PARTY_SECRET: SECRET } });
+    await insertFilm(t.deps.db, 'mat-biec');
+    await insertFilm(t.deps.db, 'lat-mat-8');
+    const a = listen('mat-biec');
+    const b = listen('mat-biec');
+    const elsewhere = listen('lat-mat-8');
+    await Promise.all([a.open, b.open, elsewhere.open]);
+    try {
+      const user = await signedInUser(t, { name: 'Người xem trực tiếp' });
+      const res = await t.request('/api/product/comment', { json: { titlefilm: 'mat-biec', contentcomment: '<i>trực tiếp</i>' }, headers: bearer(user.session.token) });
+      expect(res.status).toBe(201);
+      const comment = await res.json();
+      await waitFor(() => a.events.length > 0 && b.events.length > 0);
+      expect(a.events).toEqual([{ type: 'comment', comment }]);
+      expect(b.events).toEqual([{ type: 'comment', comment }]);
+
+      // A browser's message is never relayed; a ping gets a pong to that browser only.
+      a.socket.send(JSON.stringify({ type: 'comment', comment: { ...comment, id: 999, comment: 'giả mạo' } }));
+      a.socket.send(JSON.stringify({ type: 'ping' }));
+      await waitFor(() => a.events.some((e) => e.type === 'pong'));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(b.events).toEqual([{ type: 'comment', comment }]);
+      expect(elsewhere.events).toEqual([]);
+
+      // An unsigned push straight to the room is refused.
+      const forged = await fetch(`${party.url}/parties/comments/mat-biec`, { method: 'POST', body: JSON.stringify({ type: 'comment', comment }) });
+      expect(forged.status).toBe(401);
+    } finally {
+      for (const s of [a, b, elsewhere]) s.socket.close();
+    }
+  });
+});
