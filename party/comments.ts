@@ -67,12 +67,12 @@ export default class CommentsRoom implements Party.Server {
     return json({ ok: true, delivered }, 200);
   }
 
-  onMessage(message: string | ArrayBuffer | ArrayBufferView, sender: Party.Connection<ConnectionState>): void {
+  onMessage(message: string | ArrayBuffer | ArrayBufferView, sender: Party.Connection): void {
     const now = Date.now();
-    const state = sender.state;
+    const state = sender.state as ConnectionState | null;
     const fresh = !state || now - state.windowStart >= CLIENT_WINDOW_MS;
     const frames = fresh ? 1 : state.frames + 1;
-    sender.setState({ windowStart: fresh ? now : state.windowStart, frames });
+    sender.setState({ windowStart: fresh ? now : state.windowStart, frames } satisfies ConnectionState);
     if (frames > CLIENT_FRAMES_PER_WINDOW) {
       sender.close(1008, 'Too many messages');
       return;
