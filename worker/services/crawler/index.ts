@@ -1,0 +1,314 @@
+// The crawler (DESIGN.md §7): walks list pages of an OPhim-compatible source, fetches each film's
+// detail, and upserts it through the film writer — one transaction per film, skipped when its
+// checksum is unchanged. Runs are recorded in crawl_runs and resumed after a crash. Only fetch and
+// WebCrypto: the same code runs under Node and in Workers.
+import { eq } from 'drizzle-orm';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
+import { films } from '../../db/schema';
+import { upsertFilm } from '../films/film-writer';
+import { filmChecksum } from './checksum';
+import { DEFAULT_CRAWL_LIST, isValidListPath } from './crawl-lists';
+import {
+  finishRun,
+  heartbeat,
+  saveProgress,
+  startOrResumeRun,
+  type CrawlParams,
+  type CrawlTrigger,
+  type RunCounts,
+} from './crawl-runs';
+import { allowedOriginSet, errorMessage, parseHttpUrl } from './fetch-guard';
+import { mapDetail, sourceTimes } from './film-mapper';
+import { createMutex, createSourceClient, forEachLimited, type SourceClient } from './source-client';
+import { parseDetail, parseListPage, type ImageBase, type ListItem } from './source-shapes';
+
+export { CrawlBusyError, type CrawlTrigger } from './crawl-runs';
+export { crawlListForCategory, crawlListsForCategories, DEFAULT_CRAWL_LIST } from './crawl-lists';
+export { CrawlFetchError } from './fetch-guard';
+
+export interface CrawlDeps {
+  db: Db;
+  fetch: typeof fetch;
+  config: Pick<Config, 'CRAWL_SOURCES' | 'CRAWL_MAX_RESPONSE_BYTES' | 'CRAWL_CONCURRENCY' | 'CRAWL_DELAY_MS'>;
+  now: () => number;
+  log?: (line: string) => void;
+}
+
+export interface CrawlOptions {
+  /** Base URL of an allowlisted source: 'https://ophim1.com', 'https://ophim1.com/v1/api', … */
+  source: string;
+  /** Inclusive page range of every list; default: every page the source reports. */
+  pages?: [number, number];
+  /** List paths such as 'danh-sach/phim-bo', 'the-loai/hanh-dong'; default DEFAULT_CRAWL_LIST. */
+  lists?: string[];
+  /** Rewrite films even when their checksum is unchanged. */
+  force?: boolean;
+  trigger: CrawlTrigger;
+  /** Per request, body included. Default 15 s. */
+  requestTimeoutMs?: number;
+  /** First retry backoff, doubled per retry. Default 500 ms. */
+  retryBaseMs?: number;
+  /** A running run whose heartbeat is older than this is dead and resumable. Default 2 min. */
+  staleAfterMs?: number;
+}
+
+export interface CrawlSummary {
+  runId: number;
+  /** List pages completed by the run (a resumed run counts its earlier pages too). */
+  pages: number;
+  pagesFailed: number;
+  filmsNew: number;
+  filmsUpdated: number;
+  filmsSkipped: number;
+  filmsFailed: number;
+  seconds: number;
+  /** Set when this call took over a crashed run: what that run had already completed. */
+  resumedFrom?: { pagesDone: number; filmsDone: number };
+}
+
+/** Bad input to runCrawl: a source not in CRAWL_SOURCES, a malformed list path or page range. */
+export class CrawlRequestError extends Error {
+  override readonly name = 'CrawlRequestError';
+}
+
+/** The run could do nothing (no list page could be read); it is recorded as failed. */
+export class CrawlRunError extends Error {
+  override readonly name = 'CrawlRunError';
+  constructor(
+    message: string,
+    readonly runId: number,
+  ) {
+    super(message);
+  }
+}
+
+const RETRIES = 2;
+const HEARTBEAT_EVERY_MS = 20_000;
+
+// The crawler writes through one lock per database: an in-memory libSQL database has a single
+// connection (an open transaction blocks every other statement), and a file database would only
+// turn concurrent writers into SQLITE_BUSY retries. Fetching stays concurrent.
+const locks = new WeakMap<Db, ReturnType<typeof createMutex>>();
+function lockFor(db: Db) {
+  let lock = locks.get(db);
+  if (!lock) locks.set(db, (lock = createMutex()));
+  return lock;
+}
+
+type FilmOutcome = 'new' | 'updated' | 'skipped' | 'failed';
+const COUNTER: Record<FilmOutcome, keyof RunCounts> = {
+  new: 'filmsNew',
+  updated: 'filmsUpdated',
+  skipped: 'filmsSkipped',
+  failed: 'filmsFailed',
+};
+
+export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<CrawlSummary> {
+  const { db, config, now } = deps;
+  const log = deps.log ?? (() => undefined);
+  const base = normalizeSource(opts.source, config.CRAWL_SOURCES);
+  const origin = new URL(base).origin;
+  const params = normalizeParams(opts);
+  const withLock = lockFor(db);
+  const started = now();
+
+  const run = await withLock(() =>
+    startOrResumeRun(db, { source: base, trigger: opts.trigger, params, now: started, staleAfterMs: opts.staleAfterMs ?? 120_000 }),
+  );
+  const counts = { ...run.counts };
+  const cursor = run.cursor;
+  const completed = new Set(cursor.completed);
+  const tag = `[crawl #${run.id}]`;
+  const filmsDone = () => counts.filmsNew + counts.filmsUpdated + counts.filmsSkipped + counts.filmsFailed;
+  const resumedFrom = run.resumed ? { pagesDone: counts.pagesDone, filmsDone: filmsDone() } : undefined;
+  if (resumedFrom) log(`${tag} resuming ${base}: ${resumedFrom.pagesDone} pages and ${resumedFrom.filmsDone} films already done`);
+  else log(`${tag} crawling ${base}: ${params.lists.join(', ')}`);
+
+  const client = createSourceClient({
+    fetch: deps.fetch,
+    allowedOrigins: allowedOriginSet(config.CRAWL_SOURCES),
+    maxBytes: config.CRAWL_MAX_RESPONSE_BYTES,
+    timeoutMs: opts.requestTimeoutMs ?? 15_000,
+    delayMs: config.CRAWL_DELAY_MS,
+    retries: RETRIES,
+    retryBaseMs: opts.retryBaseMs ?? 500,
+  });
+  const timer = setInterval(() => {
+    withLock(() => heartbeat(db, run.id, now())).catch((err) => log(`${tag} heartbeat failed: ${errorMessage(err)}`));
+  }, HEARTBEAT_EVERY_MS);
+  const save = () => saveProgress(db, run.id, counts, { ...cursor, completed: [...completed] }, now());
+  /** Source slugs handled by this call: a film in several lists is fetched once. */
+  const seen = new Set<string>();
+  let pagesRead = 0;
+  let lastListError = '';
+
+  try {
+    for (const list of params.lists) {
+      const [from, to] = params.pages;
+      let total = cursor.totals?.[list];
+      for (let page = from; (to === null || page <= to) && (total === undefined || page <= total); page++) {
+        const key = `${list}@${page}`;
+        if (completed.has(key)) {
+          pagesRead++;
+          continue;
+        }
+        const url = `${base}/${list}?page=${page}`;
+        let listPage;
+        try {
+          listPage = parseListPage(await client.getJson(url));
+        } catch (err) {
+          lastListError = `${list} page ${page}: ${errorMessage(err)}`;
+          log(`${tag} list ${lastListError}`);
+          cursor.pagesFailed++;
+          await withLock(save);
+          // Without its first page a list's length is unknown: give the list up.
+          if (total === undefined) break;
+          continue;
+        }
+        pagesRead++;
+        // A source that reports no page count is read no further than asked (or this one page).
+        total = listPage.totalPages ?? to ?? page;
+        cursor.totals = { ...cursor.totals, [list]: total };
+        const before = { ...counts };
+
+        const resumingPage = cursor.current?.page === key;
+        const current = resumingPage && cursor.current ? cursor.current : { page: key, films: [] };
+        cursor.current = current;
+        const handled = new Set(current.films);
+        if (listPage.invalidItems && !resumingPage) {
+          counts.filmsFailed += listPage.invalidItems;
+          log(`${tag} ${list} page ${page}: ${listPage.invalidItems} list entries without a usable slug`);
+        }
+
+        await forEachLimited(listPage.items, config.CRAWL_CONCURRENCY, async (item) => {
+          if (handled.has(item.slug)) return;
+          if (seen.has(item.slug)) {
+            await withLock(async () => {
+              current.films.push(item.slug);
+            });
+            return;
+          }
+          seen.add(item.slug);
+          const prepared = await prepareFilm(client, { base, origin, imageBase: listPage.imageBase }, item, now());
+          await withLock(async () => {
+            let outcome: FilmOutcome = 'failed';
+            if ('error' in prepared) log(`${tag} film ${item.slug} failed: ${prepared.error}`);
+            else {
+              try {
+                outcome = await writeFilm(db, prepared, params.force, now);
+              } catch (err) {
+                log(`${tag} film ${item.slug} failed to save: ${errorMessage(err)}`);
+              }
+            }
+            counts[COUNTER[outcome]]++;
+            current.films.push(item.slug);
+            await save();
+          });
+        });
+
+        await withLock(async () => {
+          completed.add(key);
+          cursor.current = undefined;
+          counts.pagesDone++;
+          await save();
+        });
+        log(
+          `${tag} ${list} page ${page}/${total}: ${listPage.items.length} films — new ${counts.filmsNew - before.filmsNew}, ` +
+            `updated ${counts.filmsUpdated - before.filmsUpdated}, skipped ${counts.filmsSkipped - before.filmsSkipped}, ` +
+            `failed ${counts.filmsFailed - before.filmsFailed}`,
+        );
+        if (!listPage.items.length) break;
+      }
+    }
+
+    const finalCursor = { ...cursor, completed: [...completed] };
+    if (pagesRead === 0) {
+      const error = `no list page could be read (${lastListError || 'nothing to crawl'})`;
+      await withLock(() => finishRun(db, run.id, { status: 'failed', counts, cursor: finalCursor, now: now(), error }));
+      throw new CrawlRunError(error, run.id);
+    }
+    await withLock(() => finishRun(db, run.id, { status: 'done', counts, cursor: finalCursor, now: now() }));
+    const summary: CrawlSummary = {
+      runId: run.id,
+      pages: counts.pagesDone,
+      pagesFailed: cursor.pagesFailed,
+      filmsNew: counts.filmsNew,
+      filmsUpdated: counts.filmsUpdated,
+      filmsSkipped: counts.filmsSkipped,
+      filmsFailed: counts.filmsFailed,
+      seconds: Math.round((now() - started) / 100) / 10,
+      ...(resumedFrom ? { resumedFrom } : {}),
+    };
+    log(
+      `${tag} done in ${summary.seconds}s: ${summary.pages} pages, films new ${summary.filmsNew}, updated ${summary.filmsUpdated}, ` +
+        `skipped ${summary.filmsSkipped}, failed ${summary.filmsFailed}`,
+    );
+    return summary;
+  } catch (err) {
+    if (!(err instanceof CrawlRunError)) {
+      log(`${tag} stopped: ${errorMessage(err)}`);
+      // If the database itself is gone this fails too and the run stays 'running': the next crawl resumes it.
+      await withLock(() =>
+        finishRun(db, run.id, { status: 'failed', counts, cursor: { ...cursor, completed: [...completed] }, now: now(), error: errorMessage(err) }),
+      ).catch(() => undefined);
+    }
+    throw err;
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+type PreparedFilm = Awaited<ReturnType<typeof mapDetailWithChecksum>> | { error: string };
+
+async function mapDetailWithChecksum(body: unknown, origin: string, listImageBase: ImageBase | undefined, now: number) {
+  const detail = parseDetail(body);
+  const input = mapDetail(detail, { origin, listImageBase });
+  return { ...input, sourceChecksum: await filmChecksum(input), ...sourceTimes(detail, now) };
+}
+
+/** Fetch, validate, map and hash one film; every failure comes back as a reason, never thrown. */
+async function prepareFilm(
+  client: SourceClient,
+  source: { base: string; origin: string; imageBase: ImageBase | undefined },
+  item: ListItem,
+  now: number,
+): Promise<PreparedFilm> {
+  try {
+    const body = await client.getJson(`${source.base}/phim/${encodeURIComponent(item.slug)}`);
+    return await mapDetailWithChecksum(body, source.origin, source.imageBase, now);
+  } catch (err) {
+    return { error: errorMessage(err) };
+  }
+}
+
+async function writeFilm(db: Db, film: Exclude<PreparedFilm, { error: string }>, force: boolean, now: () => number): Promise<FilmOutcome> {
+  const [existing] = await db.select({ checksum: films.sourceChecksum }).from(films).where(eq(films.sourceKey, film.sourceKey));
+  if (existing && existing.checksum === film.sourceChecksum && !force) return 'skipped';
+  const result = await upsertFilm(db, film, { now });
+  return result.created ? 'new' : 'updated';
+}
+
+/** The source's base URL without trailing slash, query or fragment; its origin must be allowlisted. */
+function normalizeSource(source: string, allowed: readonly string[]): string {
+  const url = parseHttpUrl(source.trim());
+  if (!url) throw new CrawlRequestError(`source: not an http(s) URL: ${source.slice(0, 200)}`);
+  if (!allowedOriginSet(allowed).has(url.origin)) throw new CrawlRequestError(`source: ${url.origin} is not in CRAWL_SOURCES`);
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+function normalizeParams(opts: CrawlOptions): CrawlParams {
+  const lists = [...new Set((opts.lists?.length ? opts.lists : [DEFAULT_CRAWL_LIST]).map((l) => l.trim().replace(/^\/+|\/+$/g, '')))];
+  for (const list of lists) {
+    if (!isValidListPath(list)) throw new CrawlRequestError(`lists: '${list.slice(0, 200)}' is not a list path`);
+  }
+  let pages: [number, number | null] = [1, null];
+  if (opts.pages) {
+    const [from, to] = opts.pages;
+    if (!Number.isInteger(from) || !Number.isInteger(to) || from < 1 || to < from) {
+      throw new CrawlRequestError(`pages: expected 1 ≤ from ≤ to, got ${from}-${to}`);
+    }
+    pages = [from, to];
+  }
+  return { lists, pages, force: opts.force ?? false };
+}
