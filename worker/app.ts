@@ -4,6 +4,9 @@ import type { AppDeps, AppEnv } from './lib/context';
 import { viewerMiddleware } from './lib/auth-middleware';
 import { ApiError, toErrorBody } from './lib/errors';
 import { securityHeaders } from './lib/security-headers';
+import type { CachedResponse } from './lib/public-cache';
+import { TtlCache } from './lib/ttl-cache';
+import type { FilmRecord } from './services/catalogue/detail';
 import { accountRoutes } from './routes/account';
 import { authRoutes } from './routes/auth';
 import { catalogueRoutes, categoryRoutes } from './routes/catalogue';
@@ -15,10 +18,14 @@ import { ratingRoutes } from './routes/ratings';
 export function createApp(deps: AppDeps) {
   const headers = securityHeaders(deps.config);
   const app = new Hono<AppEnv>();
+  // A few seconds of reuse for public catalogue reads (docs/decisions/0006-public-read-cache.md).
+  const ttl = deps.config.PUBLIC_CACHE_SECONDS * 1000;
+  const caches = { responses: new TtlCache<CachedResponse>(ttl, 2_000, deps.now), films: new TtlCache<FilmRecord>(ttl, 2_000, deps.now) };
 
   app.use('*', async (c, next) => {
     c.set('deps', deps);
     c.set('db', deps.db);
+    c.set('caches', caches);
     await next();
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
     if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');

@@ -16,6 +16,8 @@ export const configSchema = z.object({
   CRAWL_MAX_RESPONSE_BYTES: z.coerce.number().int().positive().default(5_000_000),
   CRAWL_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(4),
   CRAWL_DELAY_MS: z.coerce.number().int().min(0).default(100),
+  /** Seconds anonymous public catalogue reads are reused (docs/decisions/0006); 0 turns the cache off. */
+  PUBLIC_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_JWKS_URL: z.string().url().default('https://www.googleapis.com/oauth2/v3/certs'),
   VNPAY_TMN_CODE: z.string().optional(),

@@ -186,6 +186,7 @@ describe('POST /api/product/update_view', () => {
     expect(res.status).toBe(200);
     const { data } = (await res.json()) as { data: { views: number } };
     await t.request('/api/product/update_view', { json: { title: 'mat-biec' } });
+    t.advance(11_000); // past the public read cache
     const detail = await getJson<FilmDetailResponse>('/api/product/mat-biec');
     expect(detail.datafilm.views).toBe(data.views + 1);
     const home = await getJson<HomeData>('/api/product/product-home');
@@ -195,8 +196,9 @@ describe('POST /api/product/update_view', () => {
 
   it('keeps trending windows apart: a view 10 days ago counts for the month, not the day or week', async () => {
     const conan = await getJson<FilmDetailResponse>('/api/product/tham-tu-lung-danh-conan');
-    const old = Date.now() - 10 * 24 * 3600 * 1000;
+    const old = t.deps.now() - 10 * 24 * 3600 * 1000;
     for (let i = 0; i < 5; i++) await t.deps.db.run(sql`insert into view_events (film_id, viewed_at) values (${conan.datafilm.id}, ${old})`);
+    t.advance(11_000);
     const home = await getJson<HomeData>('/api/product/product-home');
     expect(home.phimtrending.month[0]?.slug).toBe('tham-tu-lung-danh-conan');
     expect(home.phimtrending.week.map((f) => f.slug)).not.toContain('tham-tu-lung-danh-conan');
@@ -280,5 +282,38 @@ describe('GET /api/product/search', () => {
     await expectError('/api/product/search?q=%20%20', 400, 'q');
     await expectError(`/api/product/search?q=${'a'.repeat(10_000)}`, 400, 'q');
     await expectError('/api/product/search?q=dat&limit=0', 400, 'limit');
+  });
+});
+
+describe('public read cache', () => {
+  it('reuses anonymous listing responses for a few seconds, then reads again', async () => {
+    const path = '/api/product/product-phimle?sort=views';
+    const first = await t.request(path);
+    expect(first.headers.get('x-cache')).toBe('miss');
+    await t.deps.db.run(sql`update films set views = views + 1000 where slug = 'mat-biec'`);
+    const second = await t.request(path);
+    expect(second.headers.get('x-cache')).toBe('hit');
+    expect(await second.text()).toBe(await first.text());
+    t.advance(11_000);
+    const third = await t.request(path);
+    expect(third.headers.get('x-cache')).toBe('miss');
+    expect(((await third.json()) as Paginated<FilmCard>).data[0]?.slug).toBe('mat-biec');
+  });
+
+  it('never serves a cached response to a request with credentials, nor caches errors', async () => {
+    await t.request('/api/product/product-phimle');
+    const withToken = await t.request('/api/product/product-phimle', { headers: { authorization: 'Bearer x' } });
+    expect(withToken.headers.get('x-cache')).toBeNull();
+    await t.request('/api/product/product-phimle?page=-1');
+    expect((await t.request('/api/product/product-phimle?page=-1')).status).toBe(400);
+  });
+
+  it('shows a new comment on the next detail load although the film data is cached', async () => {
+    const before = await getJson<FilmDetailResponse>('/api/product/dat-phuong-nam');
+    expect(before.comments).toEqual([]);
+    await t.deps.db.run(sql`insert into users (email, username) values ('c@example.com', 'khach')`);
+    await t.deps.db.run(sql`insert into comments (film_id, user_id, body) values (${before.datafilm.id}, (select id from users where email = 'c@example.com'), 'Hay quá')`);
+    const after = await getJson<FilmDetailResponse>('/api/product/dat-phuong-nam');
+    expect(after.comments.map((c) => c.comment)).toEqual(['Hay quá']);
   });
 });

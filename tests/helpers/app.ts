@@ -8,13 +8,16 @@ export interface TestApp {
   deps: AppDeps;
   /** app.request with JSON helpers. */
   request: (path: string, init?: RequestInit & { json?: unknown }) => Promise<Response>;
+  /** Moves the default clock forward (cache expiry, token expiry); no effect when `now` is overridden. */
+  advance: (ms: number) => void;
 }
 
 /** A fresh app on a fresh :memory: libSQL migrated with the real migrations. */
 export async function createTestApp(overrides: Partial<Omit<AppDeps, 'config'>> & { config?: Partial<Config> } = {}): Promise<TestApp> {
   const { db } = await openMigratedDatabase(':memory:');
   const config = { ...loadConfig({ APP_ENV: 'test' }), ...overrides.config };
-  const deps: AppDeps = { db, now: Date.now, fetch: globalThis.fetch, ...overrides, config };
+  let offset = 0;
+  const deps: AppDeps = { db, now: () => Date.now() + offset, fetch: globalThis.fetch, ...overrides, config };
   const app = createApp(deps);
   const request = (path: string, init: RequestInit & { json?: unknown } = {}) => {
     const { json, ...rest } = init;
@@ -25,5 +28,5 @@ export async function createTestApp(overrides: Partial<Omit<AppDeps, 'config'>> 
     }
     return Promise.resolve(app.request(path, rest));
   };
-  return { app, deps, request };
+  return { app, deps, request, advance: (ms) => { offset += ms; } };
 }

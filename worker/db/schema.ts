@@ -63,6 +63,8 @@ export const films = sqliteTable(
   },
   (t) => [
     index('films_category_updated').on(t.categoryId, t.updatedAt),
+    index('films_category_views').on(t.categoryId, t.views),
+    index('films_category_created').on(t.categoryId, t.createdAt),
     index('films_updated').on(t.updatedAt),
     index('films_created').on(t.createdAt),
     index('films_views').on(t.views),

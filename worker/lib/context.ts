@@ -1,5 +1,8 @@
 import type { Config } from '../config';
 import type { Db } from '../db/client';
+import type { FilmRecordCache } from '../services/catalogue/detail';
+import type { CachedResponse } from './public-cache';
+import type { TtlCache } from './ttl-cache';
 
 /** The signed-in person behind a request, taken only from a verified access token. */
 export interface Viewer {
@@ -25,5 +28,7 @@ export type AppEnv = {
     deps: AppDeps;
     db: Db;
     viewer: Viewer | null;
+    /** Per app instance: see lib/ttl-cache.ts. */
+    caches: { responses: TtlCache<CachedResponse>; films: FilmRecordCache };
   };
 };

@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { films } from '../db/schema';
+import { createMiddleware } from 'hono/factory';
+import { publicResponseCache } from '../lib/public-cache';
 import type { AppEnv } from '../lib/context';
 import { badRequest } from '../lib/errors';
 import { validate } from '../lib/validate';
@@ -16,6 +16,9 @@ import { episodeLink, recordView } from '../services/catalogue/watch';
 /** Public catalogue data is the same for everyone: browsers and the edge may keep it briefly. */
 const PUBLIC_CACHE = 'public, max-age=30, stale-while-revalidate=300';
 
+/** Whole-response reuse for anonymous public reads (lib/public-cache.ts). */
+const cached = createMiddleware<AppEnv>((c, next) => publicResponseCache(c.var.caches.responses)(c, next));
+
 const slugParam = z.object({ slug: z.string().min(1).max(200) });
 const episodeParam = slugParam.extend({
   // The web route segment is 'tap-{n}'; a bare number is accepted too.
@@ -23,22 +26,22 @@ const episodeParam = slugParam.extend({
 });
 
 export const catalogueRoutes = new Hono<AppEnv>()
-  .get('/product-home', async (c) => {
+  .get('/product-home', cached, async (c) => {
     c.header('Cache-Control', PUBLIC_CACHE);
     return c.json(await homeData(c.var.db, c.var.deps.now()), 200);
   })
-  .get('/search', validate('query', searchQuerySchema), async (c) => {
+  .get('/search', cached, validate('query', searchQuerySchema), async (c) => {
     c.header('Cache-Control', PUBLIC_CACHE);
     return c.json(await searchFilms(c.var.db, c.req.valid('query')), 200);
   })
   .get('/getdetail_xemphim/:id', validate('param', z.object({ id: z.coerce.number({ error: 'must be a film id' }).int().positive('must be a film id') })), async (c) => {
-    const { detail, access } = await loadFilmDetail(c.var.db, eq(films.id, c.req.valid('param').id), c.var.viewer);
+    const { detail, access } = await loadFilmDetail(c.var.db, { id: c.req.valid('param').id }, c.var.viewer, c.var.caches.films);
     return c.json({ data: detail, ...(access === 'allowed' ? {} : { [access]: true }) }, 200);
   })
   .post('/update_view', validate('json', updateViewSchema), async (c) => {
     return c.json({ data: await recordView(c.var.db, c.req.valid('json').title, c.var.deps.now()) }, 200);
   })
-  .get('/:listing{product-[a-z0-9+-]+}', validate('query', listingQuerySchema), async (c) => {
+  .get('/:listing{product-[a-z0-9+-]+}', cached, validate('query', listingQuerySchema), async (c) => {
     const endpoint = c.req.param('listing').slice('product-'.length);
     const scope = listingScope(endpoint);
     if (!scope) throw badRequest('endpoint', `unknown listing 'product-${endpoint}'`);
@@ -46,7 +49,7 @@ export const catalogueRoutes = new Hono<AppEnv>()
     return c.json(await listFilms(c.var.db, scope, c.req.valid('query')), 200);
   })
   .get('/:slug', validate('param', slugParam), async (c) => {
-    return c.json(await filmDetailBySlug(c.var.db, c.req.valid('param').slug, c.var.viewer), 200);
+    return c.json(await filmDetailBySlug(c.var.db, c.req.valid('param').slug, c.var.viewer, c.var.caches.films), 200);
   })
   .get('/:slug/:episode', validate('param', episodeParam), validate('query', z.object({ server: z.string().max(100).optional() })), async (c) => {
     const { slug, episode } = c.req.valid('param');
@@ -56,7 +59,7 @@ export const catalogueRoutes = new Hono<AppEnv>()
     return c.json(await listAllFilms(c.var.db, c.req.valid('query')), 200);
   });
 
-export const categoryRoutes = new Hono<AppEnv>().get('/', (c) => {
+export const categoryRoutes = new Hono<AppEnv>().get('/', cached, (c) => {
   c.header('Cache-Control', PUBLIC_CACHE);
   return c.json({ data: CATEGORIES.map(({ id, slug, name }) => ({ id, slug, namecategory: name })) }, 200);
 });

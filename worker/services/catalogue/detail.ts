@@ -1,11 +1,13 @@
-import { and, asc, avg, count, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, avg, count, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { comments, countries, episodes, filmCountries, filmGenres, films, genres, ratings, users } from '../../db/schema';
 import type { Viewer } from '../../lib/context';
 import { notFound } from '../../lib/errors';
+import type { TtlCache } from '../../lib/ttl-cache';
 import type { CommentDto, EpisodeLink, FilmCard, FilmDetail, FilmDetailResponse, ServerEpisodes } from '../../schemas/catalogue';
 import { vipAccess } from './access';
 import { cardColumns, toFilmCard } from './film-card';
+import { hasGenre } from './listing';
 
 const RECOMMENDED = 8;
 
@@ -28,21 +30,33 @@ export function groupByServer(rows: EpisodeRow[], withLinks: boolean): ServerEpi
   return [...servers].map(([server_name, linkfilms]) => ({ server_name, linkfilms: linkfilms.sort((a, b) => a.episode - b.episode) }));
 }
 
-async function findFilm(db: Db, where: ReturnType<typeof eq>) {
-  const [row] = await db.select({ ...cardColumns, director: films.director, actors: films.actors }).from(films).where(where).limit(1);
-  return row;
-}
-
-/** The film with its taxonomy and episodes; links are withheld unless the viewer may watch it. */
-export async function loadFilmDetail(db: Db, where: ReturnType<typeof eq>, viewer: Viewer | null) {
-  const film = await findFilm(db, where);
-  if (!film) throw notFound('Không tìm thấy phim');
-  const access = vipAccess(film.vipOnly, viewer);
+/** The film with its taxonomy, episodes (links included) and recommendations: the same for every viewer. */
+async function loadFilmRecord(db: Db, where: SQL) {
+  const [film] = await db.select({ ...cardColumns, director: films.director, actors: films.actors }).from(films).where(where).limit(1);
+  if (!film) return null;
   const [genreRows, countryRows, episodeRows] = await Promise.all([
     db.select({ slug: genres.slug, name: genres.name }).from(filmGenres).innerJoin(genres, eq(genres.id, filmGenres.genreId)).where(eq(filmGenres.filmId, film.id)),
     db.select({ slug: countries.slug, name: countries.name }).from(filmCountries).innerJoin(countries, eq(countries.id, filmCountries.countryId)).where(eq(filmCountries.filmId, film.id)),
     db.select().from(episodes).where(eq(episodes.filmId, film.id)).orderBy(asc(episodes.id)),
   ]);
+  const recommendedFilms = await recommended(db, film.id, genreRows.map((g) => g.slug));
+  return { film, genreRows, countryRows, episodeRows, recommendedFilms };
+}
+
+export type FilmRecord = NonNullable<Awaited<ReturnType<typeof loadFilmRecord>>>;
+
+/** Film records by 'slug:{slug}' or 'id:{id}', shared by every request of one app instance. */
+export type FilmRecordCache = TtlCache<FilmRecord>;
+
+/** The film's detail for this viewer: links are withheld unless the viewer may watch it. */
+export async function loadFilmDetail(db: Db, key: { slug: string } | { id: number }, viewer: Viewer | null, cache?: FilmRecordCache) {
+  const cacheKey = 'slug' in key ? `slug:${key.slug}` : `id:${key.id}`;
+  const where = 'slug' in key ? eq(films.slug, key.slug) : eq(films.id, key.id);
+  const record = cache?.get(cacheKey) ?? (await loadFilmRecord(db, where));
+  if (!record) throw notFound('Không tìm thấy phim');
+  cache?.set(cacheKey, record);
+  const { film, genreRows, countryRows, episodeRows, recommendedFilms } = record;
+  const access = vipAccess(film.vipOnly, viewer);
   const servers = groupByServer(episodeRows, access === 'allowed');
   const detail: FilmDetail = {
     ...toFilmCard(film, true),
@@ -53,24 +67,18 @@ export async function loadFilmDetail(db: Db, where: ReturnType<typeof eq>, viewe
     linkfilms: servers[0]?.linkfilms ?? [],
     servers,
   };
-  return { detail, access, genreSlugs: genreRows.map((g) => g.slug) };
+  return { detail, access, recommended: recommendedFilms };
 }
 
-/** Films sharing the most genres with this one, most viewed first. */
+/** The most viewed films of this film's first genre (its main one), itself excluded. */
 async function recommended(db: Db, filmId: number, genreSlugs: string[]): Promise<FilmCard[]> {
-  if (genreSlugs.length === 0) return [];
-  const shared = db
-    .select({ filmId: filmGenres.filmId, n: sql<number>`count(*)`.as('shared') })
-    .from(filmGenres)
-    .innerJoin(genres, eq(genres.id, filmGenres.genreId))
-    .where(and(sql`${genres.slug} in ${genreSlugs}`, ne(filmGenres.filmId, filmId)))
-    .groupBy(filmGenres.filmId)
-    .as('shared');
+  const [main] = genreSlugs;
+  if (!main) return [];
   const rows = await db
     .select(cardColumns)
-    .from(shared)
-    .innerJoin(films, eq(films.id, shared.filmId))
-    .orderBy(desc(shared.n), desc(films.views))
+    .from(films)
+    .where(and(hasGenre(main), ne(films.id, filmId)))
+    .orderBy(desc(films.views), desc(films.id))
     .limit(RECOMMENDED);
   return rows.map((r) => toFilmCard(r));
 }
@@ -92,15 +100,15 @@ export async function ratingSummary(db: Db, filmId: number) {
 }
 
 /** GET /api/product/{slug}: the spec's detail response, with the VIP flags of SPEC.md §6. */
-export async function filmDetailBySlug(db: Db, slug: string, viewer: Viewer | null): Promise<FilmDetailResponse> {
-  const { detail, access, genreSlugs } = await loadFilmDetail(db, eq(films.slug, slug), viewer);
-  const [commentList, general_assessment, own, recommendedFilms] = await Promise.all([
+export async function filmDetailBySlug(db: Db, slug: string, viewer: Viewer | null, cache?: FilmRecordCache): Promise<FilmDetailResponse> {
+  const { detail, access, recommended: recommendedFilms } = await loadFilmDetail(db, { slug }, viewer, cache);
+  // Comments and ratings are read fresh every time: a new comment or rating shows on the next load.
+  const [commentList, general_assessment, own] = await Promise.all([
     filmComments(db, detail.id),
     ratingSummary(db, detail.id),
     viewer
       ? db.select({ stars: ratings.stars }).from(ratings).where(and(eq(ratings.filmId, detail.id), eq(ratings.userId, viewer.id))).limit(1)
       : Promise.resolve([]),
-    recommended(db, detail.id, genreSlugs),
   ]);
   return {
     datafilm: detail,

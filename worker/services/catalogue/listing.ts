@@ -1,4 +1,4 @@
-import { and, count, desc, eq, exists, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { fold } from '../../db/fold';
 import { countries, filmCountries, filmGenres, films, genres } from '../../db/schema';
@@ -10,17 +10,12 @@ import { cardColumns, toFilmCard } from './film-card';
 const genreSlugs = new Set(GENRES.map((g) => g.slug));
 const countrySlugs = new Set(COUNTRIES.map((c) => c.slug));
 
+/** Films in a genre: the slug resolves once (scalar subquery), then the (genre_id, film_id) index answers. */
 export const hasGenre = (slug: string) =>
-  exists(
-    sql`(select 1 from ${filmGenres} join ${genres} on ${genres.id} = ${filmGenres.genreId}
-         where ${filmGenres.filmId} = ${films.id} and ${genres.slug} = ${slug})`,
-  );
+  sql`${films.id} in (select ${filmGenres.filmId} from ${filmGenres} where ${filmGenres.genreId} = (select ${genres.id} from ${genres} where ${genres.slug} = ${slug}))`;
 
 export const hasCountry = (slug: string) =>
-  exists(
-    sql`(select 1 from ${filmCountries} join ${countries} on ${countries.id} = ${filmCountries.countryId}
-         where ${filmCountries.filmId} = ${films.id} and ${countries.slug} = ${slug})`,
-  );
+  sql`${films.id} in (select ${filmCountries.filmId} from ${filmCountries} where ${filmCountries.countryId} = (select ${countries.id} from ${countries} where ${countries.slug} = ${slug}))`;
 
 /** Escapes LIKE wildcards so user text matches literally (used with ESCAPE '\'). */
 export function likeLiteral(text: string): string {

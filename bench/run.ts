@@ -1,0 +1,195 @@
+// `npm run bench`: the catalogue API on 20,000 generated films, measured against the Node host.
+// `npm run bench -- live`: the live-comment room benchmark (bench/live.ts).
+// Loopback only; every load is bounded in time and stops by itself.
+import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fold } from '../worker/db/fold';
+import { openMigratedDatabase } from '../worker/db/node-client';
+import { upsertFilm, type FilmInput } from '../worker/services/films/film-writer';
+import { COUNTRIES, GENRES, type CategoryId } from '../worker/schemas/taxonomy';
+import { REPO_ROOT } from '../worker/node';
+
+const FILMS = Number(process.env.BENCH_FILMS ?? 20_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 50;
+const PORT = Number(process.env.BENCH_PORT ?? 8799);
+const DB_FILE = resolve(REPO_ROOT, `data/bench-${FILMS}.db`);
+const BASE = `http://127.0.0.1:${PORT}`;
+
+if (process.argv.includes('live')) {
+  await import('./live');
+  process.exit(0);
+}
+
+// Deterministic generator: the same catalogue every run.
+let seed = 20_000;
+const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+const WORDS = ['Đất', 'Rừng', 'Phương', 'Nam', 'Mắt', 'Biếc', 'Người', 'Vợ', 'Cuối', 'Cùng', 'Hồi', 'Kết', 'Tình', 'Yêu', 'Đêm',
+  'Trăng', 'Máu', 'Bố', 'Già', 'Lật', 'Mặt', 'Gái', 'Già', 'Lắm', 'Chiêu', 'Hai', 'Phượng', 'Cô', 'Ba', 'Sài', 'Gòn', 'Hà', 'Nội',
+  'Mùa', 'Hè', 'Năm', 'Ấy', 'Thanh', 'Xuân', 'Ký', 'Ức', 'Đường', 'Về', 'Nhà', 'Bóng', 'Đè', 'Quỷ', 'Cẩu', 'Thiên', 'Long', 'Bát', 'Bộ'];
+
+function generatedFilm(i: number): FilmInput {
+  const title = `${Array.from({ length: 2 + Math.floor(random() * 3) }, () => pick(WORDS)).join(' ')} ${i}`;
+  const categoryId = pick([24, 25, 26, 27] as CategoryId[]);
+  const episodeCount = categoryId === 24 ? 4 + Math.floor(random() * 20) : 1;
+  return {
+    sourceKey: `bench:${i}`,
+    title,
+    nameEnglish: `Generated Film ${i}`,
+    categoryId,
+    status: pick(['ongoing', 'completed'] as const),
+    statusText: categoryId === 24 ? `Tập ${episodeCount}` : 'Full',
+    year: 2010 + Math.floor(random() * 17),
+    genreSlugs: [pick(GENRES).slug, pick(GENRES).slug],
+    countrySlugs: [pick(COUNTRIES).slug],
+    description: `Bộ phim ${title} kể về những con người bình dị và những lựa chọn khó khăn trong cuộc đời.`.repeat(3),
+    posterUrl: `/demo-media/posters/${i % 300}.webp`,
+    episodes: Array.from({ length: episodeCount }, (_, e) => ({
+      serverName: 'Vietsub #1', episode: e + 1, name: `Tập ${e + 1}`, m3u8Url: '/demo-media/hls/clip.m3u8', embedUrl: '',
+    })),
+  };
+}
+
+async function ensureCatalogue(): Promise<string[]> {
+  mkdirSync(resolve(REPO_ROOT, 'data'), { recursive: true });
+  const fresh = !existsSync(DB_FILE);
+  const database = await openMigratedDatabase(`file:${DB_FILE}`);
+  const titles: string[] = [];
+  const started = performance.now();
+  for (let i = 1; i <= FILMS; i++) {
+    const film = generatedFilm(i);
+    titles.push(film.title);
+    if (fresh) await upsertFilm(database.db, film);
+  }
+  if (fresh) console.log(`generated ${FILMS} films through the film writer in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  // Trending has something to rank.
+  if (fresh) await database.client.execute(`insert into view_events (film_id, viewed_at) select id, ${Date.now()} from films where id % 7 = 0`);
+  database.client.close();
+  return titles;
+}
+
+async function startServer(cacheSeconds: number): Promise<() => void> {
+  const child = spawn(resolve(REPO_ROOT, 'node_modules/.bin/tsx'), ['worker/node.ts'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, PORT: String(PORT), DATABASE_URL: `file:${DB_FILE}`, APP_ENV: 'test', PUBLIC_CACHE_SECONDS: String(cacheSeconds) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(`${BASE}/api/health`)).ok) return () => child.kill('SIGTERM');
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill('SIGKILL');
+  throw new Error('server did not start');
+}
+
+interface Measured { name: string; reqPerSec: number; p50: number; p99: number; bytesPerReq: number; errors: number; hitRate: number }
+
+async function load(name: string, paths: string[]): Promise<Measured> {
+  let next = 0;
+  let hits = 0;
+  let responses = 0;
+  const instance = autocannon({
+    url: BASE,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    requests: [{ setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length]! }) }],
+  });
+  instance.on('response', (client: unknown, _status: number, _bytes: number, _ms: number) => {
+    responses++;
+    const headers = (client as { parser?: { info?: { headers?: string[] } } }).parser?.info?.headers;
+    if (headers?.some((h) => h.toLowerCase() === 'hit')) hits++;
+  });
+  const result = await instance;
+  return {
+    name,
+    reqPerSec: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    bytesPerReq: Math.round(result.throughput.total / Math.max(1, result.requests.total)),
+    errors: result.errors + result.non2xx,
+    hitRate: responses ? hits / responses : 0,
+  };
+}
+
+/** The spec's way: download every film from GET /api/product, then filter titles in the browser. */
+async function wholeCatalogueSuggest(query: string): Promise<{ ms: number; bytes: number; found: number }> {
+  const started = performance.now();
+  let bytes = 0;
+  const all: { title: string }[] = [];
+  for (let page = 1; ; page++) {
+    const res = await fetch(`${BASE}/api/product?pageSize=100&page=${page}`);
+    const text = await res.text();
+    bytes += Buffer.byteLength(text);
+    const body = JSON.parse(text) as { data: { title: string }[]; pagination: { totalPages: number } };
+    all.push(...body.data);
+    if (page >= body.pagination.totalPages) break;
+  }
+  const needle = query.toLowerCase();
+  const found = all.filter((f) => f.title.toLowerCase().includes(needle)).slice(0, 5).length;
+  return { ms: performance.now() - started, bytes, found };
+}
+
+const titles = await ensureCatalogue();
+let stop = await startServer(10);
+try {
+  const detailPaths: string[] = [];
+  for (let page = 1; page <= 20; page++) {
+    const body = await (await fetch(`${BASE}/api/product?pageSize=100&page=${page}`)).json() as { data: { slug: string }[] };
+    detailPaths.push(...body.data.map((f) => `/api/product/${f.slug}`));
+  }
+  const listingPaths = ['phimbo', 'phimle', 'phimhanhdong', 'han-quoc', 'phimtinhcam', 'trung-quoc'].flatMap((endpoint) =>
+    Array.from({ length: 20 }, (_, p) => `/api/product/product-${endpoint}?page=${p + 1}${p % 3 === 0 ? '&sort=views' : ''}${p % 4 === 0 ? '&year=2020' : ''}`));
+  const queries = titles.slice(0, 2000).map((title, i) => {
+    const words = title.split(' ');
+    const phrase = words.slice(0, 1 + (i % 2)).join(' ');
+    return i % 2 === 0 ? fold(phrase) : phrase; // half typed without diacritics
+  });
+  const suggestPaths = queries.map((q) => `/api/product/search?q=${encodeURIComponent(q)}&limit=5`);
+
+  const scenarios = async () => [
+    await load('listing page', listingPaths),
+    await load('film detail', detailPaths),
+    await load('search suggestions', suggestPaths),
+  ];
+  const print = (title: string, results: Measured[]) => {
+    console.log(`\n${title}`);
+    console.log('scenario              req/s    p50 ms   p99 ms   bytes/req  errors  cache hits');
+    for (const r of results) {
+      console.log(`${r.name.padEnd(20)} ${String(r.reqPerSec).padStart(6)}  ${String(r.p50).padStart(7)}  ${String(r.p99).padStart(7)}  ${String(r.bytesPerReq).padStart(9)}  ${String(r.errors).padStart(6)}  ${(r.hitRate * 100).toFixed(0).padStart(9)}%`);
+    }
+  };
+  console.log(`\nCatalogue benchmark: ${FILMS} films, ${CONNECTIONS} connections, ${SECONDS} s per scenario, Node host on a libSQL file`);
+  console.log(`URL sets: ${listingPaths.length} listing pages, ${detailPaths.length} films, ${suggestPaths.length} search queries (rotated)`);
+  print('With the public read cache (PUBLIC_CACHE_SECONDS=10, the default):', await scenarios());
+  stop();
+  stop = await startServer(0);
+  print('Without it (PUBLIC_CACHE_SECONDS=0): every request reaches the database', await scenarios());
+
+  // Side by side, one client, no load: a suggestion from our endpoint vs the whole-catalogue way.
+  const sample = queries.slice(0, 5);
+  const ours: { ms: number; bytes: number }[] = [];
+  const theirs: { ms: number; bytes: number }[] = [];
+  for (const q of sample) {
+    const started = performance.now();
+    const text = await (await fetch(`${BASE}/api/product/search?q=${encodeURIComponent(q)}&limit=5`)).text();
+    ours.push({ ms: performance.now() - started, bytes: Buffer.byteLength(text) });
+    theirs.push(await wholeCatalogueSuggest(q));
+  }
+  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const oursMs = median(ours.map((x) => x.ms));
+  const theirsMs = median(theirs.map((x) => x.ms));
+  const oursBytes = median(ours.map((x) => x.bytes));
+  const theirsBytes = median(theirs.map((x) => x.bytes));
+  console.log('\nSuggestions, one client, median of 5 queries:');
+  console.log(`  server search      ${oursMs.toFixed(2)} ms   ${oursBytes} bytes`);
+  console.log(`  whole catalogue    ${theirsMs.toFixed(0)} ms   ${theirsBytes} bytes  (GET /api/product, every page, filtered in JS)`);
+  console.log(`  ratio              ${(theirsMs / oursMs).toFixed(0)}x time, ${(theirsBytes / oursBytes).toFixed(0)}x bytes`);
+} finally {
+  stop();
+}
+if (process.env.BENCH_CLEAN) rmSync(DB_FILE, { force: true });
