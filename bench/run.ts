@@ -3,6 +3,7 @@
 // Loopback only; every load is bounded in time and stops by itself.
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
+import type { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fold } from '../worker/db/fold';
@@ -93,12 +94,13 @@ async function load(name: string, paths: string[]): Promise<Measured> {
   let next = 0;
   let hits = 0;
   let responses = 0;
+  // autocannon returns an emitter that is also a promise of the result; its types only know the promise.
   const instance = autocannon({
     url: BASE,
     connections: CONNECTIONS,
     duration: SECONDS,
     requests: [{ setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length]! }) }],
-  });
+  }) as unknown as EventEmitter & Promise<autocannon.Result>;
   instance.on('response', (client: unknown, _status: number, _bytes: number, _ms: number) => {
     responses++;
     const headers = (client as { parser?: { info?: { headers?: string[] } } }).parser?.info?.headers;
