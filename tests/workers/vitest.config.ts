@@ -1,0 +1,41 @@
+// The 'workers' project: worker/index.ts inside workerd (@cloudflare/vitest-pool-workers, vitest 4 plugin
+// API). Bindings come from the real wrangler.toml (vars, assets settings, compatibility date), with the
+// database pointed at the Hrana test server started by global-setup.ts and a fixture assets directory
+// instead of web/dist, so no web build is needed.
+import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+// No network beyond npm on these machines: no metrics, no request.cf download (DESIGN.md §3).
+process.env.WRANGLER_SEND_METRICS ??= 'false';
+process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= 'false';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+export default defineConfig({
+  plugins: [
+    cloudflareTest(({ inject }) => ({
+      main: here('../../worker/index.ts'),
+      wrangler: { configPath: here('../../wrangler.toml') },
+      miniflare: {
+        assets: { directory: here('./fixtures/assets') },
+        bindings: {
+          DATABASE_URL: inject('hranaUrl'),
+          DATABASE_AUTH_TOKEN: inject('hranaToken'),
+          // Secrets of the production config (APP_ENV = "production" comes from wrangler.toml).
+          JWT_SECRET: 'workers-test-jwt-secret-0123456789abcdefghij',
+          PARTY_SECRET: 'workers-test-party-secret',
+        },
+      },
+    })),
+  ],
+  test: {
+    name: 'workers',
+    root,
+    include: ['tests/workers/**/*.test.ts'],
+    globalSetup: [here('./global-setup.ts')],
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+  },
+});
