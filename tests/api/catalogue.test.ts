@@ -317,3 +317,24 @@ describe('public read cache', () => {
     expect(after.comments.map((c) => c.comment)).toEqual(['Hay quá']);
   });
 });
+
+describe('POST /api/product/report_error', () => {
+  it('stores a report for admins and rate limits per IP', async () => {
+    const report = { slug: 'dat-rung-phuong-nam', episode: 2, server_name: 'Vietsub #1', reason: 'khong-phat-duoc', message: 'Màn hình đen' };
+    const headers = { 'x-forwarded-for': '198.51.100.9' };
+    const res = await t.request('/api/product/report_error', { json: report, headers });
+    expect(res.status).toBe(201);
+    const rows = await t.deps.db.all<{ reason: string; message: string; episode: number }>(sql`select reason, message, episode from error_reports`);
+    expect(rows).toEqual([{ reason: 'khong-phat-duoc', message: 'Màn hình đen', episode: 2 }]);
+    for (let i = 0; i < 9; i++) expect((await t.request('/api/product/report_error', { json: report, headers })).status).toBe(201);
+    await expectError('/api/product/report_error', 429, undefined, { json: report, headers });
+    expect((await t.request('/api/product/report_error', { json: report, headers: { 'x-forwarded-for': '198.51.100.10' } })).status).toBe(201);
+  });
+
+  it('rejects bad reports with the field named', async () => {
+    const headers = { 'x-forwarded-for': '198.51.100.11' };
+    await expectError('/api/product/report_error', 400, 'reason', { json: { slug: 'mat-biec', episode: 1, reason: 'boring' }, headers });
+    await expectError('/api/product/report_error', 400, 'episode', { json: { slug: 'mat-biec', episode: 'x', reason: 'khac' }, headers });
+    await expectError('/api/product/report_error', 404, undefined, { json: { slug: 'khong-co', episode: 1, reason: 'khac' }, headers });
+  });
+});

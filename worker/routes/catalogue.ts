@@ -5,7 +5,9 @@ import { publicResponseCache } from '../lib/public-cache';
 import type { AppEnv } from '../lib/context';
 import { badRequest } from '../lib/errors';
 import { validate } from '../lib/validate';
-import { allFilmsQuerySchema, listingQuerySchema, searchQuerySchema, updateViewSchema } from '../schemas/catalogue';
+import { allFilmsQuerySchema, listingQuerySchema, reportErrorSchema, searchQuerySchema, updateViewSchema } from '../schemas/catalogue';
+import { reportEpisodeError } from '../services/catalogue/error-reports';
+import { clientIp } from '../services/rate-limit';
 import { CATEGORIES, listingScope } from '../schemas/taxonomy';
 import { filmDetailBySlug, loadFilmDetail } from '../services/catalogue/detail';
 import { homeData } from '../services/catalogue/home';
@@ -40,6 +42,10 @@ export const catalogueRoutes = new Hono<AppEnv>()
   })
   .post('/update_view', validate('json', updateViewSchema), async (c) => {
     return c.json({ data: await recordView(c.var.db, c.req.valid('json').title, c.var.deps.now()) }, 200);
+  })
+  .post('/report_error', validate('json', reportErrorSchema), async (c) => {
+    const who = { ip: clientIp(c.req.raw.headers), viewer: c.var.viewer };
+    return c.json({ data: await reportEpisodeError(c.var.db, c.req.valid('json'), who, c.var.deps.now()) }, 201);
   })
   .get('/:listing{product-[a-z0-9+-]+}', cached, validate('query', listingQuerySchema), async (c) => {
     const endpoint = c.req.param('listing').slice('product-'.length);

@@ -158,3 +158,15 @@ export function releaseYears(now = new Date()): number[] {
   for (let y = now.getFullYear(); y >= FIRST_YEAR; y--) years.push(y);
   return years;
 }
+
+/** Reasons offered by the watch page's 'Báo lỗi' button. */
+export const REPORT_REASONS = ['khong-phat-duoc', 'sai-tap', 'am-thanh', 'phu-de', 'khac'] as const;
+
+export const reportErrorSchema = z.object({
+  slug: z.string({ error: 'is required' }).trim().min(1, 'is required').max(200),
+  episode: z.number({ error: 'must be an episode number' }).int().min(1).max(100_000),
+  server_name: z.string().max(100).optional(),
+  reason: z.enum(REPORT_REASONS, { error: `must be one of ${REPORT_REASONS.join(', ')}` }),
+  message: z.string().max(1000, 'must be at most 1000 characters').optional(),
+});
+export type ReportErrorInput = z.infer<typeof reportErrorSchema>;
