@@ -1,0 +1,79 @@
+import type { VitePWAOptions } from 'vite-plugin-pwa';
+
+/**
+ * Service worker and manifest. Caching rules (issue 3, DESIGN.md §1):
+ * - the app shell (every built asset) is precached, so any route opens offline;
+ * - catalogue reads (home, listings, film detail, search, categories) are network-first with a short
+ *   timeout, so a page seen before renders from cache when the network is gone;
+ * - posters are cache-first with expiry and purge on quota errors;
+ * - nothing else: auth, comments, ratings, payment, episode links and video segments never match a
+ *   rule, and a request carrying an Authorization header is never cached (its answer is personal).
+ */
+export const pwaOptions: Partial<VitePWAOptions> = {
+  registerType: 'prompt',
+  injectRegister: false,
+  includeAssets: ['favicon.svg', 'icons/apple-touch-icon.png', 'images/*.svg'],
+  manifest: {
+    id: '/',
+    name: 'PhimViet - Xem phim online',
+    short_name: 'PhimViet',
+    description: 'Xem phim bộ, phim lẻ, TV shows Vietsub chất lượng cao, miễn phí và cập nhật mỗi ngày.',
+    lang: 'vi',
+    dir: 'ltr',
+    start_url: '/',
+    scope: '/',
+    display: 'standalone',
+    orientation: 'any',
+    theme_color: '#0f1117',
+    background_color: '#0f1117',
+    categories: ['entertainment', 'video'],
+    icons: [
+      { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+      { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+      { src: '/icons/maskable-192.png', sizes: '192x192', type: 'image/png', purpose: 'maskable' },
+      { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+    ],
+  },
+  workbox: {
+    globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+    navigateFallback: '/index.html',
+    navigateFallbackDenylist: [/^\/api\//, /^\/demo-media\//, /^\/parties\//],
+    cleanupOutdatedCaches: true,
+    clientsClaim: true,
+    skipWaiting: false,
+    runtimeCaching: [
+      {
+        // Catalogue reads only (allowlist). Functions are serialised into sw.js: keep them self-contained.
+        urlPattern: ({ url, request, sameOrigin }) => {
+          if (!sameOrigin || request.method !== 'GET' || request.headers.has('authorization')) return false;
+          const p = url.pathname;
+          if (p === '/api/category' || p === '/api/product/product-home' || p === '/api/product/search') return true;
+          // /api/product/product-{listing} and /api/product/{film-slug}: exactly one segment after /api/product/.
+          const m = /^\/api\/product\/([^/]+)$/.exec(p);
+          if (!m) return false;
+          const seg = decodeURIComponent(m[1] ?? '');
+          return !/^(update_view|report_error|comment|rating_star|getdetail_xemphim|vnpay|momo|zalopay|edit_|delete_|create_)/.test(seg);
+        },
+        handler: 'NetworkFirst',
+        method: 'GET',
+        options: {
+          cacheName: 'api-catalogue',
+          networkTimeoutSeconds: 4,
+          expiration: { maxEntries: 300, maxAgeSeconds: 7 * 24 * 60 * 60, purgeOnQuotaError: true },
+          cacheableResponse: { statuses: [200] },
+        },
+      },
+      {
+        urlPattern: ({ request, url }) =>
+          request.destination === 'image' && !url.pathname.startsWith('/api/'),
+        handler: 'CacheFirst',
+        options: {
+          cacheName: 'posters',
+          expiration: { maxEntries: 400, maxAgeSeconds: 30 * 24 * 60 * 60, purgeOnQuotaError: true },
+          cacheableResponse: { statuses: [0, 200] },
+        },
+      },
+    ],
+  },
+  devOptions: { enabled: false },
+};

@@ -1,0 +1,30 @@
+import { Link } from '@tanstack/react-router';
+import type { FilmCard } from '../../../../worker/schemas/catalogue';
+import { formatNumber } from '../../lib/format';
+import { Poster } from './poster';
+
+/** Sidebar list: small poster, title, release year and views (SPEC.md §2.4). */
+export function SideFilmList({ films, ranked = false }: { films: FilmCard[]; ranked?: boolean }) {
+  return (
+    <ol className={`side-list ${ranked ? 'side-list-ranked' : ''}`}>
+      {films.map((film, i) => (
+        <li key={film.id}>
+          <Link to="/$slug" params={{ slug: film.slug }} className="side-item">
+            {ranked && (
+              <span className="side-rank" aria-hidden="true">
+                {i + 1}
+              </span>
+            )}
+            <Poster src={film.thumb || film.hinhanh} alt="" width={64} height={90} className="side-poster" />
+            <span className="side-body">
+              <span className="side-name">{film.title}</span>
+              <span className="side-meta">
+                {film.namphathanh ?? '—'} · {formatNumber(film.views)} lượt xem
+              </span>
+            </span>
+          </Link>
+        </li>
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,200 @@
+import { useSuspenseQuery } from '@tanstack/react-query';
+import { Link, useNavigate, useRouter } from '@tanstack/react-router';
+import { useEffect, useRef, useState } from 'react';
+import type { FilmDetail, FilmDetailResponse } from '../../../../../worker/schemas/catalogue';
+import { Breadcrumb } from '../../../components/film/breadcrumb';
+import { FilmGrid } from '../../../components/film/film-grid';
+import { Poster } from '../../../components/film/poster';
+import { episodeBadge, formatNumber } from '../../../lib/format';
+import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
+import { getWatchEntry } from '../../../lib/watch-history';
+import { CommentsSection } from '../../comments/components/comments-section';
+import { filmQuery, recordView } from '../api/catalogue-queries';
+import { EpisodeList } from './episode-list';
+import { RatingSummary } from './rating-summary';
+
+export const NO_EPISODES_MESSAGE = 'Hiện tại phim này chưa cập nhật để xem !';
+const VIP_MESSAGES = {
+  error1: 'Bạn cần đăng nhập và mua gói xem VIP để có thể xem được phim này!',
+  error: 'Bạn cần mua gói xem VIP để có thể xem được phim này!',
+};
+
+export function hasEpisodes(film: FilmDetail): boolean {
+  return film.servers.some((s) => s.linkfilms.length > 0);
+}
+
+/** Records one view per visit of the page (StrictMode's double effect and refetches do not count). */
+function useRecordView(slug: string) {
+  const recorded = useRef<string | null>(null);
+  useEffect(() => {
+    if (recorded.current === slug) return;
+    recorded.current = slug;
+    recordView(slug).catch(() => undefined);
+  }, [slug]);
+}
+
+/** VIP-only film without the right permission: the spec's alert, then back one page (SPEC.md §8). */
+function useVipGate(data: FilmDetailResponse) {
+  const router = useRouter();
+  const navigate = useNavigate();
+  const flag = data.error1 ? 'error1' : data.error ? 'error' : null;
+  useEffect(() => {
+    if (!flag) return;
+    window.alert(VIP_MESSAGES[flag]);
+    if (window.history.length > 1) router.history.back();
+    else void navigate({ to: '/' });
+  }, [flag, router, navigate]);
+  return flag;
+}
+
+export function FilmPage({ slug }: { slug: string }) {
+  const { data } = useSuspenseQuery(filmQuery(slug));
+  const film = data.datafilm;
+  const navigate = useNavigate();
+  const [tab, setTab] = useState<'episodes' | 'info'>('episodes');
+  useRecordView(slug);
+  const blocked = useVipGate(data);
+  usePageMeta({
+    title: `${film.title}${film.nameenglish ? ` (${film.nameenglish})` : ''} | ${SITE_SUFFIX}`,
+    description: film.descripts ? film.descripts.slice(0, 160) : `Xem phim ${film.title} Vietsub chất lượng cao tại PhimViet.`,
+    canonicalPath: `/${film.slug}`,
+  });
+  const resume = getWatchEntry(film.slug);
+
+  const watch = () => {
+    if (!hasEpisodes(film)) {
+      window.alert(NO_EPISODES_MESSAGE);
+      return;
+    }
+    const first = film.servers.find((s) => s.linkfilms.length > 0)!;
+    const episode = resume?.episode ?? first.linkfilms[0]!.episode;
+    void navigate({ to: '/xem-phim/$slug/$episode', params: { slug: film.slug, episode: `tap-${episode}` } });
+  };
+
+  const genre = film.genres[0];
+  return (
+    <div className="film-page">
+      <div className="film-backdrop" aria-hidden="true" style={film.thumb ? { backgroundImage: `url(${film.thumb})` } : undefined} />
+      <div className="container">
+        <Breadcrumb
+          crumbs={[
+            ...(genre
+              ? [
+                  <Link key="g" to="/the-loai/$slug" params={{ slug: genre.slug }}>
+                    {genre.name}
+                  </Link>,
+                ]
+              : []),
+            <span key="t">{film.title}</span>,
+          ]}
+        />
+        <section className="film-hero">
+          <div className="film-poster-col">
+            <Poster src={film.hinhanh || film.thumb} alt={`Poster phim ${film.title}`} priority width={260} height={364} className="film-poster" />
+            <button type="button" className="btn btn-primary btn-block btn-watch" onClick={watch} disabled={!!blocked}>
+              <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="currentColor">
+                <path d="M8 5v14l11-7z" />
+              </svg>
+              {resume ? `Xem tiếp tập ${resume.episode}` : 'Xem phim'}
+            </button>
+          </div>
+          <div className="film-info">
+            <h1 className="film-title">{film.title}</h1>
+            {film.nameenglish && <p className="film-english">{film.nameenglish}</p>}
+            <ul className="film-tags" aria-label="Tóm tắt">
+              {film.chatluong && <li className="tag tag-accent">{film.chatluong}</li>}
+              {film.ngonngu && <li className="tag">{film.ngonngu}</li>}
+              {film.namphathanh && <li className="tag">{film.namphathanh}</li>}
+              {film.thoiluong && <li className="tag">{film.thoiluong}</li>}
+              {film.VIP1 === 1 && <li className="tag tag-vip">VIP</li>}
+            </ul>
+            <RatingSummary average={data.general_assessment.averageRating} total={data.general_assessment.totalRatings} />
+            <dl className="film-meta">
+              <div>
+                <dt>Trạng thái</dt>
+                <dd>{film.trangthai || '—'}</dd>
+              </div>
+              <div>
+                <dt>Số tập</dt>
+                <dd>{episodeBadge(film.sotap) || '—'}</dd>
+              </div>
+              <div>
+                <dt>Thể loại</dt>
+                <dd>
+                  {film.genres.length
+                    ? film.genres.map((g, i) => (
+                        <span key={g.slug}>
+                          {i > 0 && ', '}
+                          <Link to="/the-loai/$slug" params={{ slug: g.slug }}>
+                            {g.name}
+                          </Link>
+                        </span>
+                      ))
+                    : film.theloai || '—'}
+                </dd>
+              </div>
+              <div>
+                <dt>Quốc gia</dt>
+                <dd>
+                  {film.countries.length
+                    ? film.countries.map((c, i) => (
+                        <span key={c.slug}>
+                          {i > 0 && ', '}
+                          <Link to="/$slug" params={{ slug: c.slug }}>
+                            {c.name}
+                          </Link>
+                        </span>
+                      ))
+                    : film.quocgia || '—'}
+                </dd>
+              </div>
+              <div>
+                <dt>Đạo diễn</dt>
+                <dd>{film.daodien || '—'}</dd>
+              </div>
+              <div>
+                <dt>Diễn viên</dt>
+                <dd>{film.dienvien || '—'}</dd>
+              </div>
+              <div>
+                <dt>Lượt xem</dt>
+                <dd>{formatNumber(film.views)}</dd>
+              </div>
+            </dl>
+          </div>
+        </section>
+
+        <section className="film-tabs-section">
+          <div className="tabs" role="tablist" aria-label="Thông tin phim">
+            <button type="button" role="tab" id="film-tab-episodes" aria-controls="film-panel-episodes" aria-selected={tab === 'episodes'} className={`tab ${tab === 'episodes' ? 'active' : ''}`} onClick={() => setTab('episodes')}>
+              Danh sách tập
+            </button>
+            <button type="button" role="tab" id="film-tab-info" aria-controls="film-panel-info" aria-selected={tab === 'info'} className={`tab ${tab === 'info' ? 'active' : ''}`} onClick={() => setTab('info')}>
+              Thông tin phim
+            </button>
+          </div>
+          <div id="film-panel-episodes" role="tabpanel" aria-labelledby="film-tab-episodes" hidden={tab !== 'episodes'}>
+            {hasEpisodes(film) ? <EpisodeList film={film} /> : <p className="muted">{NO_EPISODES_MESSAGE}</p>}
+          </div>
+          <div id="film-panel-info" role="tabpanel" aria-labelledby="film-tab-info" hidden={tab !== 'info'} className="film-synopsis">
+            <h2 className="section-title">Nội dung phim</h2>
+            <p>{film.descripts || 'Đang cập nhật.'}</p>
+          </div>
+        </section>
+
+        <CommentsSection slug={film.slug} comments={data.comments} />
+
+        {data.recommended.length > 0 && (
+          <section className="home-section" aria-labelledby="recommended-heading">
+            <div className="section-head">
+              <h2 id="recommended-heading" className="section-title">
+                Phim đề xuất
+              </h2>
+            </div>
+            <FilmGrid films={data.recommended} />
+          </section>
+        )}
+      </div>
+    </div>
+  );
+}

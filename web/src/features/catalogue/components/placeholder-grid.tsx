@@ -1,0 +1,18 @@
+/** Card-sized empty boxes while a list loads, so the page does not move when the films arrive. */
+export function PlaceholderGrid({ count }: { count: number }) {
+  return (
+    <ul className="film-grid" aria-hidden="true">
+      {Array.from({ length: count }, (_, i) => (
+        <li key={i}>
+          <div className="film-card film-card-placeholder">
+            <span className="film-card-media">
+              <span className="poster poster-loading" />
+            </span>
+            <span className="film-card-title skeleton-line" />
+            <span className="film-card-sub skeleton-line short" />
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,23 @@
+import { formatRating } from '../../../lib/format';
+
+/**
+ * The real rating figures (the spec's fixed '7.5 points/55 ratings' corrected): average to one
+ * decimal or 'N/A', and the number of ratings. Rating a film (1..10 stars) arrives with "Accounts".
+ */
+export function RatingSummary({ average, total }: { average: number | null; total: number }) {
+  const filled = average == null ? 0 : Math.round(average);
+  return (
+    <div className="rating-summary" data-testid="rating-summary">
+      <span className="stars" role="img" aria-label={`Điểm trung bình ${formatRating(average)} trên 10`}>
+        {Array.from({ length: 10 }, (_, i) => (
+          <svg key={i} viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" className={i < filled ? 'star on' : 'star'}>
+            <path d="M12 2l3.1 6.3 6.9 1-5 4.9 1.2 6.8L12 17.8 5.8 21l1.2-6.8-5-4.9 6.9-1z" />
+          </svg>
+        ))}
+      </span>
+      <span className="rating-text">
+        <strong>{formatRating(average)}</strong> điểm / {total} lượt đánh giá
+      </span>
+    </div>
+  );
+}

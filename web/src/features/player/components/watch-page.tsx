@@ -1,0 +1,213 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { toast } from '../../../lib/toast';
+import type { FilmDetailResponse } from '../../../../../worker/schemas/catalogue';
+import { Breadcrumb } from '../../../components/film/breadcrumb';
+import { SideFilmList } from '../../../components/film/side-film-list';
+import { OfflinePage } from '../../../components/layout/offline-page';
+import { isNetworkError } from '../../../lib/api-client';
+import { formatClock } from '../../../lib/format';
+import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
+import { getWatchEntry, saveWatchEntry } from '../../../lib/watch-history';
+import { filmQuery } from '../../catalogue/api/catalogue-queries';
+import { EpisodeList } from '../../catalogue/components/episode-list';
+import { CommentsSection } from '../../comments/components/comments-section';
+import { episodeQuery } from '../api/episode-query';
+import { useLightsOff } from '../hooks/use-lights-off';
+import { usePlayerShortcuts } from '../hooks/use-player-shortcuts';
+import { ReportErrorDialog } from './report-error-dialog';
+import { VideoPlayer, type PlayerHandle } from './video-player';
+
+const SERVER_BUTTONS = 3;
+
+/** The watch page (SPEC.md §2.6): 'Loading...', 'Error: {message}', or the player with its controls. */
+export function WatchPage({ slug, episode, server }: { slug: string; episode: number; server?: string }) {
+  const film = useQuery(filmQuery(slug));
+  if (film.isPending) {
+    return (
+      <div className="container watch-state">
+        <p className="loading-text" role="status">
+          Loading...
+        </p>
+      </div>
+    );
+  }
+  if (film.error && !film.data) {
+    if (isNetworkError(film.error)) return <OfflinePage onRetry={() => void film.refetch()} />;
+    return (
+      <div className="container watch-state">
+        <p role="alert">Error: {film.error.message}</p>
+      </div>
+    );
+  }
+  if (!film.data) return null;
+  return <Watch data={film.data} episode={episode} server={server} />;
+}
+
+function Watch({ data, episode, server }: { data: FilmDetailResponse; episode: number; server?: string }) {
+  const film = data.datafilm;
+  const navigate = useNavigate();
+  const servers = film.servers.filter((s) => s.linkfilms.length > 0);
+  const current = servers.find((s) => s.server_name === server) ?? servers[0];
+  const serverName = current?.server_name;
+  const ep = useQuery({ ...episodeQuery(film.slug, episode, serverName), enabled: !!current });
+  const player = useRef<PlayerHandle>(null);
+  const [reporting, setReporting] = useState(false);
+  const [lightsOff, setLightsOff] = useLightsOff();
+
+  usePageMeta({
+    title: `Xem phim ${film.title} - Tập ${episode}`,
+    description: `Xem phim ${film.title} - Tập ${episode} Vietsub chất lượng cao tại ${SITE_SUFFIX}.`,
+    canonicalPath: `/xem-phim/${film.slug}/tap-${episode}`,
+  });
+
+  // "Next episode": the next number on this server; at the last one the button is greyed.
+  const list = current?.linkfilms ?? [];
+  const nextEpisode = list.find((e) => e.episode > episode)?.episode;
+  const goNext = useCallback(() => {
+    if (nextEpisode === undefined) return;
+    void navigate({ to: '/xem-phim/$slug/$episode', params: { slug: film.slug, episode: `tap-${nextEpisode}` }, search: serverName ? { server: serverName } : {} });
+  }, [navigate, film.slug, nextEpisode, serverName]);
+
+  const toggleFullscreen = useCallback(() => {
+    const box = player.current?.box;
+    if (!box) return;
+    if (document.fullscreenElement) void document.exitFullscreen();
+    else void box.requestFullscreen?.().catch(() => undefined);
+  }, []);
+  usePlayerShortcuts(player, toggleFullscreen);
+
+  // Resume where this device stopped in this episode; remember the film for "Xem tiếp" at once.
+  const resume = getWatchEntry(film.slug);
+  const startAt = resume && resume.episode === episode ? resume.time : 0;
+  const link = ep.data?.data;
+  useEffect(() => {
+    if (!link) return;
+    const prev = getWatchEntry(film.slug);
+    const same = prev && prev.episode === episode;
+    saveWatchEntry({ slug: film.slug, title: film.title, poster: film.thumb || film.hinhanh, episode, server: link.server_name, time: same ? prev.time : 0, duration: same ? prev.duration : 0 });
+  }, [link, film.slug, film.title, film.thumb, film.hinhanh, episode]);
+
+  const onProgress = useCallback(
+    (time: number, duration: number) => {
+      saveWatchEntry({ slug: film.slug, title: film.title, poster: film.thumb || film.hinhanh, episode, server: serverName ?? '', time, duration });
+    },
+    [film.slug, film.title, film.thumb, film.hinhanh, episode, serverName],
+  );
+
+  return (
+    <div className="container watch">
+      <Breadcrumb
+        crumbs={[
+          <Link key="f" to="/$slug" params={{ slug: film.slug }}>
+            {film.title}
+          </Link>,
+          <span key="e">Tập {episode}</span>,
+        ]}
+      />
+      <div className="layout-with-sidebar">
+        <div className="layout-main">
+          <div className={`player-stage ${lightsOff ? 'lit' : ''}`}>
+            {!current ? (
+              <div className="player-box">
+                <p className="player-message">Hiện tại phim này chưa cập nhật để xem !</p>
+              </div>
+            ) : ep.isPending ? (
+              <div className="player-box">
+                <p className="player-message" role="status">
+                  Loading...
+                </p>
+              </div>
+            ) : ep.error ? (
+              <div className="player-box">
+                <p className="player-message player-error" role="alert">
+                  Error: {ep.error.message}
+                </p>
+              </div>
+            ) : link ? (
+              <VideoPlayer
+                key={`${link.slug}-${link.episode}-${link.server_name}`}
+                ref={player}
+                m3u8={link.link_m3u8}
+                embed={link.link_embed}
+                title={`${film.title} - Tập ${episode}`}
+                poster={film.thumb || undefined}
+                startAt={startAt}
+                onProgress={onProgress}
+                onEnded={goNext}
+                onResumed={(t) => toast(`Tiếp tục xem từ ${formatClock(t)}`, { id: 'resume' })}
+              />
+            ) : null}
+            <div className="player-controls" role="toolbar" aria-label="Điều khiển trình phát">
+              <div className="server-buttons" role="group" aria-label="Chọn server">
+                {Array.from({ length: SERVER_BUTTONS }, (_, i) => {
+                  const s = servers[i];
+                  const active = !!s && s.server_name === serverName;
+                  return (
+                    <button
+                      key={i}
+                      type="button"
+                      className={`btn btn-sm ${active ? 'btn-primary' : 'btn-ghost'}`}
+                      aria-pressed={active}
+                      disabled={!s || !s.linkfilms.some((e) => e.episode === episode)}
+                      title={s ? s.server_name : 'Không có server này'}
+                      onClick={() => s && void navigate({ to: '.', search: { server: s.server_name } as never, replace: true })}
+                    >
+                      Server {i + 1}
+                    </button>
+                  );
+                })}
+              </div>
+              <div className="player-actions">
+                <button type="button" className="btn btn-sm btn-ghost" onClick={toggleFullscreen} disabled={!link}>
+                  Phóng to
+                </button>
+                <button type="button" className="btn btn-sm btn-ghost" aria-pressed={lightsOff} onClick={() => setLightsOff(!lightsOff)}>
+                  {lightsOff ? 'Bật đèn' : 'Tắt đèn'}
+                </button>
+                <button type="button" className="btn btn-sm btn-ghost" onClick={() => setReporting(true)} disabled={!current}>
+                  Báo lỗi
+                </button>
+                <button
+                  type="button"
+                  className={`btn btn-sm ${nextEpisode === undefined ? 'btn-disabled' : 'btn-primary'}`}
+                  onClick={goNext}
+                  disabled={nextEpisode === undefined}
+                  data-testid="next-episode"
+                >
+                  Tập tiếp theo
+                </button>
+              </div>
+            </div>
+            <p className="shortcut-hint muted">Phím tắt: Space phát/dừng · F toàn màn hình · M tắt tiếng · ← → tua 10 giây</p>
+          </div>
+
+          <section className="watch-episodes" aria-labelledby="watch-episodes-heading">
+            <h2 id="watch-episodes-heading" className="section-title">
+              Danh sách tập
+            </h2>
+            <EpisodeList film={film} current={episode} currentServer={serverName} />
+          </section>
+
+          <section className="watch-info">
+            <h1 className="film-title">
+              {film.title} - Tập {episode}
+            </h1>
+            {film.nameenglish && <p className="film-english">{film.nameenglish}</p>}
+            <p className="film-synopsis">{film.descripts}</p>
+          </section>
+
+          <CommentsSection slug={film.slug} comments={data.comments} />
+        </div>
+        <aside className="layout-side" aria-label="Phim đề xuất">
+          <section className="side-box">
+            <h2 className="side-title">Phim đề xuất</h2>
+            <SideFilmList films={data.recommended} />
+          </section>
+        </aside>
+      </div>
+      {current && <ReportErrorDialog open={reporting} onClose={() => setReporting(false)} slug={film.slug} episode={episode} serverName={serverName ?? ''} />}
+    </div>
+  );
+}

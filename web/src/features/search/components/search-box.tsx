@@ -1,0 +1,146 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { useEffect, useId, useRef, useState } from 'react';
+import { Poster } from '../../../components/film/poster';
+import { useDebounced } from '../../../lib/use-debounced';
+import type { SearchNavState } from '../search-state';
+import { RESULTS_PAGE_SIZE, SUGGESTION_LIMIT, searchQuery } from '../api/search-queries';
+
+/**
+ * The header search (SPEC.md §2.1) as an ARIA combobox: suggestions (image, title, English name) for
+ * a trimmed non-empty query, at most 5, debounced; arrow keys move, Enter opens the highlighted film
+ * or submits, Escape closes. Submitting goes to /tim-kiem/{q} with the results as navigation state.
+ */
+export function SearchBox() {
+  const [text, setText] = useState('');
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(-1);
+  const listId = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const q = useDebounced(text.trim(), 250);
+
+  const { data, isFetching } = useQuery({ ...searchQuery(q, SUGGESTION_LIMIT), enabled: q.length > 0 });
+  const suggestions = q.length > 0 && text.trim().length > 0 ? (data?.data ?? []).slice(0, SUGGESTION_LIMIT) : [];
+  const showList = open && text.trim().length > 0 && (suggestions.length > 0 || (!isFetching && q === text.trim()));
+
+  useEffect(() => setActive(-1), [q]);
+
+  const close = () => {
+    setOpen(false);
+    setActive(-1);
+  };
+
+  const openFilm = (slug: string) => {
+    close();
+    setText('');
+    inputRef.current?.blur();
+    void navigate({ to: '/$slug', params: { slug } });
+  };
+
+  const submit = async () => {
+    const query = text.trim();
+    if (!query) return;
+    close();
+    inputRef.current?.blur();
+    let search: SearchNavState | undefined;
+    try {
+      const results = await queryClient.fetchQuery(searchQuery(query, RESULTS_PAGE_SIZE, 1));
+      search = { q: query, results, at: Date.now() };
+    } catch {
+      // Offline or failing: the results page queries again (and says why).
+    }
+    void navigate({ to: '/tim-kiem/$q', params: { q: query }, state: (prev) => ({ ...prev, search }) });
+  };
+
+  const onKeyDown = (e: React.KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'ArrowDown') {
+      e.preventDefault();
+      setOpen(true);
+      if (suggestions.length) setActive((i) => (i + 1) % suggestions.length);
+    } else if (e.key === 'ArrowUp') {
+      e.preventDefault();
+      if (suggestions.length) setActive((i) => (i <= 0 ? suggestions.length - 1 : i - 1));
+    } else if (e.key === 'Escape') {
+      if (open) {
+        e.preventDefault();
+        close();
+      }
+    } else if (e.key === 'Enter') {
+      const film = active >= 0 ? suggestions[active] : undefined;
+      if (film && showList) {
+        e.preventDefault();
+        openFilm(film.slug);
+      }
+    }
+  };
+
+  return (
+    <form
+      className="search-box"
+      role="search"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <label htmlFor={`${listId}-input`} className="visually-hidden">
+        Tìm kiếm phim
+      </label>
+      <input
+        ref={inputRef}
+        id={`${listId}-input`}
+        type="search"
+        role="combobox"
+        autoComplete="off"
+        enterKeyHint="search"
+        placeholder="Tìm kiếm phim..."
+        aria-autocomplete="list"
+        aria-expanded={showList}
+        aria-controls={listId}
+        aria-activedescendant={active >= 0 && showList ? `${listId}-opt-${active}` : undefined}
+        value={text}
+        maxLength={100}
+        onChange={(e) => {
+          setText(e.target.value);
+          setOpen(true);
+        }}
+        onFocus={() => setOpen(true)}
+        onBlur={() => setTimeout(close, 150)}
+        onKeyDown={onKeyDown}
+      />
+      <button type="submit" className="search-submit" aria-label="Tìm kiếm">
+        <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round">
+          <circle cx="11" cy="11" r="7" />
+          <path d="m20 20-3.5-3.5" />
+        </svg>
+      </button>
+      <ul id={listId} role="listbox" aria-label="Gợi ý tìm kiếm" className="search-suggestions" hidden={!showList}>
+        {suggestions.map((film, i) => (
+          <li
+            key={film.id}
+            id={`${listId}-opt-${i}`}
+            role="option"
+            aria-selected={i === active}
+            className={`suggestion ${i === active ? 'active' : ''}`}
+            onMouseDown={(e) => e.preventDefault()}
+            onClick={() => openFilm(film.slug)}
+            onMouseEnter={() => setActive(i)}
+          >
+            <Poster src={film.thumb || film.hinhanh} alt="" width={44} height={62} className="suggestion-poster" />
+            <span className="suggestion-text">
+              <span className="suggestion-title">{film.title}</span>
+              {film.nameenglish && <span className="suggestion-sub">{film.nameenglish}</span>}
+            </span>
+          </li>
+        ))}
+        {showList && suggestions.length === 0 && (
+          <li className="suggestion-empty" role="option" aria-selected={false} aria-disabled="true">
+            Không tìm thấy phim phù hợp
+          </li>
+        )}
+      </ul>
+    </form>
+  );
+}

@@ -1,0 +1,15 @@
+import type { FilmCard, Paginated } from '../../../../worker/schemas/catalogue';
+
+/** Results handed from the header search to /tim-kiem/{q} as navigation state (SPEC.md §2.1). */
+export interface SearchNavState {
+  q: string;
+  results: Paginated<FilmCard>;
+  /** When the results were fetched (unix ms): older state is refetched like any stale query. */
+  at: number;
+}
+
+declare module '@tanstack/history' {
+  interface HistoryState {
+    search?: SearchNavState;
+  }
+}

@@ -1,0 +1,59 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createRouter, RouterProvider } from '@tanstack/react-router';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { FullScreenSpinner } from './components/layout/full-screen-spinner';
+import { NotFoundPage } from './components/layout/not-found-page';
+import { RouteError } from './components/layout/route-error';
+import { ApiError, isNetworkError } from './lib/api-client';
+import { initAnalytics } from './lib/analytics';
+import { registerServiceWorker } from './lib/pwa';
+import { routeTree } from './routeTree.gen';
+import './styles/global.css';
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 30_000,
+      gcTime: 10 * 60_000,
+      // 'offlineFirst' still calls fetch when the browser says it is offline, so the service
+      // worker can answer from its cache; the default 'online' mode would just pause.
+      networkMode: 'offlineFirst',
+      refetchOnWindowFocus: false,
+      retry: (count, error) => count < 2 && !isNetworkError(error) && !(error instanceof ApiError && error.status < 500),
+    },
+    mutations: { networkMode: 'offlineFirst' },
+  },
+});
+
+const router = createRouter({
+  routeTree,
+  context: { queryClient },
+  defaultPreload: 'intent',
+  // Query owns freshness; the router always asks it.
+  defaultPreloadStaleTime: 0,
+  defaultPendingComponent: FullScreenSpinner,
+  defaultPendingMs: 400,
+  defaultErrorComponent: RouteError,
+  defaultNotFoundComponent: NotFoundPage,
+  scrollRestoration: true,
+});
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  </StrictMode>,
+);
+
+window.addEventListener('load', () => {
+  initAnalytics();
+  registerServiceWorker();
+});

@@ -1,0 +1,20 @@
+import { createFileRoute, notFound } from '@tanstack/react-router';
+import { filmQuery } from '../features/catalogue/api/catalogue-queries';
+import { WatchPage } from '../features/player/components/watch-page';
+import { parseEpisodeSegment } from '../features/player/episode-segment';
+
+export const Route = createFileRoute('/xem-phim/$slug/$episode')({
+  /** ?server= picks one of the film's servers (by name); absent means the first. */
+  validateSearch: (raw: Record<string, unknown>): { server?: string } =>
+    typeof raw.server === 'string' && raw.server.length > 0 && raw.server.length <= 100 ? { server: raw.server } : {},
+  loader: ({ context, params }) => {
+    if (parseEpisodeSegment(params.episode) === undefined) throw notFound();
+    // The page shows its own 'Loading...' / 'Error: {message}' states (SPEC.md §2.6).
+    void context.queryClient.prefetchQuery(filmQuery(params.slug));
+  },
+  component: function WatchRoute() {
+    const { slug, episode } = Route.useParams();
+    const { server } = Route.useSearch();
+    return <WatchPage slug={slug} episode={parseEpisodeSegment(episode)!} server={server} />;
+  },
+});

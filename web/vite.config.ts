@@ -1,0 +1,44 @@
+import { fileURLToPath } from 'node:url';
+import { tanstackRouter } from '@tanstack/router-plugin/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+import { pwaOptions } from './pwa.config';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+const api = process.env.API_ORIGIN ?? 'http://localhost:8787';
+
+export default defineConfig({
+  root,
+  envDir: root,
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    sourcemap: false,
+  },
+  plugins: [
+    // The router plugin must run before react(): it rewrites route files into lazy chunks.
+    tanstackRouter({
+      target: 'react',
+      autoCodeSplitting: true,
+      routesDirectory: `${root}src/routes`,
+      generatedRouteTree: `${root}src/routeTree.gen.ts`,
+      quoteStyle: 'single',
+    }),
+    react(),
+    VitePWA(pwaOptions),
+  ],
+  server: {
+    proxy: {
+      '/api': api,
+      '/demo-media': api,
+    },
+  },
+  preview: {
+    proxy: {
+      '/api': api,
+      '/demo-media': api,
+    },
+  },
+});
