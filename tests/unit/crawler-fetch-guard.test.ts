@@ -17,7 +17,7 @@ function fakeFetch(routes: Record<string, () => Response>, seen: string[] = []):
 const jsonResponse = (body: unknown, init: ResponseInit = {}) =>
   new Response(JSON.stringify(body), { ...init, headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
 
-const options = (fetch: typeof fetch) => ({ fetch, allowedOrigins: allowed, maxBytes: 1000, timeoutMs: 1000 });
+const options = (f: typeof globalThis.fetch) => ({ fetch: f, allowedOrigins: allowed, maxBytes: 1000, timeoutMs: 1000 });
 
 async function failure(promise: Promise<unknown>): Promise<CrawlFetchError> {
   const error = await promise.then(
