@@ -139,9 +139,22 @@ describe('POST /api/product/comment', () => {
     const blocked = await post(user.session.token, { titlefilm: 'mat-biec', contentcomment: '#6' });
     expect(blocked.status).toBe(429);
     expect(await errorOf(blocked)).toEqual({ code: 'rate_limited', message: 'Bạn bình luận quá nhanh. Vui lòng chờ một lát rồi thử lại.' });
+    expect(await t.deps.db.$count(comments)).toBe(5);
     expect((await post(other.session.token, { titlefilm: 'mat-biec', contentcomment: 'người khác vẫn được' })).status).toBe(201);
     clock.advance(30_000);
     expect((await post(user.session.token, { titlefilm: 'mat-biec', contentcomment: '#7' })).status).toBe(201);
+  });
+});
+
+describe('comment limit under concurrency', () => {
+  it('stores exactly 5 of 12 simultaneous posts by one user; the rest are 429 and never pushed', async () => {
+    const user = await signedInUser(t);
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => post(user.session.token, { titlefilm: 'mat-biec', contentcomment: `đồng thời ${i}` })));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(5);
+    expect(results.filter((r) => r.status === 429)).toHaveLength(7);
+    expect(await t.deps.db.$count(comments)).toBe(5);
+    await settle();
+    expect(pushes).toHaveLength(5);
   });
 });
 

@@ -14,6 +14,7 @@ export const commentRoutes = new Hono<AppEnv>()
     const { filmSlug, comment } = await createComment(deps.db, {
       filmSlug: body.titlefilm,
       userId: c.var.viewer.id,
+      authorName: c.var.viewer.name,
       text: body.contentcomment,
       parentId: body.parent_id ?? null,
       now: deps.now(),

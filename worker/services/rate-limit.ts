@@ -28,15 +28,18 @@ export const RATE_LIMITS = {
   ratingPerUser: { limit: 20, windowMs: 60_000 },
 } as const;
 
+/** Start of the fixed window that `now` falls in. */
+export const windowStartOf = (rule: RateLimitRule, now: number) => Math.floor(now / rule.windowMs) * rule.windowMs;
+
 /**
- * Counts one hit. One atomic upsert, so concurrent requests in different Worker isolates cannot both
- * slip under the limit: the row either starts a new window at 1 or increments the current one.
+ * The counting statement, unexecuted, so a caller can batch it with the write it guards (one
+ * transaction, one commit). One atomic upsert: concurrent requests in different Worker isolates
+ * cannot both slip under the limit; the row either starts a new window at 1 or increments.
  */
-export async function hitRateLimit(db: Db, rule: RateLimitRule, now: number): Promise<RateLimitResult> {
-  const windowStart = Math.floor(now / rule.windowMs) * rule.windowMs;
-  const rows = await db
+export function countHit(db: Db, rule: RateLimitRule, now: number) {
+  return db
     .insert(rateLimits)
-    .values({ key: rule.key, count: 1, windowStart })
+    .values({ key: rule.key, count: 1, windowStart: windowStartOf(rule, now) })
     .onConflictDoUpdate({
       target: rateLimits.key,
       set: {
@@ -45,8 +48,13 @@ export async function hitRateLimit(db: Db, rule: RateLimitRule, now: number): Pr
       },
     })
     .returning({ count: rateLimits.count });
+}
+
+/** Counts one hit and says whether it is within the limit. */
+export async function hitRateLimit(db: Db, rule: RateLimitRule, now: number): Promise<RateLimitResult> {
+  const rows = await countHit(db, rule, now);
   const count = rows[0]?.count ?? 1;
-  return { allowed: count <= rule.limit, count, resetAt: windowStart + rule.windowMs };
+  return { allowed: count <= rule.limit, count, resetAt: windowStartOf(rule, now) + rule.windowMs };
 }
 
 /** Counts a hit on every rule (all of them, so each counter stays honest) and throws 429 if any is over. */
