@@ -3,39 +3,25 @@
 // to the shared scheduled jobs. Nothing Node-only may be imported here: no node:*, no db/node-client.ts.
 import { createClient } from '@libsql/client/web';
 import { drizzle } from 'drizzle-orm/libsql/web';
+import type { z } from 'zod';
 import { createApp } from './app';
-import { loadConfig, type Config } from './config';
+import { loadConfig, type Config, type configSchema } from './config';
 import { schema } from './db/client';
 import type { AppDeps } from './lib/context';
 import { securityHeaders } from './lib/security-headers';
 import { runScheduledJobs } from './scheduled';
 
+/** Every variable worker/config.ts reads, as the string bindings ([vars] and secrets) that carry them. */
+type ConfigVars = { [K in keyof z.input<typeof configSchema>]?: string };
+
 /** Bindings: wrangler.toml [vars], secrets (`wrangler secret put`) and the assets binding. */
-export interface Env {
+export interface Env extends ConfigVars {
   /** libsql://<db>-<org>.turso.io (or http(s):// for a self-hosted sqld). */
   DATABASE_URL: string;
   /** Turso database token; secret. */
   DATABASE_AUTH_TOKEN?: string;
   /** Workers Static Assets: web/dist with SPA fallback. */
   ASSETS: Fetcher;
-  APP_ENV?: string;
-  PUBLIC_URL?: string;
-  JWT_SECRET?: string;
-  PARTYKIT_HOST?: string;
-  PARTY_SECRET?: string;
-  CRAWL_SOURCES?: string;
-  CRAWL_MAX_RESPONSE_BYTES?: string;
-  CRAWL_CONCURRENCY?: string;
-  CRAWL_DELAY_MS?: string;
-  GOOGLE_CLIENT_ID?: string;
-  GOOGLE_JWKS_URL?: string;
-  VNPAY_TMN_CODE?: string;
-  VNPAY_HASH_SECRET?: string;
-  VNPAY_URL?: string;
-  MOMO_PARTNER_CODE?: string;
-  MOMO_ACCESS_KEY?: string;
-  MOMO_SECRET_KEY?: string;
-  MOMO_ENDPOINT?: string;
 }
 
 interface Host {
