@@ -71,7 +71,7 @@ export function ListingPage({ info, search }: { info: ListingInfo; search: Listi
                   page={data.pagination.page}
                   totalPages={data.pagination.totalPages}
                   renderLink={(p, props) => (
-                    <Link to="." search={{ ...search, page: p > 1 ? p : undefined } as never} {...props} />
+                    <Link to="." search={{ ...search, page: p > 1 ? p : undefined } as never} activeOptions={{ exact: true }} {...props} />
                   )}
                 />
               </>

@@ -1,0 +1,91 @@
+import { describe, expect, test } from 'vitest';
+import { screenshot, useBrowser } from './helpers/browser';
+
+const b = useBrowser();
+
+/** A series with at least two episodes on its first server, from the API. */
+async function seriesSlug(baseURL: string): Promise<{ slug: string; episodes: number[] }> {
+  const list = (await (await fetch(`${baseURL}/api/product/product-phimbo`)).json()) as { data: { slug: string }[] };
+  for (const { slug } of list.data) {
+    const detail = (await (await fetch(`${baseURL}/api/product/${slug}`)).json()) as { datafilm: { VIP1: number; linkfilms: { episode: number }[] } };
+    if (detail.datafilm.VIP1 === 0 && detail.datafilm.linkfilms.length >= 2) return { slug, episodes: detail.datafilm.linkfilms.map((e) => e.episode) };
+  }
+  throw new Error('no free series with two episodes in the demo catalogue');
+}
+
+describe('film and watch pages', () => {
+  test('film page shows metadata, episodes by server, rating, comments and records one view', async () => {
+    const { page, context, errors } = await b.newPage();
+    // One POST /api/product/update_view per visit (the API's detail may cache the count briefly).
+    const viewPosts: number[] = [];
+    page.on('response', (r) => {
+      if (r.url().endsWith('/api/product/update_view') && r.request().method() === 'POST') viewPosts.push(r.status());
+    });
+    await page.goto('/dat-rung-phuong-nam');
+    await page.getByRole('heading', { level: 1, name: 'Đất Rừng Phương Nam' }).waitFor();
+    await page.getByRole('tab', { name: 'Danh sách tập' }).waitFor();
+    expect(await page.locator('.episode-server-name').count()).toBeGreaterThan(0);
+    expect(await page.getByTestId('rating-summary').innerText()).toMatch(/(N\/A|\d+\.\d) điểm \/ \d+ lượt đánh giá/);
+    await page.getByRole('heading', { name: /^Bình luận \(\d+\)$/ }).waitFor();
+    expect(await page.getByPlaceholder('Để lại bình luận ...').count()).toBe(1);
+    await page.getByRole('tab', { name: 'Thông tin phim' }).click();
+    await page.getByRole('heading', { name: 'Nội dung phim' }).waitFor();
+    expect(await page.title()).toContain('Đất Rừng Phương Nam');
+    await expect.poll(() => viewPosts).toEqual([200]);
+    await page.waitForTimeout(500);
+    expect(viewPosts).toEqual([200]);
+    await screenshot(page, 'film-desktop', true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('film page → watch page plays (currentTime advances) and next episode works', async () => {
+    const { slug, episodes } = await seriesSlug(b.baseURL());
+    const { page, context, errors } = await b.newPage();
+    await page.goto(`/${slug}`);
+    await page.getByRole('button', { name: /Xem phim|Xem tiếp/ }).click();
+    await page.waitForURL(new RegExp(`/xem-phim/${slug}/tap-${episodes[0]}`));
+    await expect.poll(() => page.title()).toMatch(new RegExp(`^Xem phim .+ - Tập ${episodes[0]}$`));
+    const video = page.getByTestId('video');
+    await video.waitFor();
+    await page.locator('.episode-link.current').first().waitFor();
+    await page.evaluate(() => {
+      const v = document.querySelector('video')!;
+      v.muted = true;
+      return v.play();
+    });
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.5);
+    await screenshot(page, 'watch-desktop');
+    // Keyboard: m mutes/unmutes, space pauses.
+    await page.locator('body').click({ position: { x: 5, y: 300 } });
+    await page.keyboard.press('m');
+    expect(await video.evaluate((v: HTMLVideoElement) => v.muted)).toBe(false);
+    await page.keyboard.press(' ');
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
+    // Next episode.
+    await page.getByTestId('next-episode').click();
+    await page.waitForURL(new RegExp(`/xem-phim/${slug}/tap-${episodes[1]}`));
+    await expect.poll(() => page.locator('.episode-link.current').first().innerText()).toContain(String(episodes[1]));
+    // At the last episode the button is greyed.
+    await page.goto(`/xem-phim/${slug}/tap-${episodes.at(-1)}`);
+    await page.getByTestId('next-episode').waitFor();
+    expect(await page.getByTestId('next-episode').isDisabled()).toBe(true);
+    // Lights off and back on.
+    await page.getByRole('button', { name: 'Tắt đèn' }).click();
+    expect(await page.locator('body.lights-off').count()).toBe(1);
+    await page.getByRole('button', { name: 'Bật đèn' }).click();
+    expect(await page.locator('body.lights-off').count()).toBe(0);
+    expect(errors).toEqual([]);
+    // This device's history now offers "Xem tiếp" on home.
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Xem tiếp' }).waitFor();
+    await context.close();
+  });
+
+  test("unknown episode shows 'Error: …'", async () => {
+    const { page, context } = await b.newPage();
+    await page.goto('/xem-phim/dat-rung-phuong-nam/tap-999');
+    await page.getByText(/^Error: /).waitFor();
+    await context.close();
+  });
+});

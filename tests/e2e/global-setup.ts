@@ -1,0 +1,96 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, createWriteStream } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseURL: string;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const srv = createServer();
+    srv.once('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => done(port));
+    });
+  });
+}
+
+async function waitFor(url: string, ok: (body: unknown) => boolean, timeoutMs: number, server: ChildProcess): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`the product exited with ${server.exitCode} before ${url} answered`);
+    try {
+      const res = await fetch(url);
+      if (res.ok && ok(await res.json())) return;
+      last = `status ${res.status}`;
+    } catch (error) {
+      last = (error as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${url} not ready after ${timeoutMs} ms (${last})`);
+}
+
+/** Starts the real product (API + built PWA + demo catalogue crawl) and hands its URL to the tests. */
+export default async function setup(project: TestProject) {
+  if (!existsSync('/usr/bin/chromium')) throw new Error('Debian Chromium is missing: apt-get install -y chromium');
+  if (!existsSync(join(ROOT, 'web/dist/index.html'))) {
+    const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('npm run build failed');
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'phimviet-e2e-'));
+  const [port, demoPort, partyPort] = [await freePort(), await freePort(), await freePort()];
+  const baseURL = `http://localhost:${port}`;
+  const log = createWriteStream(join(dir, 'server.log'));
+  const server = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+    cwd: ROOT,
+    detached: true,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATABASE_URL: `file:${join(dir, 'e2e.db')}`,
+      PUBLIC_URL: baseURL,
+      DEMO_SOURCE_PORT: String(demoPort),
+      CRAWL_SOURCES: `http://127.0.0.1:${demoPort}`,
+      PARTYKIT_HOST: `http://127.0.0.1:${partyPort}`,
+      APP_ENV: 'test',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  server.stdout?.pipe(log);
+  server.stderr?.pipe(log);
+
+  const stop = () => {
+    if (server.pid && server.exitCode === null) {
+      try {
+        process.kill(-server.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+  };
+  try {
+    await waitFor(`${baseURL}/api/health`, (b) => (b as { ok?: boolean }).ok === true, 240_000, server);
+    await waitFor(`${baseURL}/api/product?page=1`, (b) => ((b as { data?: unknown[] }).data?.length ?? 0) > 0, 120_000, server);
+  } catch (error) {
+    stop();
+    throw new Error(`${(error as Error).message}; server log: ${join(dir, 'server.log')}`);
+  }
+  project.provide('baseURL', baseURL);
+
+  return async () => {
+    stop();
+    await new Promise((r) => setTimeout(r, 500));
+    if (!process.env.E2E_KEEP) rmSync(dir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,44 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { afterAll, beforeAll, inject } from 'vitest';
+
+export const SCREENSHOTS = resolve(import.meta.dirname, '../screenshots');
+mkdirSync(SCREENSHOTS, { recursive: true });
+
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--autoplay-policy=no-user-gesture-required',
+];
+
+/** One Chromium per test file; each test opens its own context (fresh storage, service workers, cache). */
+export function useBrowser() {
+  const state: { browser?: Browser } = {};
+  beforeAll(async () => {
+    state.browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: FLAGS });
+  });
+  afterAll(async () => {
+    await state.browser?.close();
+  });
+  return {
+    baseURL: () => inject('baseURL'),
+    async newPage(options: BrowserContextOptions = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+      const context = await state.browser!.newContext({ viewport: { width: 1366, height: 900 }, locale: 'vi-VN', baseURL: inject('baseURL'), ...options });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      return { context, page, errors };
+    },
+  };
+}
+
+export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
+  await page.screenshot({ path: resolve(SCREENSHOTS, `${name}.png`), fullPage });
+}

@@ -1,0 +1,52 @@
+import { describe, expect, test } from 'vitest';
+import { screenshot, useBrowser } from './helpers/browser';
+
+const b = useBrowser();
+
+describe('home', () => {
+  test('shows the hot carousel, the three tabs, the sections and the sidebar from the API', async () => {
+    const { page, context, errors } = await b.newPage();
+    await page.goto('/');
+    await expect.poll(() => page.locator('.hot-slide a').count()).toBeGreaterThan(0);
+    await page.locator('.swiper-initialized').waitFor();
+    for (const text of ['Phim bộ mới cập nhật', 'Phim lẻ mới cập nhật', 'Phim đã hoàn thành']) {
+      expect(await page.getByRole('tab', { name: text }).count()).toBe(1);
+    }
+    for (const heading of ['Phim hoạt hình', 'Phim tâm lý tình cảm', 'Phim viễn tưởng', 'PHIM HÀNH ĐỘNG', 'Trending', 'NĂM PHÁT HÀNH', 'PHIM SẮP CHIẾU']) {
+      await expect.poll(() => page.getByRole('heading', { name: heading, exact: true }).count()).toBe(1);
+    }
+    // The tabs switch the list shown.
+    const panelTitles = () => page.locator('[role="tabpanel"]:not([hidden]) .film-card-title').allInnerTexts();
+    const series = await panelTitles();
+    expect(series.length).toBeGreaterThan(0);
+    await page.getByRole('tab', { name: 'Phim lẻ mới cập nhật' }).click();
+    await expect.poll(panelTitles).not.toEqual(series);
+    // Release years: current year downward, no duplicate.
+    const years = await page.locator('.year-buttons a').allInnerTexts();
+    expect(years).toHaveLength(7);
+    expect(new Set(years).size).toBe(7);
+    expect(Number(years[0])).toBe(new Date().getFullYear());
+    // Trending tabs are real tabs.
+    await page.getByRole('tab', { name: 'Tuần' }).click();
+    expect(await page.getByRole('tab', { name: 'Tuần' }).getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => page.getByTestId('trending-panel').locator('li').count()).toBeGreaterThan(0);
+    expect(await page.title()).toContain('PhimViet');
+    await screenshot(page, 'home-desktop');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('the 404 page says Page Not Found and links home', async () => {
+    const { page, context } = await b.newPage();
+    await page.goto('/khong-co-phim-nay-dau');
+    await page.getByRole('heading', { name: 'Page Not Found' }).waitFor();
+    await page.goto('/not-found');
+    await page.getByRole('heading', { name: 'Page Not Found' }).waitFor();
+    await page.goto('/a/b/c');
+    await page.getByRole('heading', { name: 'Page Not Found' }).waitFor();
+    await screenshot(page, 'not-found');
+    await page.getByRole('link', { name: 'Về trang chủ' }).click();
+    await page.waitForURL((u) => u.pathname === '/');
+    await context.close();
+  });
+});
