@@ -56,7 +56,7 @@ async function main(): Promise<void> {
 
   if (mode === 'start' && !existsSync(resolve(WEB_DIST, 'index.html'))) {
     console.log('• Build ứng dụng web (lần đầu)…');
-    await runToEnd(bin('vite'), ['build', '--config', 'web/vite.config.ts']);
+    await runToEnd('npm', ['run', 'build']);
   }
 
   const database = await openMigratedDatabase(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, process.env.DATABASE_AUTH_TOKEN);
