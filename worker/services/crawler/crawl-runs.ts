@@ -4,6 +4,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { crawlRuns } from '../../db/schema';
+import type { FilmTx } from '../films/film-writer';
 import { stableJson } from './checksum';
 
 export type CrawlTrigger = 'cli' | 'admin' | 'schedule' | 'start';
@@ -129,8 +130,8 @@ export async function startOrResumeRun(
   };
 }
 
-/** Counts, cursor and heartbeat in one write. */
-export async function saveProgress(db: Db, runId: number, counts: RunCounts, cursor: CrawlCursor, now: number): Promise<void> {
+/** Counts, cursor and heartbeat in one write; inside a film's transaction when given its tx. */
+export async function saveProgress(db: Pick<Db, 'update'> | Pick<FilmTx, 'update'>, runId: number, counts: RunCounts, cursor: CrawlCursor, now: number): Promise<void> {
   await db
     .update(crawlRuns)
     .set({ ...counts, progress: JSON.stringify(cursor), heartbeatAt: now })

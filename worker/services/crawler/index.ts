@@ -85,6 +85,7 @@ export class CrawlRunError extends Error {
 
 const RETRIES = 2;
 const HEARTBEAT_EVERY_MS = 20_000;
+const SAVE_EVERY_MS = 2_000;
 
 // The crawler writes through one lock per database: an in-memory libSQL database has a single
 // connection (an open transaction blocks every other statement), and a file database would only
@@ -137,7 +138,17 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
   const timer = setInterval(() => {
     withLock(() => heartbeat(db, run.id, now())).catch((err) => log(`${tag} heartbeat failed: ${errorMessage(err)}`));
   }, HEARTBEAT_EVERY_MS);
-  const save = () => saveProgress(db, run.id, counts, { ...cursor, completed: [...completed] }, now());
+  // Counts and cursor are persisted together, so the saved state always describes the same films:
+  // with a film's own write (same transaction), at page ends, and every few seconds in between.
+  const snapshot = () => ({ ...cursor, completed: [...completed], current: cursor.current && { ...cursor.current, films: [...cursor.current.films] } });
+  let savedAt = now();
+  const save = async () => {
+    await saveProgress(db, run.id, counts, snapshot(), now());
+    savedAt = now();
+  };
+  const saveSoon = async () => {
+    if (now() - savedAt >= SAVE_EVERY_MS) await save();
+  };
   /** Source slugs handled by this call: a film in several lists is fetched once. */
   const seen = new Set<string>();
   let pagesRead = 0;
@@ -192,18 +203,43 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
           seen.add(item.slug);
           const prepared = await prepareFilm(client, { base, origin, imageBase: listPage.imageBase }, item, now());
           await withLock(async () => {
-            let outcome: FilmOutcome = 'failed';
-            if ('error' in prepared) log(`${tag} film ${item.slug} failed: ${prepared.error}`);
-            else {
-              try {
-                outcome = await writeFilm(db, prepared, params.force, now);
-              } catch (err) {
-                log(`${tag} film ${item.slug} failed to save: ${errorMessage(err)}`);
-              }
+            const record = (outcome: FilmOutcome) => {
+              counts[COUNTER[outcome]]++;
+              current.films.push(item.slug);
+            };
+            if ('error' in prepared) {
+              log(`${tag} film ${item.slug} failed: ${prepared.error}`);
+              record('failed');
+              return saveSoon();
             }
-            counts[COUNTER[outcome]]++;
-            current.films.push(item.slug);
-            await save();
+            const [existing] = await db.select({ checksum: films.sourceChecksum }).from(films).where(eq(films.sourceKey, prepared.sourceKey));
+            if (existing && existing.checksum === prepared.sourceChecksum && !params.force) {
+              record('skipped');
+              return saveSoon();
+            }
+            const outcome: FilmOutcome = existing ? 'updated' : 'new';
+            let recorded = false;
+            try {
+              // The film and the run's record of it commit together: a crash cannot count it twice.
+              await upsertFilm(db, prepared, {
+                now,
+                afterWrite: (tx) => {
+                  record(outcome);
+                  recorded = true;
+                  return saveProgress(tx, run.id, counts, snapshot(), now());
+                },
+              });
+              savedAt = now();
+            } catch (err) {
+              if (recorded) {
+                // Rolled back with the film: undo what was recorded for it.
+                counts[COUNTER[outcome]]--;
+                current.films.pop();
+              }
+              log(`${tag} film ${item.slug} failed to save: ${errorMessage(err)}`);
+              record('failed');
+              await saveSoon();
+            }
           });
         });
 
@@ -280,13 +316,6 @@ async function prepareFilm(
   } catch (err) {
     return { error: errorMessage(err) };
   }
-}
-
-async function writeFilm(db: Db, film: Exclude<PreparedFilm, { error: string }>, force: boolean, now: () => number): Promise<FilmOutcome> {
-  const [existing] = await db.select({ checksum: films.sourceChecksum }).from(films).where(eq(films.sourceKey, film.sourceKey));
-  if (existing && existing.checksum === film.sourceChecksum && !force) return 'skipped';
-  const result = await upsertFilm(db, film, { now });
-  return result.created ? 'new' : 'updated';
 }
 
 /** The source's base URL without trailing slash, query or fragment; its origin must be allowlisted. */

@@ -63,7 +63,15 @@ export class FilmWriteError extends Error {
   override readonly name = 'FilmWriteError';
 }
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** The transaction a film is written in. */
+export type FilmTx = Parameters<Parameters<Db['transaction']>[0]>[0];
+type Tx = FilmTx;
+
+export interface UpsertFilmOptions {
+  now?: () => number;
+  /** Runs last inside the film's transaction: bookkeeping that must commit or roll back with the film. */
+  afterWrite?: (tx: FilmTx, result: UpsertFilmResult) => Promise<void>;
+}
 
 const EPISODE_CHUNK = 200;
 
@@ -71,7 +79,7 @@ const EPISODE_CHUNK = 200;
  * Inserts or updates one film with its genre/country links and episodes in one transaction.
  * An existing film keeps its slug: URLs and comment rooms are keyed by it.
  */
-export async function upsertFilm(db: Db, input: FilmInput, options: { now?: () => number } = {}): Promise<UpsertFilmResult> {
+export async function upsertFilm(db: Db, input: FilmInput, options: UpsertFilmOptions = {}): Promise<UpsertFilmResult> {
   const title = input.title.trim();
   if (!title) throw new FilmWriteError('title: required');
   const now = (options.now ?? Date.now)();
@@ -138,7 +146,9 @@ export async function upsertFilm(db: Db, input: FilmInput, options: { now?: () =
         await tx.insert(episodes).values(chunk.map((e) => ({ ...e, filmId: id, createdAt: now })));
       }
     }
-    return { id, slug, created: !existing };
+    const result = { id, slug, created: !existing };
+    await options.afterWrite?.(tx, result);
+    return result;
   });
 }
 
