@@ -88,14 +88,20 @@ function listPage(films: readonly DemoFilm[], page: number, mediaBase: string) {
 }
 
 /** Answers one request of the OPhim legacy API over the given films. */
-export function handleDemoRequest(films: readonly DemoFilm[], mediaBase: string, method: string, rawUrl: string): { status: number; body: unknown } {
+export function handleDemoRequest(
+  films: readonly DemoFilm[],
+  mediaBase: string,
+  method: string,
+  rawUrl: string,
+  bySlug: ReadonlyMap<string, DemoFilm> = new Map(films.map((f) => [f.slug, f])),
+): { status: number; body: unknown } {
   if (method !== 'GET' && method !== 'HEAD') return { status: 405, body: { status: false, msg: 'Method not allowed' } };
   const url = new URL(rawUrl, 'http://demo.local');
   const page = Math.max(1, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1);
   const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
   const [section, slug] = parts;
   if (parts.length === 2 && section === 'phim') {
-    const film = films.find((f) => f.slug === slug);
+    const film = slug === undefined ? undefined : bySlug.get(slug);
     return film ? { status: 200, body: detail(film, mediaBase) } : { status: 404, body: { status: false, msg: 'Movie not found' } };
   }
   if (parts.length === 2 && slug) {
@@ -112,8 +118,9 @@ export async function startDemoSource(options: DemoSourceOptions = {}): Promise<
   const host = options.host ?? '127.0.0.1';
   const mediaBase = (options.mediaBase ?? DEFAULT_MEDIA_BASE).replace(/\/+$/, '');
   const films = options.films ?? buildDemoCatalogue();
+  const bySlug = new Map(films.map((f) => [f.slug, f]));
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const { status, body } = handleDemoRequest(films, mediaBase, req.method ?? 'GET', req.url ?? '/');
+    const { status, body } = handleDemoRequest(films, mediaBase, req.method ?? 'GET', req.url ?? '/', bySlug);
     send(res, status, body);
   });
   await new Promise<void>((resolve, reject) => {
