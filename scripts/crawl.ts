@@ -5,10 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { prepareDemoMedia } from '../demo/media';
 import { withDemoSource } from '../demo/server';
 import { loadConfig, type Config } from '../worker/config';
-import { openMigratedDatabase } from '../worker/db/node-client';
+import { DEFAULT_DATABASE_URL, openMigratedDatabase } from '../worker/db/node-client';
 import { CrawlBusyError, CrawlRequestError, runCrawl, type CrawlSummary, type CrawlTrigger } from '../worker/services/crawler/index';
 
-export const DEFAULT_DATABASE_URL = 'file:data/phimviet.db';
 
 export const USAGE = `Usage: npm run crawl -- --source <base URL|demo> [--pages A-B] [--list <path>]... [--force]
 

@@ -1,7 +1,6 @@
 // `npm run db:migrate`: applies pending migrations and the fixed taxonomy to DATABASE_URL
 // (a local file by default, or Turso: DATABASE_URL=libsql://… DATABASE_AUTH_TOKEN=…). Idempotent.
-import { openMigratedDatabase } from '../worker/db/node-client';
-import { DEFAULT_DATABASE_URL } from '../worker/node';
+import { DEFAULT_DATABASE_URL, openMigratedDatabase } from '../worker/db/node-client';
 
 const url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
 const started = performance.now();

@@ -6,9 +6,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig } from '../worker/config';
-import { openMigratedDatabase } from '../worker/db/node-client';
-import { films } from '../worker/db/schema';
-import { DEFAULT_DATABASE_URL, REPO_ROOT, startNodeServer, WEB_DIST } from '../worker/node';
+import { and, desc, eq } from 'drizzle-orm';
+import { DEFAULT_DATABASE_URL, openMigratedDatabase } from '../worker/db/node-client';
+import { crawlRuns, films } from '../worker/db/schema';
+import { REPO_ROOT, startNodeServer, WEB_DIST } from '../worker/node';
 import { runCrawl } from '../worker/services/crawler/index';
 import { seedDemoAccounts } from '../worker/services/auth/demo-accounts';
 import { demoMediaDir, prepareDemoMedia } from '../demo/media';
@@ -69,13 +70,24 @@ async function main(): Promise<void> {
   const demoPort = Number(process.env.DEMO_SOURCE_PORT ?? 8788);
   const demo = await startDemoSource({ port: demoPort, host: '127.0.0.1', mediaBase: `${config.PUBLIC_URL}/demo-media` });
 
+  // Crawl when the catalogue is empty, or resume a first crawl that was interrupted (Ctrl-C, crash):
+  // the crawler picks up the unfinished run from its cursor.
   const filmCount = await database.db.$count(films);
-  if (filmCount === 0) {
-    console.log(`• Kho phim trống: thu thập dữ liệu mẫu từ ${demo.url}`);
-    await runCrawl(
-      { db: database.db, fetch: globalThis.fetch, config, now: Date.now, log: (line) => console.log(`  ${line}`) },
-      { source: demo.url, trigger: 'start' },
+  const [lastStartCrawl] = await database.db
+    .select({ status: crawlRuns.status })
+    .from(crawlRuns)
+    .where(and(eq(crawlRuns.trigger, 'start'), eq(crawlRuns.source, demo.url)))
+    .orderBy(desc(crawlRuns.id))
+    .limit(1);
+  if (filmCount === 0 || (lastStartCrawl && lastStartCrawl.status !== 'done')) {
+    console.log(`• ${filmCount === 0 ? 'Kho phim trống' : 'Tiếp tục lần thu thập bị gián đoạn'}: thu thập dữ liệu mẫu từ ${demo.url}`);
+    const summary = await runCrawl(
+      // The demo source is on loopback: no politeness delay is owed to it.
+      { db: database.db, fetch: globalThis.fetch, config: { ...config, CRAWL_DELAY_MS: 0 }, now: Date.now, log: (line) => console.log(`  ${line}`) },
+      // This process just started, so a 'running' start crawl is one a previous process left behind.
+      { source: demo.url, trigger: 'start', staleAfterMs: 0 },
     );
+    console.log(`  ${summary.filmsNew} phim mới, ${summary.filmsUpdated} cập nhật, ${summary.filmsSkipped} bỏ qua, ${summary.filmsFailed} lỗi (${summary.seconds.toFixed(1)} s)`);
   } else {
     console.log(`• Kho phim có ${filmCount} phim: bỏ qua thu thập ban đầu`);
   }

@@ -8,14 +8,13 @@ import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app';
 import { loadConfig, type Config } from './config';
-import { openMigratedDatabase, type NodeDatabase } from './db/node-client';
+import { DEFAULT_DATABASE_URL, openMigratedDatabase, type NodeDatabase } from './db/node-client';
 import type { AppDeps } from './lib/context';
 import { securityHeaders } from './lib/security-headers';
 import { runScheduledJobs } from './scheduled';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const WEB_DIST = resolve(REPO_ROOT, 'web/dist');
-export const DEFAULT_DATABASE_URL = 'file:data/phimviet.db';
 
 export interface NodeServerOptions {
   port: number;
@@ -56,7 +55,12 @@ export function createNodeRoot(deps: AppDeps, demoMediaDir?: string) {
     root.use('/demo-media/*', serveStatic({
       root: mediaRoot,
       rewriteRequestPath: (p) => p.replace(/^\/demo-media/, ''),
-      onFound: (_p, c) => { c.header('Cache-Control', 'public, max-age=86400'); },
+      onFound: (path, c) => {
+        c.header('Cache-Control', 'public, max-age=86400');
+        // Hono's MIME table has no HLS types; Safari's native player needs them.
+        if (path.endsWith('.m3u8')) c.header('Content-Type', 'application/vnd.apple.mpegurl');
+        else if (path.endsWith('.ts')) c.header('Content-Type', 'video/mp2t');
+      },
     }));
   }
   root.use('*', serveStatic({

@@ -8,6 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { schema, type Db } from './client';
 import { seedTaxonomy } from './taxonomy-seed';
 
+/** The embedded database of `npm start`, `npm run crawl` and `npm run db:migrate` when DATABASE_URL is unset. */
+export const DEFAULT_DATABASE_URL = 'file:data/phimviet.db';
+
 export const MIGRATIONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../drizzle');
 
 export interface NodeDatabase {
@@ -20,7 +23,9 @@ export function openDatabase(url: string, authToken?: string): NodeDatabase {
     const path = url.slice('file:'.length);
     if (path && path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
   }
-  const client = createClient({ url, authToken });
+  // timeout = SQLite busy timeout on every pooled connection of a file database, so the API and a crawl
+  // writing at once wait for each other instead of failing with SQLITE_BUSY.
+  const client = createClient({ url, authToken, timeout: 5000 });
   return { client, db: drizzle(client, { schema }) };
 }
 
@@ -29,7 +34,6 @@ export async function migrateDatabase({ db, client }: NodeDatabase): Promise<voi
   if (client.protocol === 'file') {
     // WAL lets the crawler write while the server reads; foreign keys make cascades real.
     await client.execute('PRAGMA journal_mode = WAL').catch(() => undefined);
-    await client.execute('PRAGMA busy_timeout = 5000');
   }
   await client.execute('PRAGMA foreign_keys = ON');
   await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
