@@ -23,9 +23,11 @@ export function openDatabase(url: string, authToken?: string): NodeDatabase {
     const path = url.slice('file:'.length);
     if (path && path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
   }
-  // timeout = SQLite busy timeout on every pooled connection of a file database, so the API and a crawl
-  // writing at once wait for each other instead of failing with SQLITE_BUSY.
-  const client = createClient({ url, authToken, timeout: 5000 });
+  // A file database gets one connection: PRAGMAs (foreign_keys, synchronous) are per connection, SQLite
+  // runs one writer at a time anyway, and its calls block Node's loop regardless. timeout is SQLite's
+  // busy timeout, for another process (npm run crawl) writing the same file.
+  const local = url.startsWith('file:') || url === ':memory:';
+  const client = createClient({ url, authToken, timeout: 5000, ...(local ? { concurrency: 1 } : {}) });
   return { client, db: drizzle(client, { schema }) };
 }
 
@@ -34,6 +36,8 @@ export async function migrateDatabase({ db, client }: NodeDatabase): Promise<voi
   if (client.protocol === 'file') {
     // WAL lets the crawler write while the server reads; foreign keys make cascades real.
     await client.execute('PRAGMA journal_mode = WAL').catch(() => undefined);
+    // NORMAL is safe under WAL (a crash keeps the database consistent) and skips an fsync per commit.
+    await client.execute('PRAGMA synchronous = NORMAL');
   }
   await client.execute('PRAGMA foreign_keys = ON');
   await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
