@@ -55,7 +55,9 @@ export const catalogueRoutes = new Hono<AppEnv>()
     return c.json(await listFilms(c.var.db, scope, c.req.valid('query')), 200);
   })
   .get('/:slug', validate('param', slugParam), async (c) => {
-    return c.json(await filmDetailBySlug(c.var.db, c.req.valid('param').slug, c.var.viewer, c.var.caches.films), 200);
+    const { cached, ...body } = await filmDetailBySlug(c.var.db, c.req.valid('param').slug, c.var.viewer, c.var.caches.films);
+    c.header('X-Cache', cached ? 'hit' : 'miss');
+    return c.json(body, 200);
   })
   .get('/:slug/:episode', validate('param', episodeParam), validate('query', z.object({ server: z.string().max(100).optional() })), async (c) => {
     const { slug, episode } = c.req.valid('param');

@@ -52,9 +52,10 @@ export type FilmRecordCache = TtlCache<FilmRecord>;
 export async function loadFilmDetail(db: Db, key: { slug: string } | { id: number }, viewer: Viewer | null, cache?: FilmRecordCache) {
   const cacheKey = 'slug' in key ? `slug:${key.slug}` : `id:${key.id}`;
   const where = 'slug' in key ? eq(films.slug, key.slug) : eq(films.id, key.id);
-  const record = cache?.get(cacheKey) ?? (await loadFilmRecord(db, where));
+  const hit = cache?.get(cacheKey);
+  const record = hit ?? (await loadFilmRecord(db, where));
   if (!record) throw notFound('Không tìm thấy phim');
-  cache?.set(cacheKey, record);
+  if (!hit) cache?.set(cacheKey, record);
   const { film, genreRows, countryRows, episodeRows, recommendedFilms } = record;
   const access = vipAccess(film.vipOnly, viewer);
   const servers = groupByServer(episodeRows, access === 'allowed');
@@ -67,7 +68,7 @@ export async function loadFilmDetail(db: Db, key: { slug: string } | { id: numbe
     linkfilms: servers[0]?.linkfilms ?? [],
     servers,
   };
-  return { detail, access, recommended: recommendedFilms };
+  return { detail, access, recommended: recommendedFilms, cached: hit !== undefined };
 }
 
 /** The most viewed films of this film's first genre (its main one), itself excluded. */
@@ -100,8 +101,8 @@ export async function ratingSummary(db: Db, filmId: number) {
 }
 
 /** GET /api/product/{slug}: the spec's detail response, with the VIP flags of SPEC.md §6. */
-export async function filmDetailBySlug(db: Db, slug: string, viewer: Viewer | null, cache?: FilmRecordCache): Promise<FilmDetailResponse> {
-  const { detail, access, recommended: recommendedFilms } = await loadFilmDetail(db, { slug }, viewer, cache);
+export async function filmDetailBySlug(db: Db, slug: string, viewer: Viewer | null, cache?: FilmRecordCache): Promise<FilmDetailResponse & { cached: boolean }> {
+  const { detail, access, recommended: recommendedFilms, cached } = await loadFilmDetail(db, { slug }, viewer, cache);
   // Comments and ratings are read fresh every time: a new comment or rating shows on the next load.
   const [commentList, general_assessment, own] = await Promise.all([
     filmComments(db, detail.id),
@@ -116,6 +117,7 @@ export async function filmDetailBySlug(db: Db, slug: string, viewer: Viewer | nu
     rating_star: { rating: own[0]?.stars ?? null },
     general_assessment,
     recommended: recommendedFilms,
+    cached,
     ...(access === 'error1' ? { error1: true } : access === 'error' ? { error: true } : {}),
   };
 }
