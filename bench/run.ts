@@ -21,7 +21,7 @@ const BASE = `http://127.0.0.1:${PORT}`;
 
 if (process.argv.includes('live')) {
   await import('./live');
-  process.exit(0);
+  process.exit(process.exitCode ?? 0);
 }
 
 // Deterministic generator: the same catalogue every run.
