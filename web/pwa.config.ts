@@ -35,13 +35,25 @@ export const pwaOptions: Partial<VitePWAOptions> = {
     ],
   },
   workbox: {
-    globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+    globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,txt}'],
+    // hls.js (180 kB gzip) only matters online, on the watch page: cached when first used instead.
+    globIgnores: ['**/hls-*.js'],
     navigateFallback: '/index.html',
     navigateFallbackDenylist: [/^\/api\//, /^\/demo-media\//, /^\/parties\//],
     cleanupOutdatedCaches: true,
     clientsClaim: true,
     skipWaiting: false,
     runtimeCaching: [
+      {
+        // Hashed build files left out of the precache (hls.js): immutable, so cache-first.
+        urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/assets/'),
+        handler: 'CacheFirst',
+        options: {
+          cacheName: 'assets',
+          expiration: { maxEntries: 30, maxAgeSeconds: 60 * 24 * 60 * 60, purgeOnQuotaError: true },
+          cacheableResponse: { statuses: [200] },
+        },
+      },
       {
         // Catalogue reads only (allowlist). Functions are serialised into sw.js: keep them self-contained.
         urlPattern: ({ url, request, sameOrigin }) => {

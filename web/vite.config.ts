@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { pwaOptions } from './pwa.config';
+import { bootPrefetch, inlineCss } from './vite-plugins';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const api = process.env.API_ORIGIN ?? 'http://localhost:8787';
@@ -28,6 +29,8 @@ export default defineConfig({
     }),
     react(),
     VitePWA(pwaOptions),
+    bootPrefetch(),
+    inlineCss(),
   ],
   server: {
     proxy: {

@@ -7,6 +7,8 @@ import { NotFoundPage } from './components/layout/not-found-page';
 import { RouteError } from './components/layout/route-error';
 import { ApiError, isNetworkError } from './lib/api-client';
 import { initAnalytics } from './lib/analytics';
+import { markFirstRender } from './lib/first-load';
+import { prefetchFirstPage } from './lib/boot-prefetch';
 import { registerServiceWorker } from './lib/pwa';
 import { routeTree } from './routeTree.gen';
 import './styles/global.css';
@@ -25,6 +27,8 @@ const queryClient = new QueryClient({
     mutations: { networkMode: 'offlineFirst' },
   },
 });
+
+prefetchFirstPage(queryClient, window.location);
 
 const router = createRouter({
   routeTree,
@@ -45,6 +49,8 @@ declare module '@tanstack/react-router' {
   }
 }
 
+// First page: resolve the route, its code and its data, then render once (lib/first-load.ts).
+void router.load().catch(() => undefined).then(() => {
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
@@ -52,8 +58,14 @@ createRoot(document.getElementById('root')!).render(
     </QueryClientProvider>
   </StrictMode>,
 );
+markFirstRender();
+});
 
 window.addEventListener('load', () => {
   initAnalytics();
-  registerServiceWorker();
+  // The worker's precache download must not compete with the first page's own requests.
+  const w = window as Window & { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number };
+  const later = () => setTimeout(registerServiceWorker, 2000);
+  if (w.requestIdleCallback) w.requestIdleCallback(later, { timeout: 5000 });
+  else later();
 });

@@ -26,13 +26,13 @@ export function isNotFound(error: unknown): boolean {
 }
 
 /** Resolves a typed hc call to its JSON body, or throws ApiError with the server's message. */
-export async function unwrap<T>(call: Promise<{ ok: boolean; status: number; json(): Promise<T> }>): Promise<T> {
+export async function unwrap<T>(call: Promise<{ ok: boolean; status: number; json(): Promise<unknown> }>): Promise<T> {
   const res = await call;
   if (!res.ok) {
     let code = 'http_error';
     let message = `Request failed with status code ${res.status}`;
     try {
-      const body = (await res.json()) as unknown as { error?: { code?: string; message?: string } };
+      const body = (await res.json()) as { error?: { code?: string; message?: string } };
       if (body?.error?.message) message = body.error.message;
       if (body?.error?.code) code = body.error.code;
     } catch {
@@ -40,5 +40,16 @@ export async function unwrap<T>(call: Promise<{ ok: boolean; status: number; jso
     }
     throw new ApiError(res.status, code, message);
   }
-  return res.json();
+  return (await res.json()) as T;
+}
+
+/**
+ * The response of a request index.html's boot script started before the app loaded
+ * (vite-plugins.ts bootPrefetch), taken at most once; later calls go to the API as usual.
+ */
+export function takeBootResponse(path: string): Promise<Response> | undefined {
+  const boot = (window as Window & { __phimvietBoot?: Record<string, Promise<Response> | undefined> }).__phimvietBoot;
+  const response = boot?.[path];
+  if (boot && response) delete boot[path];
+  return response;
 }

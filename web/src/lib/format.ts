@@ -1,6 +1,7 @@
-const numberFormat = new Intl.NumberFormat('vi-VN');
+// Created on first use: building an Intl formatter loads locale data (tens of ms on a slow phone).
+let numberFormat: Intl.NumberFormat | undefined;
 
-export const formatNumber = (n: number) => numberFormat.format(n);
+export const formatNumber = (n: number) => (numberFormat ??= new Intl.NumberFormat('vi-VN')).format(n);
 
 /** '12:04' or '1:02:03'. */
 export function formatClock(seconds: number): string {

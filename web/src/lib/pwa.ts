@@ -17,9 +17,6 @@ export function registerServiceWorker(): void {
           cancel: { label: 'Để sau', onClick: () => undefined },
         });
       },
-      onOfflineReady() {
-        toast.success('PhimViet đã sẵn sàng dùng khi ngoại tuyến.', { id: 'sw-offline-ready' });
-      },
       onRegisterError(error: unknown) {
         console.warn('[pwa] service worker registration failed', error);
       },

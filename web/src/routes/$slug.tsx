@@ -1,10 +1,11 @@
 import { createFileRoute, notFound } from '@tanstack/react-router';
 import { isNotFound } from '../lib/api-client';
-import { filmQuery, listingQuery } from '../features/catalogue/api/catalogue-queries';
+import { filmQuery, homeQuery, listingQuery } from '../features/catalogue/api/catalogue-queries';
 import { FilmPage } from '../features/catalogue/components/film-page';
 import { ListingPage } from '../features/catalogue/components/listing-page';
 import { countryListing } from '../features/catalogue/listing-scope';
 import { validateListingSearch } from '../features/catalogue/listing-search';
+import { awaitOnFirstLoad } from '../lib/first-load';
 
 /** /{slug}: a country listing when the slug is one of the 35 countries, otherwise a film page. */
 export const Route = createFileRoute('/$slug')({
@@ -13,8 +14,7 @@ export const Route = createFileRoute('/$slug')({
   loader: async ({ context, params, deps }) => {
     const country = countryListing(params.slug);
     if (country) {
-      void context.queryClient.prefetchQuery(listingQuery(country.endpoint, deps));
-      return;
+      return awaitOnFirstLoad(Promise.all([context.queryClient.ensureQueryData(listingQuery(country.endpoint, deps)), context.queryClient.ensureQueryData(homeQuery())]));
     }
     try {
       await context.queryClient.ensureQueryData(filmQuery(params.slug));

@@ -1,15 +1,17 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { listingQuery } from '../features/catalogue/api/catalogue-queries';
+import { homeQuery, listingQuery } from '../features/catalogue/api/catalogue-queries';
 import { ListingPage } from '../features/catalogue/components/listing-page';
 import { categoryListing } from '../features/catalogue/listing-scope';
 import { validateListingSearch } from '../features/catalogue/listing-search';
+import { awaitOnFirstLoad } from '../lib/first-load';
 
 export const Route = createFileRoute('/phim-bo')({
   validateSearch: validateListingSearch,
   loaderDeps: ({ search }) => search,
-  loader: ({ context, deps }) => {
-    void context.queryClient.prefetchQuery(listingQuery(categoryListing('phim-bo')!.endpoint, deps));
-  },
+  loader: ({ context, deps }) =>
+    awaitOnFirstLoad(
+      Promise.all([context.queryClient.ensureQueryData(listingQuery(categoryListing('phim-bo')!.endpoint, deps)), context.queryClient.ensureQueryData(homeQuery())]),
+    ),
   component: function PhimBoPage() {
     return <ListingPage info={categoryListing('phim-bo')!} search={Route.useSearch()} />;
   },

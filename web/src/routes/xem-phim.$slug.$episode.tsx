@@ -2,6 +2,7 @@ import { createFileRoute, notFound } from '@tanstack/react-router';
 import { filmQuery } from '../features/catalogue/api/catalogue-queries';
 import { WatchPage } from '../features/player/components/watch-page';
 import { parseEpisodeSegment } from '../features/player/episode-segment';
+import { awaitOnFirstLoad } from '../lib/first-load';
 
 export const Route = createFileRoute('/xem-phim/$slug/$episode')({
   /** ?server= picks one of the film's servers (by name); absent means the first. */
@@ -10,7 +11,7 @@ export const Route = createFileRoute('/xem-phim/$slug/$episode')({
   loader: ({ context, params }) => {
     if (parseEpisodeSegment(params.episode) === undefined) throw notFound();
     // The page shows its own 'Loading...' / 'Error: {message}' states (SPEC.md §2.6).
-    void context.queryClient.prefetchQuery(filmQuery(params.slug));
+    return awaitOnFirstLoad(context.queryClient.ensureQueryData(filmQuery(params.slug)));
   },
   component: function WatchRoute() {
     const { slug, episode } = Route.useParams();

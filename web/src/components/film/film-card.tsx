@@ -1,6 +1,6 @@
-import { Link } from '@tanstack/react-router';
 import type { FilmCard as Film } from '../../../../worker/schemas/catalogue';
 import { episodeBadge } from '../../lib/format';
+import { FilmLink } from './film-link';
 import { Poster } from './poster';
 
 /** The listing card of SPEC.md §2.3: status-language badge, poster, episode badge, title link. */
@@ -10,19 +10,15 @@ export function FilmCard({ film, priority = false, headingLevel = 3 }: { film: F
   const Heading = `h${headingLevel}` as const;
   return (
     <article className="film-card">
-      <Link to="/$slug" params={{ slug: film.slug }} className="film-card-link" aria-label={film.title}>
+      <FilmLink slug={film.slug} className="film-card-link">
         <span className="film-card-media">
-          <Poster src={film.hinhanh || film.thumb} alt={`Poster phim ${film.title}`} priority={priority} />
+          <Poster src={film.hinhanh || film.thumb} alt="" priority={priority} />
           {badge && <span className="badge badge-status">{badge}</span>}
           {episodes && <span className="badge badge-episodes">{episodes}</span>}
           <span className="film-card-play" aria-hidden="true" />
         </span>
-      </Link>
-      <Heading className="film-card-title">
-        <Link to="/$slug" params={{ slug: film.slug }}>
-          {film.title}
-        </Link>
-      </Heading>
+        <Heading className="film-card-title">{film.title}</Heading>
+      </FilmLink>
       {film.nameenglish && <p className="film-card-sub">{film.nameenglish}</p>}
     </article>
   );

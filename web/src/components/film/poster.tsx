@@ -1,7 +1,5 @@
-import { useState } from 'react';
-
 const PLACEHOLDER = '/images/poster-placeholder.svg';
-const ERROR_IMAGE = '/images/poster-error.svg';
+export const POSTER_ERROR_IMAGE = '/images/poster-error.svg';
 
 interface PosterProps {
   src: string;
@@ -14,23 +12,25 @@ interface PosterProps {
 }
 
 /**
- * A poster in a fixed 5:7 box (175x245 in listings), so nothing shifts while it loads: the box shows
- * the placeholder until the image arrives, and the error image if it fails (SPEC.md §4 poster states).
+ * A poster in a fixed 5:7 box (175x245 in listings), so nothing shifts while it loads. The box shows
+ * the placeholder image until the poster paints over it, and the error image replaces a poster that
+ * fails (SPEC.md §4 poster states). No React state: a page shows a hundred of these.
  */
 export function Poster({ src, alt, priority = false, className, width = 175, height = 245 }: PosterProps) {
-  const [state, setState] = useState<'loading' | 'loaded' | 'error'>(src ? 'loading' : 'error');
   return (
-    <span className={`poster poster-${state} ${className ?? ''}`} style={{ backgroundImage: `url(${PLACEHOLDER})` }}>
+    <span className={`poster ${className ?? ''}`} style={{ backgroundImage: `url(${PLACEHOLDER})` }}>
       <img
-        src={state === 'error' ? ERROR_IMAGE : src}
+        src={src || POSTER_ERROR_IMAGE}
         alt={alt}
         width={width}
         height={height}
         loading={priority ? 'eager' : 'lazy'}
         decoding="async"
         fetchPriority={priority ? 'high' : 'auto'}
-        onLoad={() => setState((s) => (s === 'error' ? s : 'loaded'))}
-        onError={() => setState('error')}
+        onError={(e) => {
+          const img = e.currentTarget;
+          if (!img.src.endsWith(POSTER_ERROR_IMAGE)) img.src = POSTER_ERROR_IMAGE;
+        }}
       />
     </span>
   );

@@ -1,15 +1,16 @@
-import { Link } from '@tanstack/react-router';
+import { memo } from 'react';
 import type { FilmCard } from '../../../../worker/schemas/catalogue';
 import { formatNumber } from '../../lib/format';
+import { FilmLink } from './film-link';
 import { Poster } from './poster';
 
 /** Sidebar list: small poster, title, release year and views (SPEC.md §2.4). */
-export function SideFilmList({ films, ranked = false }: { films: FilmCard[]; ranked?: boolean }) {
+export const SideFilmList = memo(function SideFilmList({ films, ranked = false }: { films: FilmCard[]; ranked?: boolean }) {
   return (
     <ol className={`side-list ${ranked ? 'side-list-ranked' : ''}`}>
       {films.map((film, i) => (
         <li key={film.id}>
-          <Link to="/$slug" params={{ slug: film.slug }} className="side-item">
+          <FilmLink slug={film.slug} className="side-item">
             {ranked && (
               <span className="side-rank" aria-hidden="true">
                 {i + 1}
@@ -22,9 +23,9 @@ export function SideFilmList({ films, ranked = false }: { films: FilmCard[]; ran
                 {film.namphathanh ?? '—'} · {formatNumber(film.views)} lượt xem
               </span>
             </span>
-          </Link>
+          </FilmLink>
         </li>
       ))}
     </ol>
   );
-}
+});

@@ -51,7 +51,8 @@ export function NavDropdown({ label, entries, columns = 3 }: { label: string; en
         </svg>
       </button>
       <ul id={id} className="nav-menu" style={{ ['--cols' as string]: columns }} hidden={!open}>
-        {entries.map((entry) => (
+        {/* Entries render only while open: dozens of router links cost every page's first render. */}
+        {open && entries.map((entry) => (
           <li key={entry.label}>
             <Link {...entry.link} className="nav-menu-link" onClick={() => setOpen(false)}>
               {entry.label}

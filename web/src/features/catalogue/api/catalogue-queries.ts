@@ -1,19 +1,22 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { FilmDetailResponse, HomeData, Paginated, FilmCard } from '../../../../../worker/schemas/catalogue';
-import { api, unwrap } from '../../../lib/api-client';
+import { api, takeBootResponse, unwrap } from '../../../lib/api-client';
 import type { ListingSearch } from '../listing-search';
 
 export const homeQuery = () =>
   queryOptions({
     queryKey: ['home'],
-    queryFn: (): Promise<HomeData> => unwrap(api.api.product['product-home'].$get()),
+    queryFn: (): Promise<HomeData> => unwrap<HomeData>(takeBootResponse('/api/product/product-home') ?? api.api.product['product-home'].$get()),
   });
+
+const isUnfilteredFirstPage = (search: ListingSearch) => Object.values({ ...search, page: search.page === 1 ? undefined : search.page }).every((v) => v === undefined);
 
 export const listingQuery = (endpoint: string, search: ListingSearch) =>
   queryOptions({
     queryKey: ['listing', endpoint, search],
     queryFn: (): Promise<Paginated<FilmCard>> =>
-      unwrap(
+      unwrap<Paginated<FilmCard>>(
+        (isUnfilteredFirstPage(search) ? takeBootResponse(`/api/product/product-${endpoint}?page=1`) : undefined) ??
         api.api.product[':listing{product-[a-z0-9+-]+}'].$get({
           param: { listing: `product-${endpoint}` },
           query: {
@@ -32,7 +35,8 @@ export const listingQuery = (endpoint: string, search: ListingSearch) =>
 export const filmQuery = (slug: string) =>
   queryOptions({
     queryKey: ['film', slug],
-    queryFn: (): Promise<FilmDetailResponse> => unwrap(api.api.product[':slug'].$get({ param: { slug } })),
+    queryFn: (): Promise<FilmDetailResponse> =>
+      unwrap<FilmDetailResponse>(takeBootResponse(`/api/product/${slug}`) ?? api.api.product[':slug'].$get({ param: { slug } })),
   });
 
 /** POST /api/product/update_view: one view event for the trending lists. */

@@ -2,14 +2,15 @@ import { Link } from '@tanstack/react-router';
 import type { FilmDetail } from '../../../../../worker/schemas/catalogue';
 
 /** Episodes grouped by server; the current one (on the watch page) is highlighted. */
-export function EpisodeList({ film, current, currentServer }: { film: FilmDetail; current?: number; currentServer?: string }) {
+export function EpisodeList({ film, current, currentServer, headingLevel = 3 }: { film: FilmDetail; current?: number; currentServer?: string; headingLevel?: 2 | 3 }) {
+  const Heading = `h${headingLevel}` as const;
   return (
     <div className="episode-servers">
       {film.servers
         .filter((s) => s.linkfilms.length > 0)
         .map((server) => (
           <section key={server.server_name} className="episode-server">
-            <h3 className="episode-server-name">{server.server_name}</h3>
+            <Heading className="episode-server-name">{server.server_name}</Heading>
             <ul className="episode-list">
               {server.linkfilms.map((ep) => {
                 const isCurrent = ep.episode === current && (!currentServer || currentServer === server.server_name);

@@ -174,7 +174,7 @@ export function FilmPage({ slug }: { slug: string }) {
             </button>
           </div>
           <div id="film-panel-episodes" role="tabpanel" aria-labelledby="film-tab-episodes" hidden={tab !== 'episodes'}>
-            {hasEpisodes(film) ? <EpisodeList film={film} /> : <p className="muted">{NO_EPISODES_MESSAGE}</p>}
+            {hasEpisodes(film) ? <EpisodeList film={film} headingLevel={2} /> : <p className="muted">{NO_EPISODES_MESSAGE}</p>}
           </div>
           <div id="film-panel-info" role="tabpanel" aria-labelledby="film-tab-info" hidden={tab !== 'info'} className="film-synopsis">
             <h2 className="section-title">Nội dung phim</h2>

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { FilmCard, HomeData } from '../../../../../worker/schemas/catalogue';
 import { FilmGrid } from '../../../components/film/film-grid';
 import { OfflinePage } from '../../../components/layout/offline-page';
+import { LazyMount } from '../../../components/lazy-mount';
 import { isNetworkError } from '../../../lib/api-client';
 import { SITE_NAME, usePageMeta } from '../../../lib/page-meta';
 import { homeQuery } from '../api/catalogue-queries';
@@ -68,7 +69,9 @@ export function HomePage() {
                   Xem tất cả <span className="visually-hidden">{s.title}</span>
                 </Link>
               </div>
-              <CardsOrPlaceholder films={data?.[s.key]} />
+              <LazyMount minHeight={760}>
+                <CardsOrPlaceholder films={data?.[s.key]} />
+              </LazyMount>
             </section>
           ))}
         </div>
@@ -81,7 +84,7 @@ export function HomePage() {
 function CardsOrPlaceholder({ films }: { films: FilmCard[] | undefined }) {
   if (!films) return <PlaceholderGrid count={HOME_CARDS} />;
   if (films.length === 0) return <p className="muted empty">Chưa có phim.</p>;
-  return <FilmGrid films={films.slice(0, HOME_CARDS)} />;
+  return <FilmGrid films={films} limit={HOME_CARDS} />;
 }
 
 function HomeTabs({ data }: { data: HomeData | undefined }) {

@@ -1,7 +1,8 @@
 import { Link } from '@tanstack/react-router';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import type { HomeData, TrendingLists } from '../../../../../worker/schemas/catalogue';
 import { SideFilmList } from '../../../components/film/side-film-list';
+import { LazyMount } from '../../../components/lazy-mount';
 
 const SIDE_ITEMS = 8;
 const YEAR_BUTTONS = 7;
@@ -12,14 +13,14 @@ export function sidebarYears(now = new Date()): number[] {
 }
 
 /** The home page's right column (SPEC.md §2.4). */
-export function HomeSidebar({ data }: { data: HomeData | undefined }) {
+export const HomeSidebar = memo(function HomeSidebar({ data }: { data: HomeData | undefined }) {
   return (
     <aside className="layout-side" aria-label="Thanh bên">
       <section className="side-box" aria-labelledby="side-action">
         <h2 id="side-action" className="side-title">
           PHIM HÀNH ĐỘNG
         </h2>
-        {data ? <SideFilmList films={data.phimhanhdong.slice(0, SIDE_ITEMS)} /> : <SideSkeleton />}
+        <LazyMount minHeight={780}>{data ? <SideFilmList films={data.phimhanhdong.slice(0, SIDE_ITEMS)} /> : <SideSkeleton />}</LazyMount>
       </section>
       <Trending trending={data?.phimtrending} />
       <section className="side-box" aria-labelledby="side-years">
@@ -41,7 +42,9 @@ export function HomeSidebar({ data }: { data: HomeData | undefined }) {
           PHIM SẮP CHIẾU
         </h2>
         {data && data.phimsapchieu.length > 0 ? (
-          <SideFilmList films={data.phimsapchieu.slice(0, SIDE_ITEMS)} />
+          <LazyMount minHeight={780}>
+            <SideFilmList films={data.phimsapchieu.slice(0, SIDE_ITEMS)} />
+          </LazyMount>
         ) : (
           <p className="muted" role="status">
             Loading...
@@ -50,7 +53,7 @@ export function HomeSidebar({ data }: { data: HomeData | undefined }) {
       </section>
     </aside>
   );
-}
+});
 
 const PERIODS = [
   { key: 'day', label: 'Ngày' },
@@ -86,13 +89,15 @@ function Trending({ trending }: { trending: TrendingLists | undefined }) {
         </div>
       </div>
       <div id="trend-panel" role="tabpanel" aria-labelledby={`trend-tab-${period}`} data-testid="trending-panel">
-        {!films ? (
-          <SideSkeleton />
-        ) : films.length === 0 ? (
-          <p className="muted">Chưa có lượt xem trong khoảng này.</p>
-        ) : (
-          <SideFilmList films={films.slice(0, SIDE_ITEMS)} ranked />
-        )}
+        <LazyMount minHeight={780}>
+          {!films ? (
+            <SideSkeleton />
+          ) : films.length === 0 ? (
+            <p className="muted">Chưa có lượt xem trong khoảng này.</p>
+          ) : (
+            <SideFilmList films={films.slice(0, SIDE_ITEMS)} ranked />
+          )}
+        </LazyMount>
       </div>
     </section>
   );
@@ -103,7 +108,7 @@ function SideSkeleton() {
     <ul className="side-list" aria-hidden="true">
       {Array.from({ length: 5 }, (_, i) => (
         <li key={i} className="side-item side-item-skeleton">
-          <span className="poster poster-loading side-poster" />
+          <span className="poster poster-skeleton side-poster" />
           <span className="side-body">
             <span className="skeleton-line" />
             <span className="skeleton-line short" />

@@ -1,6 +1,6 @@
-import { Link } from '@tanstack/react-router';
-import { useEffect, useRef } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import type { FilmCard } from '../../../../../worker/schemas/catalogue';
+import { FilmLink } from '../../../components/film/film-link';
 import { Poster } from '../../../components/film/poster';
 import { episodeBadge } from '../../../lib/format';
 
@@ -20,7 +20,7 @@ const BREAKPOINTS = {
   1400: { slidesPerView: 6 },
 };
 
-export function HotCarousel({ films }: { films: FilmCard[] | undefined }) {
+export const HotCarousel = memo(function HotCarousel({ films }: { films: FilmCard[] | undefined }) {
   const root = useRef<HTMLDivElement>(null);
   const prev = useRef<HTMLButtonElement>(null);
   const next = useRef<HTMLButtonElement>(null);
@@ -30,7 +30,8 @@ export function HotCarousel({ films }: { films: FilmCard[] | undefined }) {
     if (!ready) return;
     let destroyed = false;
     let swiper: { destroy: (deleteInstance?: boolean, cleanStyles?: boolean) => void } | undefined;
-    void import('./hot-swiper').then(({ createSwiper }) => {
+    // Off the critical path: the row is already laid out by CSS; Swiper only adds motion.
+    const start = () => import('./hot-swiper').then(({ createSwiper }) => {
       if (destroyed || !root.current) return;
       const reduceMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
       swiper = createSwiper(root.current, {
@@ -42,11 +43,13 @@ export function HotCarousel({ films }: { films: FilmCard[] | undefined }) {
         autoplay: reduceMotion ? false : { delay: 3000, disableOnInteraction: false, pauseOnMouseEnter: true },
         breakpoints: BREAKPOINTS,
         navigation: { prevEl: prev.current, nextEl: next.current },
-        a11y: { prevSlideMessage: 'Phim trước', nextSlideMessage: 'Phim tiếp theo', slideLabelMessage: '{{index}} / {{slidesLength}}' },
-        watchSlidesProgress: true,
       });
     });
+    const w = window as Window & { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number; cancelIdleCallback?: (id: number) => void };
+    const idle = w.requestIdleCallback ? w.requestIdleCallback(() => void start(), { timeout: 2500 }) : window.setTimeout(() => void start(), 1200);
     return () => {
+      if (w.cancelIdleCallback) w.cancelIdleCallback(idle);
+      else window.clearTimeout(idle);
       destroyed = true;
       swiper?.destroy(true, true);
     };
@@ -59,7 +62,7 @@ export function HotCarousel({ films }: { films: FilmCard[] | undefined }) {
           {ready
             ? films.map((film, i) => (
                 <div className="swiper-slide hot-slide" key={film.id}>
-                  <Link to="/$slug" params={{ slug: film.slug }} className="hot-link">
+                  <FilmLink slug={film.slug} className="hot-link">
                     <Poster src={film.hinhanh || film.thumb} alt={`Poster phim ${film.title}`} width={240} height={336} priority={i < 3} className="hot-poster" />
                     <span className="hot-overlay">
                       <span className="hot-title">{film.title}</span>
@@ -68,12 +71,12 @@ export function HotCarousel({ films }: { films: FilmCard[] | undefined }) {
                       </span>
                     </span>
                     {film.ngonngu && <span className="badge badge-status">{film.ngonngu}</span>}
-                  </Link>
+                  </FilmLink>
                 </div>
               ))
             : Array.from({ length: 6 }, (_, i) => (
                 <div className="swiper-slide hot-slide" key={i} aria-hidden="true">
-                  <span className="poster poster-loading hot-poster" />
+                  <span className="poster poster-skeleton hot-poster" />
                 </div>
               ))}
         </div>
@@ -90,4 +93,4 @@ export function HotCarousel({ films }: { films: FilmCard[] | undefined }) {
       </button>
     </div>
   );
-}
+});

@@ -6,7 +6,7 @@ export function PlaceholderGrid({ count }: { count: number }) {
         <li key={i}>
           <div className="film-card film-card-placeholder">
             <span className="film-card-media">
-              <span className="poster poster-loading" />
+              <span className="poster poster-skeleton" />
             </span>
             <span className="film-card-title skeleton-line" />
             <span className="film-card-sub skeleton-line short" />
