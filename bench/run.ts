@@ -154,6 +154,8 @@ try {
   const suggestPaths = queries.map((q) => `/api/product/search?q=${encodeURIComponent(q)}&limit=5`);
 
   const scenarios = async () => [
+    // The floor: routing, middleware and one trivial query, on the same host under the same load.
+    await load('floor: /api/health', ['/api/health']),
     await load('listing page', listingPaths),
     await load('film detail', detailPaths),
     await load('search suggestions', suggestPaths),
