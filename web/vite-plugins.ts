@@ -27,7 +27,7 @@ export function inlineCss(): Plugin {
 /**
  * A tiny classic script, loaded async from index.html, that starts the first page's catalogue
  * requests while the app's code is still downloading (home; listings without filters; film and watch
- * pages), and on home preloads the first two hot posters (the LCP image) as soon as the list arrives. The app takes each response once (lib/api-client.ts takeBootResponse) instead of asking
+ * pages), and preloads the page's first posters (its LCP image) as soon as the data arrives. The app takes each response once (lib/api-client.ts takeBootResponse) instead of asking
  * again. It knows the route table only through the taxonomy, like the routes themselves.
  */
 export function bootPrefetch(): Plugin {
@@ -50,7 +50,7 @@ else if(s.length===3&&s[0]==='xem-phim')u.push('/api/product/'+s[1]);}
 var b=window.__phimvietBoot={};
 function img(src){if(!src)return;var l=document.createElement('link');l.rel='preload';l.as='image';l.href=src;l.setAttribute('fetchpriority','high');document.head.appendChild(l);}
 u.forEach(function(x){b[x]=fetch(x,{credentials:'same-origin'}).then(function(r){
-if(x===home&&p==='/'&&r.ok)r.clone().json().then(function(d){(d.phimhot||[]).slice(0,2).forEach(function(f){img(f.hinhanh||f.thumb);});}).catch(function(){});
+if(r.ok&&(x===home?p==='/':true))r.clone().json().then(function(d){var f=d.datafilm?[d.datafilm]:(d.phimhot||d.data||[]).slice(0,2);f.forEach(function(f){img(f.hinhanh||f.thumb);});}).catch(function(){});
 return r;});b[x].catch(function(){});});
 }catch(e){}})();`;
   let fileName = '';

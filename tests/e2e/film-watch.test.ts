@@ -75,6 +75,14 @@ describe('film and watch pages', () => {
     expect(await page.locator('body.lights-off').count()).toBe(1);
     await page.getByRole('button', { name: 'Bật đèn' }).click();
     expect(await page.locator('body.lights-off').count()).toBe(0);
+    // Report an error: stored by the API (201), thanked with a toast.
+    const reported = page.waitForResponse((r) => r.url().endsWith('/api/product/report_error'));
+    await page.getByRole('button', { name: 'Báo lỗi' }).click();
+    await page.getByRole('dialog').getByLabel('Sai tập phim').check();
+    await page.getByRole('dialog').getByLabel(/Mô tả thêm/).fill('Tập này phát nhầm nội dung tập trước.');
+    await page.getByRole('button', { name: 'Gửi báo lỗi' }).click();
+    expect((await reported).status()).toBe(201);
+    await page.getByText('Cảm ơn bạn! Báo lỗi đã được gửi tới quản trị viên.').waitFor();
     expect(errors).toEqual([]);
     // This device's history now offers "Xem tiếp" on home.
     await page.goto('/');

@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createRouter, RouterProvider } from '@tanstack/react-router';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { FullScreenSpinner } from './components/layout/full-screen-spinner';
 import { NotFoundPage } from './components/layout/not-found-page';
@@ -50,14 +50,16 @@ declare module '@tanstack/react-router' {
 }
 
 // First page: resolve the route, its code and its data, then render once (lib/first-load.ts).
+// A transition render yields to the browser every few ms instead of one long task.
 void router.load().catch(() => undefined).then(() => {
-createRoot(document.getElementById('root')!).render(
+const root = createRoot(document.getElementById('root')!);
+startTransition(() => root.render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />
     </QueryClientProvider>
   </StrictMode>,
-);
+));
 markFirstRender();
 });
 

@@ -14,38 +14,43 @@ export interface Session {
   permissions: string[];
 }
 
-const KEYS = ['token', 'refreshToken', 'id', 'name', 'email', 'roles', 'permissions'] as const;
 const listeners = new Set<() => void>();
-let cached: { raw: string; session: Session | null } = { raw: '', session: null };
+let cached: { session: Session | null } | undefined;
 
+/** Read once and kept: notifySessionChanged() and 'storage' events drop the copy. */
 function read(): Session | null {
-  let raw = '';
+  if (cached) return cached.session;
   try {
-    raw = KEYS.map((k) => sessionStorage.getItem(k) ?? '').join('\u0000');
+    sessionStorage.getItem('token');
   } catch {
+    cached = { session: null };
     return null;
   }
-  if (raw === cached.raw) return cached.session;
   const get = (k: string) => sessionStorage.getItem(k) ?? '';
   const list = (k: string) => get(k).split(',').map((s) => s.trim()).filter(Boolean);
   const session = get('token') && get('name')
     ? { token: get('token'), id: get('id'), name: get('name'), email: get('email'), roles: list('roles'), permissions: list('permissions') }
     : null;
-  cached = { raw, session };
+  cached = { session };
   return session;
 }
 
 /** Call after changing session storage so every reader re-renders. */
 export function notifySessionChanged(): void {
+  cached = undefined;
   for (const l of listeners) l();
 }
 
 function subscribe(listener: () => void) {
+  const onStorage = () => {
+    cached = undefined;
+    listener();
+  };
   listeners.add(listener);
-  window.addEventListener('storage', listener);
+  window.addEventListener('storage', onStorage);
   return () => {
     listeners.delete(listener);
-    window.removeEventListener('storage', listener);
+    window.removeEventListener('storage', onStorage);
   };
 }
 
@@ -58,8 +63,11 @@ export function getSession(): Session | null {
 }
 
 /** SPEC.md §4 logout: removes the tokens and identity, then tells every reader. */
+/** Session storage keys of SPEC.md §3. */
+export const SESSION_KEYS = ['token', 'refreshToken', 'id', 'name', 'email', 'roles', 'permissions'] as const;
+
 export function signOut(): void {
-  for (const k of ['token', 'email', 'refreshToken', 'id', 'name', 'roles', 'permissions']) sessionStorage.removeItem(k);
+  for (const k of SESSION_KEYS) sessionStorage.removeItem(k);
   notifySessionChanged();
 }
 

@@ -16,16 +16,18 @@ export interface WatchEntry {
 const KEY = 'phimviet:watch-history';
 const MAX = 20;
 const listeners = new Set<() => void>();
-let cache: { raw: string | null; list: WatchEntry[] } = { raw: null, list: [] };
+let cache: { raw: string | null; list: WatchEntry[] } | undefined;
 
+/** Parsed once and kept; our writes and other tabs' 'storage' events drop the copy. */
 function load(): WatchEntry[] {
+  if (cache) return cache.list;
   let raw: string | null = null;
   try {
     raw = localStorage.getItem(KEY);
   } catch {
+    cache = { raw: null, list: [] };
     return cache.list;
   }
-  if (raw === cache.raw) return cache.list;
   let list: WatchEntry[] = [];
   try {
     const parsed: unknown = raw ? JSON.parse(raw) : [];
@@ -49,6 +51,7 @@ export function saveWatchEntry(entry: Omit<WatchEntry, 'updatedAt'>): void {
   } catch {
     return;
   }
+  cache = undefined;
   for (const l of listeners) l();
 }
 
@@ -58,12 +61,17 @@ export function removeWatchEntry(slug: string): void {
   } catch {
     return;
   }
+  cache = undefined;
   for (const l of listeners) l();
 }
 
 function subscribe(cb: () => void) {
   listeners.add(cb);
-  const onStorage = (e: StorageEvent) => e.key === KEY && cb();
+  const onStorage = (e: StorageEvent) => {
+    if (e.key !== KEY && e.key !== null) return;
+    cache = undefined;
+    cb();
+  };
   window.addEventListener('storage', onStorage);
   return () => {
     listeners.delete(cb);

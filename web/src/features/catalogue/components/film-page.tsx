@@ -74,7 +74,7 @@ export function FilmPage({ slug }: { slug: string }) {
   const genre = film.genres[0];
   return (
     <div className="film-page">
-      <div className="film-backdrop" aria-hidden="true" style={film.thumb ? { backgroundImage: `url(${film.thumb})` } : undefined} />
+      <div className="film-backdrop" aria-hidden="true" />
       <div className="container">
         <Breadcrumb
           crumbs={[

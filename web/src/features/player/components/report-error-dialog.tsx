@@ -1,8 +1,18 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { toast } from '../../../lib/toast';
+import type { ReportErrorInput } from '../../../../../worker/schemas/catalogue';
+import { ApiError } from '../../../lib/api-client';
 import { reportError } from '../api/episode-query';
 
-const REASONS = ['Không xem được video', 'Video giật, tải chậm', 'Sai tập phim', 'Lỗi phụ đề hoặc âm thanh', 'Khác'];
+/** Labels of the API's reasons; typed by them, so a new reason fails the build until labelled. */
+const REASONS: Record<ReportErrorInput['reason'], string> = {
+  'khong-phat-duoc': 'Không xem được video',
+  'sai-tap': 'Sai tập phim',
+  'am-thanh': 'Lỗi âm thanh',
+  'phu-de': 'Lỗi phụ đề',
+  khac: 'Khác',
+};
+const REASON_KEYS = Object.keys(REASONS) as ReportErrorInput['reason'][];
 
 interface Props {
   open: boolean;
@@ -16,7 +26,7 @@ interface Props {
 export function ReportErrorDialog({ open, onClose, slug, episode, serverName }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
-  const [reason, setReason] = useState(REASONS[0]!);
+  const [reason, setReason] = useState<ReportErrorInput['reason']>('khong-phat-duoc');
   const [message, setMessage] = useState('');
   const [sending, setSending] = useState(false);
 
@@ -31,12 +41,12 @@ export function ReportErrorDialog({ open, onClose, slug, episode, serverName }: 
     e.preventDefault();
     setSending(true);
     try {
-      await reportError({ slug, episode, server_name: serverName, reason, message: message.trim() });
+      await reportError({ slug, episode, server_name: serverName || undefined, reason, message: message.trim() || undefined });
       toast.success('Cảm ơn bạn! Báo lỗi đã được gửi tới quản trị viên.');
       setMessage('');
       onClose();
     } catch (error) {
-      const status = (error as { status?: number }).status;
+      const status = error instanceof ApiError ? error.status : 0;
       toast.error(status === 429 ? 'Bạn đã gửi quá nhiều báo lỗi. Vui lòng thử lại sau ít phút.' : `Không gửi được báo lỗi: ${(error as Error).message}`);
     } finally {
       setSending(false);
@@ -49,15 +59,15 @@ export function ReportErrorDialog({ open, onClose, slug, episode, serverName }: 
         <h2 id={`${id}-title`}>Báo lỗi tập {episode}</h2>
         <fieldset>
           <legend>Lỗi gặp phải</legend>
-          {REASONS.map((r) => (
+          {REASON_KEYS.map((r) => (
             <label key={r} className="radio">
               <input type="radio" name="reason" value={r} checked={reason === r} onChange={() => setReason(r)} />
-              {r}
+              {REASONS[r]}
             </label>
           ))}
         </fieldset>
         <label htmlFor={`${id}-message`}>Mô tả thêm (không bắt buộc)</label>
-        <textarea id={`${id}-message`} rows={3} maxLength={500} value={message} onChange={(e) => setMessage(e.target.value)} />
+        <textarea id={`${id}-message`} rows={3} maxLength={1000} value={message} onChange={(e) => setMessage(e.target.value)} />
         <div className="form-actions">
           <button type="submit" className="btn btn-primary" disabled={sending}>
             {sending ? 'Đang gửi...' : 'Gửi báo lỗi'}
