@@ -7,6 +7,8 @@ import { NotFoundPage } from './components/layout/not-found-page';
 import { RouteError } from './components/layout/route-error';
 import { ApiError, isNetworkError } from './lib/api-client';
 import { initAnalytics } from './lib/analytics';
+import { onSessionExpired } from './lib/auth-request';
+import { getSession, useSession } from './lib/session';
 import { markFirstRender } from './lib/first-load';
 import { prefetchFirstPage } from './lib/boot-prefetch';
 import { registerServiceWorker } from './lib/pwa';
@@ -32,7 +34,7 @@ prefetchFirstPage(queryClient, window.location);
 
 const router = createRouter({
   routeTree,
-  context: { queryClient },
+  context: { queryClient, auth: getSession() },
   defaultPreload: 'intent',
   // Query owns freshness; the router always asks it.
   defaultPreloadStaleTime: 0,
@@ -49,6 +51,14 @@ declare module '@tanstack/react-router' {
   }
 }
 
+onSessionExpired(() => void router.navigate({ to: '/dang-nhap' }));
+
+/** The router context follows the session: guards (beforeLoad) read `context.auth`. */
+function App() {
+  const auth = useSession();
+  return <RouterProvider router={router} context={{ auth }} />;
+}
+
 // First page: resolve the route, its code and its data, then render once (lib/first-load.ts).
 // A transition render yields to the browser every few ms instead of one long task.
 void router.load().catch(() => undefined).then(() => {
@@ -56,7 +66,7 @@ const root = createRoot(document.getElementById('root')!);
 startTransition(() => root.render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <App />
     </QueryClientProvider>
   </StrictMode>,
 ));

@@ -1,9 +1,9 @@
 import { useSyncExternalStore } from 'react';
 
 /**
- * The viewer's session as the header and comments need it (SPEC.md §4: logged in when a token and a
- * name are in session storage). The "Accounts" issue owns sign-in/out and replaces the storage
- * details; components only read `useSession()` and call `signOut()`.
+ * The viewer's session (SPEC.md §3/§4): logged in when a token and a name are in session storage.
+ * Components read `useSession()`; the router context carries the same value as `auth`. Sign-in,
+ * refresh and sign-out (features/auth) write it through the store functions below.
  */
 export interface Session {
   token: string;
@@ -62,10 +62,54 @@ export function getSession(): Session | null {
   return read();
 }
 
-/** SPEC.md §4 logout: removes the tokens and identity, then tells every reader. */
 /** Session storage keys of SPEC.md §3. */
 export const SESSION_KEYS = ['token', 'refreshToken', 'id', 'name', 'email', 'roles', 'permissions'] as const;
 
+/** What sign-in answers (POST /api/dang-nhap, and a password change): stored as SPEC.md §3 says. */
+export interface SignedIn {
+  token: string;
+  refreshToken: string;
+  id: number | string;
+  name: string;
+  email: string;
+  roles: string[];
+  permissions: string[];
+}
+
+export function storeSession(s: SignedIn): void {
+  sessionStorage.setItem('token', s.token);
+  sessionStorage.setItem('refreshToken', s.refreshToken);
+  sessionStorage.setItem('id', String(s.id));
+  sessionStorage.setItem('name', s.name);
+  sessionStorage.setItem('email', s.email);
+  sessionStorage.setItem('roles', s.roles.join(','));
+  sessionStorage.setItem('permissions', s.permissions.join(','));
+  notifySessionChanged();
+}
+
+/** After a refresh: the new access token and the rotated refresh token. */
+export function storeTokens(token: string, refreshToken: string): void {
+  sessionStorage.setItem('token', token);
+  sessionStorage.setItem('refreshToken', refreshToken);
+  notifySessionChanged();
+}
+
+/** Roles and permissions as the API reads them now (they may change while signed in). */
+export function storeRights(roles: string[], permissions: string[]): void {
+  sessionStorage.setItem('roles', roles.join(','));
+  sessionStorage.setItem('permissions', permissions.join(','));
+  notifySessionChanged();
+}
+
+export function getRefreshToken(): string | null {
+  try {
+    return sessionStorage.getItem('refreshToken') || null;
+  } catch {
+    return null;
+  }
+}
+
+/** SPEC.md §4 logout, this tab only: removes the tokens and identity, then tells every reader. */
 export function signOut(): void {
   for (const k of SESSION_KEYS) sessionStorage.removeItem(k);
   notifySessionChanged();

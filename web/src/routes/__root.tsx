@@ -4,10 +4,13 @@ import { NotFoundPage } from '../components/layout/not-found-page';
 import { OfflineBanner } from '../components/layout/offline-banner';
 import { SiteFooter } from '../components/layout/site-footer';
 import { SiteHeader } from '../components/layout/site-header';
+import type { Session } from '../lib/session';
 import { AppToaster } from '../lib/toast';
 
 export interface RouterContext {
   queryClient: QueryClient;
+  /** The signed-in viewer ({ token, id, email, name, roles, permissions }) or null (SPEC.md §3). */
+  auth: Session | null;
 }
 
 export const Route = createRootRouteWithContext<RouterContext>()({

@@ -1,24 +1,26 @@
+import { Link } from '@tanstack/react-router';
+import { LOGGED_OUT, LOGOUT_CONFIRM, logout } from '../../features/auth/api/auth-api';
 import { toast } from '../../lib/toast';
-import { hasVip2, isAdmin, signOut, useSession } from '../../lib/session';
+import { hasVip2, isAdmin, useSession } from '../../lib/session';
 
 /**
- * The header's session-dependent links (SPEC.md §2.1). The pages behind them arrive with the
- * "Accounts" and "VIP" issues, so these are plain links for now (full page loads; the 404 page
- * answers until those routes exist).
+ * The header's session-dependent links (SPEC.md §2.1): /dang-nhap signed out; /account and logout
+ * for everyone signed in; /admin/dashboard for role admin or permission VIP2; /dang-ky-goi-vip for
+ * role user. The admin and VIP pages arrive with later issues, so those two are plain links.
  */
 export function AccountLinks() {
   const session = useSession();
   if (!session) {
     return (
-      <a href="/dang-nhap" className="btn btn-primary btn-sm header-login">
+      <Link to="/dang-nhap" className="btn btn-primary btn-sm header-login">
         Đăng nhập
-      </a>
+      </Link>
     );
   }
-  const logout = () => {
-    if (!window.confirm('Bạn có chắc chắn muốn đăng xuất?')) return;
-    signOut();
-    toast.success('Bạn đã đăng xuất thành công!');
+  const onLogout = () => {
+    if (!window.confirm(LOGOUT_CONFIRM)) return;
+    logout();
+    toast.success(LOGGED_OUT);
   };
   return (
     <div className="account-links">
@@ -32,10 +34,10 @@ export function AccountLinks() {
           Đăng ký VIP
         </a>
       )}
-      <a href="/account" className="nav-link" title="Thông tin tài khoản">
+      <Link to="/account" className="nav-link" title="Thông tin tài khoản">
         {session.name}
-      </a>
-      <button type="button" className="btn btn-ghost btn-sm" onClick={logout}>
+      </Link>
+      <button type="button" className="btn btn-ghost btn-sm" onClick={onLogout}>
         Đăng xuất
       </button>
     </div>

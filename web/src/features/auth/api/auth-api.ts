@@ -1,0 +1,54 @@
+import { api, ApiError, isNetworkError, unwrap } from '../../../lib/api-client';
+import { getRefreshToken, signOut, storeSession, type SignedIn } from '../../../lib/session';
+
+/** SPEC.md §8 texts of the sign-in and registration screens. */
+export const LOGIN_FAILED = 'Thông tin đăng nhập không chính xác !!!';
+export const LOGIN_ERROR = 'Đã xảy ra lỗi khi đăng nhập. Vui lòng thử lại sau.';
+export const GOOGLE_LOGIN_FAILED = 'Đăng nhập thất bại. Vui lòng thử lại.';
+export const PASSWORD_MISMATCH = 'Passwords do not match. Please check your inputs.';
+export const REGISTRATION_FAILED = 'Registration failed';
+export const REGISTRATION_ERROR = 'An error occurred during registration';
+export const LOGGED_OUT = 'Bạn đã đăng xuất thành công!';
+export const LOGOUT_CONFIRM = 'Bạn có chắc chắn muốn đăng xuất?';
+
+type Credentials = { email: string; password: string } | { googleToken: string };
+
+/** POST /api/dang-nhap; on 200 the answer is kept in session storage (SPEC.md §3, §7.3). */
+export async function signIn(credentials: Credentials): Promise<SignedIn> {
+  const session = await unwrap<SignedIn>(api.api['dang-nhap'].$post({ json: credentials }));
+  storeSession(session);
+  return session;
+}
+
+/** What the sign-in form shows for a failed attempt. */
+export function signInErrorMessage(error: unknown, google = false): string {
+  if (error instanceof ApiError) {
+    // Too many attempts, or a Google account linked elsewhere: the API's own Vietnamese sentence.
+    if (error.status === 429 || error.status === 409) return error.message;
+    if (error.status === 400 || error.status === 401) return google ? GOOGLE_LOGIN_FAILED : LOGIN_FAILED;
+  }
+  return LOGIN_ERROR;
+}
+
+/** POST /api/dang-ky: 201 creates the account (no tokens; the web signs in next). */
+export async function register(input: { email: string; name: string; password: string }): Promise<void> {
+  await unwrap(api.api['dang-ky'].$post({ json: input }));
+}
+
+export function registrationErrorMessage(error: unknown): string {
+  if (error instanceof ApiError) return error.message && !error.message.startsWith('Request failed') ? error.message : REGISTRATION_FAILED;
+  return isNetworkError(error) ? REGISTRATION_ERROR : REGISTRATION_FAILED;
+}
+
+/**
+ * SPEC.md §4 logout of this tab: the session is cleared at once and the API is told to revoke the
+ * refresh token's family (POST /api/dang-xuat) in the background; a failed call changes nothing
+ * for the viewer (the tokens are gone from this tab, the access token dies within 15 minutes).
+ */
+export function logout(): void {
+  const refreshToken = getRefreshToken();
+  signOut();
+  if (refreshToken) {
+    api.api['dang-xuat'].$post({ json: { token: refreshToken } }, { init: { keepalive: true } }).catch((error: unknown) => console.warn('[auth] logout call failed', error));
+  }
+}

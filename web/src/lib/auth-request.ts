@@ -1,0 +1,123 @@
+import { api } from './api-client';
+import { getRefreshToken, getSession, signOut, storeTokens } from './session';
+
+/** SPEC.md §8: what the viewer is told when the session cannot be renewed. */
+export const SESSION_EXPIRED_MESSAGE = 'Phiên đăng nhập đã hết hạn. Vui lòng đăng nhập lại.';
+
+/** No refresh token, or the API refused it (expired, revoked, replayed): the session is over. */
+export class SessionExpiredError extends Error {
+  constructor() {
+    super(SESSION_EXPIRED_MESSAGE);
+    this.name = 'SessionExpiredError';
+  }
+}
+
+type Headers = Record<string, string>;
+const bearer = (token: string): Headers => ({ Authorization: `Bearer ${token}` });
+
+let goToLogin: () => void = () => window.location.assign('/dang-nhap');
+
+/** main.tsx hands in the router's navigation, so an expired session goes to /dang-nhap without a reload. */
+export function onSessionExpired(navigate: () => void): void {
+  goToLogin = navigate;
+}
+
+/**
+ * True when the access token's exp (JWT payload, not verified here: the API does that) is past or
+ * within `marginMs`. A token we cannot read is left for the API to judge.
+ */
+export function tokenExpiring(token: string, marginMs = 30_000, now = Date.now()): boolean {
+  try {
+    const part = token.split('.')[1];
+    if (!part) return false;
+    const json = atob(part.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(part.length / 4) * 4, '='));
+    const exp = (JSON.parse(json) as { exp?: unknown }).exp;
+    return typeof exp === 'number' && exp * 1000 - marginMs <= now;
+  } catch {
+    return false;
+  }
+}
+
+let inflight: Promise<string> | null = null;
+
+/**
+ * Exchanges the refresh token for a new access token (POST /api/refresh_token) and stores both.
+ * One exchange at a time in this tab: concurrent callers share the same promise, because the API
+ * revokes the whole session when a refresh token is used twice (docs/decisions/0200).
+ * Rejects with SessionExpiredError when there is no refresh token or the API refuses it; other
+ * failures (offline, 5xx) reject with the error itself and leave the session as it is.
+ */
+export function refreshAccessToken(): Promise<string> {
+  inflight ??= (async () => {
+    const refreshToken = getRefreshToken();
+    if (!refreshToken) throw new SessionExpiredError();
+    const res = await api.api.refresh_token.$post({ json: { token: refreshToken } });
+    // The route's type knows only its 200; errors come from the app's onError.
+    const status: number = res.status;
+    if (status === 400 || status === 401 || status === 403) throw new SessionExpiredError();
+    if (!res.ok) throw new Error(`Request failed with status code ${res.status}`);
+    const body = await res.json();
+    storeTokens(body.tokennew, body.refreshToken);
+    return body.tokennew;
+  })().finally(() => {
+    inflight = null;
+  });
+  return inflight;
+}
+
+/** SPEC.md §8: alert, clear the session, go to /dang-nhap. Once, however many calls hit it together. */
+function expireSession(): void {
+  if (!getSession() && !getRefreshToken()) return;
+  window.alert(SESSION_EXPIRED_MESSAGE);
+  signOut();
+  goToLogin();
+}
+
+async function renew(mode: 'interactive' | 'quiet'): Promise<string> {
+  try {
+    return await refreshAccessToken();
+  } catch (error) {
+    if (error instanceof SessionExpiredError) {
+      if (mode === 'interactive') expireSession();
+      else signOut();
+    }
+    throw error;
+  }
+}
+
+/**
+ * A call that needs the viewer (comment, reply, rating, account): sent with the Bearer token; on
+ * 401/403 the token is renewed and the same call retried once (SPEC.md §4). When the session cannot
+ * be renewed the viewer is told and sent to /dang-nhap, and SessionExpiredError is thrown.
+ * The caller checks that someone is signed in first (the spec's own alerts differ per action).
+ */
+export async function authedCall<R extends { status: number }>(call: (headers: Headers) => Promise<R>): Promise<R> {
+  const session = getSession();
+  if (!session) throw new SessionExpiredError();
+  // An access token we know is stale costs a 401 round trip for nothing: renew it first.
+  const token = tokenExpiring(session.token) ? await renew('interactive') : session.token;
+  const res = await call(bearer(token));
+  if (res.status !== 401 && res.status !== 403) return res;
+  // Another call may have renewed the token while this one was in flight: use that one.
+  const current = getSession()?.token;
+  const next = current && current !== token ? current : await renew('interactive');
+  return call(bearer(next));
+}
+
+/**
+ * Headers for a read that is personal only when signed in (film detail: VIP access and the
+ * viewer's own rating; episode links of VIP films). A stale token is renewed first; if the session
+ * cannot be renewed the viewer quietly continues signed out (browsing needs no alert).
+ */
+export async function readHeaders(): Promise<Headers> {
+  const session = getSession();
+  if (!session) return {};
+  if (!tokenExpiring(session.token)) return bearer(session.token);
+  try {
+    return bearer(await renew('quiet'));
+  } catch {
+    // Offline or 5xx: the stale token at worst reads as anonymous.
+    const again = getSession();
+    return again ? bearer(again.token) : {};
+  }
+}
