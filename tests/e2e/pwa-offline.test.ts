@@ -17,6 +17,19 @@ describe('installable offline PWA', () => {
     for (const icon of manifest.icons as unknown as { src: string }[]) expect((await fetch(`${b.baseURL()}${icon.src}`)).ok).toBe(true);
   });
 
+  test('Chromium finds the app installable once the service worker runs', async () => {
+    const { page, context } = await b.newPage();
+    await page.goto('/');
+    await page.waitForFunction(() => navigator.serviceWorker?.controller !== null, null, { timeout: 30_000 });
+    // Test contexts are incognito, which alone blocks installing; nothing else may be missing.
+    const cdp = await context.newCDPSession(page);
+    const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+    expect(installabilityErrors.filter((e) => e.errorId !== 'in-incognito')).toEqual([]);
+    const { errors: manifestErrors } = await cdp.send('Page.getAppManifest');
+    expect(manifestErrors).toEqual([]);
+    await context.close();
+  });
+
   test('offline: pages seen before render from cache, an unseen page shows the offline page', async () => {
     const { page, context } = await b.newPage();
     await page.goto('/');

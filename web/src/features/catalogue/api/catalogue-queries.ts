@@ -1,6 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { FilmDetailResponse, HomeData, Paginated, FilmCard } from '../../../../../worker/schemas/catalogue';
-import { api, takeBootResponse, unwrap } from '../../../lib/api-client';
+import { api, isNetworkError, takeBootResponse, unwrap } from '../../../lib/api-client';
+import { readHeaders, tokenExpiring } from '../../../lib/auth-request';
+import { getSession } from '../../../lib/session';
 import type { ListingSearch } from '../listing-search';
 
 export const homeQuery = () =>
@@ -32,12 +34,31 @@ export const listingQuery = (endpoint: string, search: ListingSearch) =>
       ),
   });
 
+/**
+ * A film's detail is personal when signed in (VIP access, the viewer's own rating), so the cache
+ * keeps one copy per viewer; ['film', slug] still matches them all (comments, ratings update every copy).
+ */
 export const filmQuery = (slug: string) =>
   queryOptions({
-    queryKey: ['film', slug],
-    queryFn: (): Promise<FilmDetailResponse> =>
-      unwrap<FilmDetailResponse>(takeBootResponse(`/api/product/${slug}`) ?? api.api.product[':slug'].$get({ param: { slug } })),
+    queryKey: ['film', slug, getSession()?.id ?? ''],
+    queryFn: () => fetchFilm(slug),
   });
+
+async function fetchFilm(slug: string): Promise<FilmDetailResponse> {
+  const get = (headers?: Record<string, string>) => api.api.product[':slug'].$get({ param: { slug } }, { headers });
+  // The boot script sent the stored token too; an answer for a stale token would read as anonymous.
+  const boot = takeBootResponse(`/api/product/${slug}`);
+  const session = getSession();
+  try {
+    if (boot && (!session || !tokenExpiring(session.token))) return await unwrap<FilmDetailResponse>(boot);
+    return await unwrap<FilmDetailResponse>(get(await readHeaders()));
+  } catch (error) {
+    // Offline: a signed-in request is never cached (pwa.config.ts); the anonymous copy the service
+    // worker kept is better than no page.
+    if (session && isNetworkError(error)) return unwrap<FilmDetailResponse>(get());
+    throw error;
+  }
+}
 
 /** POST /api/product/update_view: one view event for the trending lists. */
 export async function recordView(slug: string): Promise<void> {

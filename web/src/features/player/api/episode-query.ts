@@ -1,12 +1,15 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { EpisodeResponse, ReportErrorInput } from '../../../../../worker/schemas/catalogue';
 import { api, unwrap } from '../../../lib/api-client';
+import { readHeaders } from '../../../lib/auth-request';
+import { getSession } from '../../../lib/session';
 
+/** Episode links of a VIP-only film need the viewer's token; one cached copy per viewer. */
 export const episodeQuery = (slug: string, episode: number, server: string | undefined) =>
   queryOptions({
-    queryKey: ['episode', slug, episode, server ?? ''],
-    queryFn: (): Promise<EpisodeResponse> =>
-      unwrap(api.api.product[':slug'][':episode'].$get({ param: { slug, episode: `tap-${episode}` }, query: { server } })),
+    queryKey: ['episode', slug, episode, server ?? '', getSession()?.id ?? ''],
+    queryFn: async (): Promise<EpisodeResponse> =>
+      unwrap(api.api.product[':slug'][':episode'].$get({ param: { slug, episode: `tap-${episode}` }, query: { server } }, { headers: await readHeaders() })),
   });
 
 /** POST /api/product/report_error (stored for admins, rate limited). */
