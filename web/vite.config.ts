@@ -8,10 +8,16 @@ import { bootPrefetch, inlineCss } from './vite-plugins';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const api = process.env.API_ORIGIN ?? 'http://localhost:8787';
+// Live-comment rooms (lib/party-host.ts): VITE_PARTYKIT_HOST, else the PARTYKIT_HOST the build
+// already writes the CSP (_headers) for, so a deploy names the host once.
+const partykitHost = process.env.VITE_PARTYKIT_HOST ?? process.env.PARTYKIT_HOST ?? '';
 
 export default defineConfig({
   root,
   envDir: root,
+  define: {
+    'import.meta.env.VITE_PARTYKIT_HOST': JSON.stringify(partykitHost),
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

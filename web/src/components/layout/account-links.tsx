@@ -34,8 +34,11 @@ export function AccountLinks() {
           Đăng ký VIP
         </a>
       )}
-      <Link to="/account" className="nav-link" title="Thông tin tài khoản">
-        {session.name}
+      <Link to="/account" className="nav-link account-name" title="Thông tin tài khoản">
+        <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" fill="currentColor">
+          <path d="M12 12a5 5 0 1 0 0-10 5 5 0 0 0 0 10zm0 2c-4.4 0-8 2.2-8 5v3h16v-3c0-2.8-3.6-5-8-5z" />
+        </svg>
+        <span className="account-name-text">{session.name}</span>
       </Link>
       <button type="button" className="btn btn-ghost btn-sm" onClick={onLogout}>
         Đăng xuất

@@ -1,7 +1,7 @@
 import { useSuspenseQuery } from '@tanstack/react-query';
-import { Link, useNavigate, useRouter } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
-import type { FilmDetail, FilmDetailResponse } from '../../../../../worker/schemas/catalogue';
+import type { FilmDetail } from '../../../../../worker/schemas/catalogue';
 import { Breadcrumb } from '../../../components/film/breadcrumb';
 import { FilmGrid } from '../../../components/film/film-grid';
 import { Poster } from '../../../components/film/poster';
@@ -9,15 +9,13 @@ import { episodeBadge, formatNumber } from '../../../lib/format';
 import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
 import { getWatchEntry } from '../../../lib/watch-history';
 import { CommentsSection } from '../../comments/components/comments-section';
+import { RateFilm } from '../../ratings/components/rate-film';
 import { filmQuery, recordView } from '../api/catalogue-queries';
+import { useVipGate, vipBlockOf } from '../hooks/use-vip-gate';
 import { EpisodeList } from './episode-list';
 import { RatingSummary } from './rating-summary';
 
 export const NO_EPISODES_MESSAGE = 'Hiện tại phim này chưa cập nhật để xem !';
-const VIP_MESSAGES = {
-  error1: 'Bạn cần đăng nhập và mua gói xem VIP để có thể xem được phim này!',
-  error: 'Bạn cần mua gói xem VIP để có thể xem được phim này!',
-};
 
 export function hasEpisodes(film: FilmDetail): boolean {
   return film.servers.some((s) => s.linkfilms.length > 0);
@@ -33,27 +31,14 @@ function useRecordView(slug: string) {
   }, [slug]);
 }
 
-/** VIP-only film without the right permission: the spec's alert, then back one page (SPEC.md §8). */
-function useVipGate(data: FilmDetailResponse) {
-  const router = useRouter();
-  const navigate = useNavigate();
-  const flag = data.error1 ? 'error1' : data.error ? 'error' : null;
-  useEffect(() => {
-    if (!flag) return;
-    window.alert(VIP_MESSAGES[flag]);
-    if (window.history.length > 1) router.history.back();
-    else void navigate({ to: '/' });
-  }, [flag, router, navigate]);
-  return flag;
-}
-
 export function FilmPage({ slug }: { slug: string }) {
   const { data } = useSuspenseQuery(filmQuery(slug));
   const film = data.datafilm;
   const navigate = useNavigate();
   const [tab, setTab] = useState<'episodes' | 'info'>('episodes');
   useRecordView(slug);
-  const blocked = useVipGate(data);
+  const blocked = vipBlockOf(data);
+  useVipGate(blocked, slug);
   usePageMeta({
     title: `${film.title}${film.nameenglish ? ` (${film.nameenglish})` : ''} | ${SITE_SUFFIX}`,
     description: film.descripts ? film.descripts.slice(0, 160) : `Xem phim ${film.title} Vietsub chất lượng cao tại PhimViet.`,
@@ -109,6 +94,7 @@ export function FilmPage({ slug }: { slug: string }) {
               {film.VIP1 === 1 && <li className="tag tag-vip">VIP</li>}
             </ul>
             <RatingSummary average={data.general_assessment.averageRating} total={data.general_assessment.totalRatings} />
+            <RateFilm slug={film.slug} own={data.rating_star.rating} />
             <dl className="film-meta">
               <div>
                 <dt>Trạng thái</dt>

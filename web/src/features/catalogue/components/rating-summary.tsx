@@ -2,7 +2,7 @@ import { formatRating } from '../../../lib/format';
 
 /**
  * The real rating figures (the spec's fixed '7.5 points/55 ratings' corrected): average to one
- * decimal or 'N/A', and the number of ratings. Rating a film (1..10 stars) arrives with "Accounts".
+ * decimal or 'N/A', and the number of ratings. Rating itself: features/ratings (RateFilm).
  */
 export function RatingSummary({ average, total }: { average: number | null; total: number }) {
   const filled = average == null ? 0 : Math.round(average);

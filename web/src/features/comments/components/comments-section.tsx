@@ -1,7 +1,11 @@
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { CommentDto } from '../../../../../worker/schemas/catalogue';
+import { SessionExpiredError } from '../../../lib/auth-request';
 import { formatDateTime } from '../../../lib/format';
 import { getSession } from '../../../lib/session';
+import { mergeComments, postComment } from '../api/comments-api';
+import { useLiveComments } from '../hooks/use-live-comments';
 
 export const LOGIN_TO_COMMENT = 'Bạn cần đăng nhập để có thể bình luận';
 
@@ -9,11 +13,6 @@ interface CommentsSectionProps {
   /** Film slug: the live room name and the film the comments belong to. */
   slug: string;
   comments: CommentDto[];
-  /**
-   * Sends a comment or a reply. Provided by the "Accounts" issue (POST /api/product/comment with
-   * token refresh); without it a signed-in viewer sees the form but posting is not available yet.
-   */
-  onPost?: (text: string, parentId: number | null) => Promise<void>;
 }
 
 interface CommentNode extends CommentDto {
@@ -32,29 +31,41 @@ export function buildCommentTree(comments: CommentDto[]): CommentNode[] {
   return roots;
 }
 
-/** Checks the session first: without one, the spec's alert and nothing is sent (SPEC.md §4). */
-async function send(onPost: CommentsSectionProps['onPost'], text: string, parentId: number | null): Promise<boolean> {
-  if (!getSession()) {
-    window.alert(LOGIN_TO_COMMENT);
-    return false;
-  }
-  if (!onPost) return false;
-  try {
-    await onPost(text, parentId);
-    return true;
-  } catch (error) {
-    console.error('[comments] post failed', error);
-    return false;
-  }
+type Send = (text: string, parentId: number | null) => Promise<boolean>;
+
+/**
+ * Sends a comment or a reply (SPEC.md §4): without a session the spec's alert and nothing is sent;
+ * the stored comment joins the list at once (the live room's copy of it is then a duplicate).
+ * Other failures are logged only (SPEC.md §8); an expired session has been told already.
+ */
+function useSend(slug: string, queryClient: QueryClient): Send {
+  return async (text, parentId) => {
+    if (!getSession()) {
+      window.alert(LOGIN_TO_COMMENT);
+      return false;
+    }
+    try {
+      mergeComments(queryClient, slug, [await postComment(slug, text, parentId)]);
+      return true;
+    } catch (error) {
+      if (!(error instanceof SessionExpiredError)) console.error('[comments] post failed', error);
+      return false;
+    }
+  };
 }
 
-export function CommentsSection({ slug, comments, onPost }: CommentsSectionProps) {
+export function CommentsSection({ slug, comments }: CommentsSectionProps) {
   const [text, setText] = useState('');
+  const [sending, setSending] = useState(false);
+  const send = useSend(slug, useQueryClient());
+  useLiveComments(slug);
   const tree = buildCommentTree(comments);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (await send(onPost, text, null)) setText('');
+    setSending(true);
+    if (await send(text, null)) setText('');
+    setSending(false);
   };
 
   return (
@@ -67,7 +78,7 @@ export function CommentsSection({ slug, comments, onPost }: CommentsSectionProps
           Nội dung bình luận
         </label>
         <textarea id={`comment-input-${slug}`} required rows={3} placeholder="Để lại bình luận ..." value={text} onChange={(e) => setText(e.target.value)} />
-        <button type="submit" className="btn btn-primary">
+        <button type="submit" className="btn btn-primary" disabled={sending}>
           Bình luận
         </button>
       </form>
@@ -76,7 +87,7 @@ export function CommentsSection({ slug, comments, onPost }: CommentsSectionProps
       ) : (
         <ul className="comment-list">
           {tree.map((node) => (
-            <CommentItem key={node.id} node={node} onPost={onPost} />
+            <CommentItem key={node.id} node={node} send={send} />
           ))}
         </ul>
       )}
@@ -84,23 +95,35 @@ export function CommentsSection({ slug, comments, onPost }: CommentsSectionProps
   );
 }
 
+/** Up to two letters of the name: the first word's and the last word's ('Người xem' → 'NX'). */
+export function initials(name: string): string {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  const first = words[0]?.charAt(0) ?? '';
+  const last = words.length > 1 ? (words.at(-1)?.charAt(0) ?? '') : '';
+  return (first + last).toLocaleUpperCase('vi') || '?';
+}
+
+/** A generated avatar: the name's initials on a colour picked by a hash of the name. */
 function Avatar({ name }: { name: string }) {
-  // A stable colour per username; the initial on top.
   let hash = 0;
   for (const ch of name) hash = (hash * 31 + ch.codePointAt(0)!) >>> 0;
   return (
     <span className="avatar" aria-hidden="true" style={{ backgroundColor: `hsl(${hash % 360} 45% 32%)` }}>
-      {name.trim().charAt(0).toUpperCase() || '?'}
+      {initials(name)}
     </span>
   );
 }
 
-function CommentItem({ node, onPost }: { node: CommentNode; onPost: CommentsSectionProps['onPost'] }) {
+function CommentItem({ node, send }: { node: CommentNode; send: Send }) {
   const [replying, setReplying] = useState(false);
   const [reply, setReply] = useState('');
+  const [sending, setSending] = useState(false);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (await send(onPost, reply, node.id)) {
+    setSending(true);
+    const sent = await send(reply, node.id);
+    setSending(false);
+    if (sent) {
       setReply('');
       setReplying(false);
     }
@@ -124,7 +147,7 @@ function CommentItem({ node, onPost }: { node: CommentNode; onPost: CommentsSect
             </label>
             <textarea id={`reply-${node.id}`} required rows={2} placeholder="Reply..." value={reply} onChange={(e) => setReply(e.target.value)} autoFocus />
             <div className="form-actions">
-              <button type="submit" className="btn btn-primary btn-sm">
+              <button type="submit" className="btn btn-primary btn-sm" disabled={sending}>
                 Reply
               </button>
               <button type="button" className="btn btn-ghost btn-sm" onClick={() => setReplying(false)}>
@@ -136,7 +159,7 @@ function CommentItem({ node, onPost }: { node: CommentNode; onPost: CommentsSect
         {node.replies.length > 0 && (
           <ul className="comment-list replies">
             {node.replies.map((r) => (
-              <CommentItem key={r.id} node={r} onPost={onPost} />
+              <CommentItem key={r.id} node={r} send={send} />
             ))}
           </ul>
         )}

@@ -12,6 +12,7 @@ import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
 import { getWatchEntry, saveWatchEntry } from '../../../lib/watch-history';
 import { filmQuery } from '../../catalogue/api/catalogue-queries';
 import { EpisodeList } from '../../catalogue/components/episode-list';
+import { useVipGate, VIP_MESSAGES, vipBlockOf } from '../../catalogue/hooks/use-vip-gate';
 import { CommentsSection } from '../../comments/components/comments-section';
 import { episodeQuery } from '../api/episode-query';
 import { useLightsOff } from '../hooks/use-lights-off';
@@ -51,7 +52,11 @@ function Watch({ data, episode, server }: { data: FilmDetailResponse; episode: n
   const servers = film.servers.filter((s) => s.linkfilms.length > 0);
   const current = servers.find((s) => s.server_name === server) ?? servers[0];
   const serverName = current?.server_name;
-  const ep = useQuery({ ...episodeQuery(film.slug, episode, serverName), enabled: !!current });
+  // A flagged VIP film has no links to ask for: the gate below sends the viewer back.
+  const flagged = vipBlockOf(data);
+  const ep = useQuery({ ...episodeQuery(film.slug, episode, serverName), enabled: !!current && !flagged });
+  const blocked = flagged ?? vipBlockOf(undefined, ep.error);
+  useVipGate(blocked, film.slug);
   const player = useRef<PlayerHandle>(null);
   const [reporting, setReporting] = useState(false);
   const [lightsOff, setLightsOff] = useLightsOff();
@@ -109,7 +114,13 @@ function Watch({ data, episode, server }: { data: FilmDetailResponse; episode: n
       <div className="layout-with-sidebar">
         <div className="layout-main">
           <div className={`player-stage ${lightsOff ? 'lit' : ''}`}>
-            {!current ? (
+            {blocked ? (
+              <div className="player-box">
+                <p className="player-message" role="alert">
+                  {VIP_MESSAGES[blocked]}
+                </p>
+              </div>
+            ) : !current ? (
               <div className="player-box">
                 <p className="player-message">Hiện tại phim này chưa cập nhật để xem !</p>
               </div>
