@@ -1,5 +1,5 @@
 import { api } from './api-client';
-import { getRefreshToken, getSession, signOut, storeTokens } from './session';
+import { getRefreshToken, getSession, getToken, signOut, storeTokens } from './session';
 
 /** SPEC.md §8: what the viewer is told when the session cannot be renewed. */
 export const SESSION_EXPIRED_MESSAGE = 'Phiên đăng nhập đã hết hạn. Vui lòng đăng nhập lại.';
@@ -92,14 +92,14 @@ async function renew(mode: 'interactive' | 'quiet'): Promise<string> {
  * The caller checks that someone is signed in first (the spec's own alerts differ per action).
  */
 export async function authedCall<R extends { status: number }>(call: (headers: Headers) => Promise<R>): Promise<R> {
-  const session = getSession();
-  if (!session) throw new SessionExpiredError();
+  const stored = getToken();
+  if (!stored) throw new SessionExpiredError();
   // An access token we know is stale costs a 401 round trip for nothing: renew it first.
-  const token = tokenExpiring(session.token) ? await renew('interactive') : session.token;
+  const token = tokenExpiring(stored) ? await renew('interactive') : stored;
   const res = await call(bearer(token));
   if (res.status !== 401 && res.status !== 403) return res;
   // Another call may have renewed the token while this one was in flight: use that one.
-  const current = getSession()?.token;
+  const current = getToken();
   const next = current && current !== token ? current : await renew('interactive');
   return call(bearer(next));
 }
@@ -110,14 +110,14 @@ export async function authedCall<R extends { status: number }>(call: (headers: H
  * cannot be renewed the viewer quietly continues signed out (browsing needs no alert).
  */
 export async function readHeaders(): Promise<Headers> {
-  const session = getSession();
-  if (!session) return {};
-  if (!tokenExpiring(session.token)) return bearer(session.token);
+  const token = getToken();
+  if (!token) return {};
+  if (!tokenExpiring(token)) return bearer(token);
   try {
     return bearer(await renew('quiet'));
   } catch {
     // Offline or 5xx: the stale token at worst reads as anonymous.
-    const again = getSession();
-    return again ? bearer(again.token) : {};
+    const again = getToken();
+    return again ? bearer(again) : {};
   }
 }

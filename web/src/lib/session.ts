@@ -101,6 +101,15 @@ export function storeRights(roles: string[], permissions: string[]): void {
   notifySessionChanged();
 }
 
+/** The access token as stored right now (not the render cache): what an API call must send. */
+export function getToken(): string | null {
+  try {
+    return sessionStorage.getItem('token') || null;
+  } catch {
+    return null;
+  }
+}
+
 export function getRefreshToken(): string | null {
   try {
     return sessionStorage.getItem('refreshToken') || null;

@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import type { FilmDetailResponse, HomeData, Paginated, FilmCard } from '../../../../../worker/schemas/catalogue';
 import { api, isNetworkError, takeBootResponse, unwrap } from '../../../lib/api-client';
 import { readHeaders, tokenExpiring } from '../../../lib/auth-request';
-import { getSession } from '../../../lib/session';
+import { getSession, getToken } from '../../../lib/session';
 import type { ListingSearch } from '../listing-search';
 
 export const homeQuery = () =>
@@ -48,14 +48,14 @@ async function fetchFilm(slug: string): Promise<FilmDetailResponse> {
   const get = (headers?: Record<string, string>) => api.api.product[':slug'].$get({ param: { slug } }, { headers });
   // The boot script sent the stored token too; an answer for a stale token would read as anonymous.
   const boot = takeBootResponse(`/api/product/${slug}`);
-  const session = getSession();
+  const token = getToken();
   try {
-    if (boot && (!session || !tokenExpiring(session.token))) return await unwrap<FilmDetailResponse>(boot);
+    if (boot && (!token || !tokenExpiring(token))) return await unwrap<FilmDetailResponse>(boot);
     return await unwrap<FilmDetailResponse>(get(await readHeaders()));
   } catch (error) {
     // Offline: a signed-in request is never cached (pwa.config.ts); the anonymous copy the service
     // worker kept is better than no page.
-    if (session && isNetworkError(error)) return unwrap<FilmDetailResponse>(get());
+    if (token && isNetworkError(error)) return unwrap<FilmDetailResponse>(get());
     throw error;
   }
 }

@@ -7,14 +7,14 @@ import { fetchCommentsSince, lastCommentId, mergeComments } from '../api/comment
  * Joins the film's live room while the page is open (SPEC.md §4 "Live connection"; one PartyKit
  * room per slug, docs/decisions/0201) and appends the comments it broadcasts to the film's cache.
  * Each time the socket opens (first connect, and every reconnect after a network loss) the page
- * asks the API for what it may have missed since its newest comment.
+ * asks the API for what it may have missed since its newest comment (GET …/comments?since=).
  * partysocket and the message schemas load here, after the page shows: never on other pages.
  */
 export function useLiveComments(slug: string): void {
   const queryClient = useQueryClient();
   useEffect(() => {
     let closed = false;
-    let socket: { close(): void } | undefined;
+    let socket: { close(): void; reconnect(): void } | undefined;
     const catchUp = () =>
       fetchCommentsSince(slug, lastCommentId(queryClient, slug))
         .then((missed) => mergeComments(queryClient, slug, missed))
@@ -33,8 +33,14 @@ export function useLiveComments(slug: string): void {
       })
       .catch((error: unknown) => console.warn('[comments] live room unavailable', error));
 
+    // Back online (Wi-Fi to mobile data, a tunnel): the old socket may be dead without knowing it for
+    // a long while. A fresh one at once, and its 'open' catches up.
+    const reconnect = () => socket?.reconnect();
+    window.addEventListener('online', reconnect);
+
     return () => {
       closed = true;
+      window.removeEventListener('online', reconnect);
       socket?.close();
     };
   }, [slug, queryClient]);
