@@ -10,6 +10,8 @@ const ROOT = resolve(import.meta.dirname, '../..');
 declare module 'vitest' {
   export interface ProvidedContext {
     baseURL: string;
+    /** The live-comment rooms of this run (`partykit dev` started by scripts/start.ts). */
+    partyURL: string;
   }
 }
 
@@ -24,14 +26,14 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitFor(url: string, ok: (body: unknown) => boolean, timeoutMs: number, server: ChildProcess): Promise<void> {
+async function waitFor(url: string, ok: (body: unknown) => boolean, timeoutMs: number, server: ChildProcess, anyStatus = false): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error(`the product exited with ${server.exitCode} before ${url} answered`);
     try {
       const res = await fetch(url);
-      if (res.ok && ok(await res.json())) return;
+      if ((res.ok || anyStatus) && ok(await res.json())) return;
       last = `status ${res.status}`;
     } catch (error) {
       last = (error as Error).message;
@@ -51,6 +53,8 @@ export default async function setup(project: TestProject) {
   const dir = mkdtempSync(join(tmpdir(), 'phimviet-e2e-'));
   const [port, demoPort, partyPort] = [await freePort(), await freePort(), await freePort()];
   const baseURL = `http://localhost:${port}`;
+  // Its own PartyKit port: a developer's `npm start` keeps 1999.
+  const partyURL = `http://127.0.0.1:${partyPort}`;
   const log = createWriteStream(join(dir, 'server.log'));
   const server = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
     cwd: ROOT,
@@ -62,7 +66,7 @@ export default async function setup(project: TestProject) {
       PUBLIC_URL: baseURL,
       DEMO_SOURCE_PORT: String(demoPort),
       CRAWL_SOURCES: `http://127.0.0.1:${demoPort}`,
-      PARTYKIT_HOST: `http://127.0.0.1:${partyPort}`,
+      PARTYKIT_HOST: partyURL,
       APP_ENV: 'test',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -82,11 +86,14 @@ export default async function setup(project: TestProject) {
   try {
     await waitFor(`${baseURL}/api/health`, (b) => (b as { ok?: boolean }).ok === true, 240_000, server);
     await waitFor(`${baseURL}/api/product?page=1`, (b) => ((b as { data?: unknown[] }).data?.length ?? 0) > 0, 120_000, server);
+    // scripts/start.ts starts `partykit dev` after the API; a GET on a room answers 405 once it serves.
+    await waitFor(`${partyURL}/parties/comments/ready-check`, (b) => (b as { error?: { code?: string } }).error?.code === 'method_not_allowed', 120_000, server, true);
   } catch (error) {
     stop();
     throw new Error(`${(error as Error).message}; server log: ${join(dir, 'server.log')}`);
   }
   project.provide('baseURL', baseURL);
+  project.provide('partyURL', partyURL);
 
   return async () => {
     stop();

@@ -1,0 +1,36 @@
+import type { Dialog, Page } from 'playwright-core';
+
+/** Demo accounts seeded by `npm start` (worker/services/auth/demo-accounts.ts). */
+export const DEMO = {
+  user: { email: 'user@phimviet.local', password: 'user-demo-123', name: 'Người xem' },
+  vip1: { email: 'vip1@phimviet.local', password: 'vip1-demo-123', name: 'Thành viên VIP 1' },
+  vip2: { email: 'vip2@phimviet.local', password: 'vip2-demo-123', name: 'Thành viên VIP 2' },
+  admin: { email: 'admin@phimviet.local', password: 'admin-demo-123', name: 'Quản trị viên' },
+} as const;
+
+/** Accepts every alert/confirm and keeps their texts, in order. */
+export function collectDialogs(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('dialog', (dialog: Dialog) => {
+    seen.push(dialog.message());
+    void dialog.accept();
+  });
+  return seen;
+}
+
+/** Signs in through /dang-nhap as a person would (Enter submits) and waits for the header to show the name. */
+export async function signIn(page: Page, account: { email: string; password: string; name: string }, redirect?: string): Promise<void> {
+  await page.goto(redirect ? `/dang-nhap?redirect=${encodeURIComponent(redirect)}` : '/dang-nhap');
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Mật khẩu').fill(account.password);
+  await page.getByLabel('Mật khẩu').press('Enter');
+  await page.getByRole('link', { name: account.name }).waitFor();
+}
+
+export const sessionStorageOf = (page: Page) => page.evaluate(() => ({ ...sessionStorage }) as Record<string, string>);
+
+/** Free (not VIP-only) films with episodes, from the API: each test takes its own so they do not share comments or ratings. */
+export async function freeFilms(baseURL: string, endpoint = 'product-phimle'): Promise<string[]> {
+  const list = (await (await fetch(`${baseURL}/api/product/${endpoint}`)).json()) as { data: { slug: string; VIP1: number }[] };
+  return list.data.filter((f) => f.VIP1 === 0).map((f) => f.slug);
+}
