@@ -2,9 +2,9 @@
 // a one-minute ticker for scheduled jobs, graceful shutdown.
 import { serve, type ServerType } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app';
 import { loadConfig, type Config } from './config';
@@ -33,12 +33,23 @@ export interface RunningServer {
 }
 
 /** Hono root for the Node host: /api from the shared app, then static files with SPA fallback. */
-export function createNodeRoot(deps: AppDeps, demoMediaDir?: string) {
+export function createNodeRoot(deps: AppDeps, demoMediaDir?: string, webDist = WEB_DIST) {
   const api = createApp(deps);
   const headers = securityHeaders(deps.config);
   const root = new Hono<{ Bindings: { incoming?: { socket?: { remoteAddress?: string } } } }>();
-  const staticRoot = relative(process.cwd(), WEB_DIST) || '.';
-  const indexHtml = () => (existsSync(resolve(WEB_DIST, 'index.html')) ? readFileSync(resolve(WEB_DIST, 'index.html'), 'utf8') : null);
+  // The shell names the live-comment host at run time (web/src/lib/party-host.ts reads this meta), so a
+  // different PARTYKIT_HOST needs no rebuild. Read per request: the file is small and may be rebuilt.
+  const partyMeta = `<meta name="partykit-host" content="${new URL(deps.config.PARTYKIT_HOST).host}">`;
+  const indexHtml = () => {
+    const file = resolve(webDist, 'index.html');
+    return existsSync(file) ? readFileSync(file, 'utf8').replace('</head>', `${partyMeta}</head>`) : null;
+  };
+  const shell = (c: Context) => {
+    const html = indexHtml();
+    if (!html) return c.text('Ứng dụng web chưa được build: chạy npm run build.', 503);
+    c.header('Cache-Control', 'no-cache');
+    return c.html(html);
+  };
 
   root.all('/api/*', (c) => {
     // This host is the edge: the client address is the socket's, never a header the client sent.
@@ -46,36 +57,28 @@ export function createNodeRoot(deps: AppDeps, demoMediaDir?: string) {
     request.headers.set('x-forwarded-for', c.env?.incoming?.socket?.remoteAddress ?? 'unknown');
     return api.fetch(request);
   });
+  // Headers are set after the response exists: serveStatic builds its response before its onFound hook.
   root.use('*', async (c, next) => {
     await next();
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+    const path = c.req.path;
+    if (path.startsWith('/demo-media/')) {
+      c.res.headers.set('Cache-Control', 'public, max-age=86400');
+      // Hono's MIME table has no HLS types; Safari's native player needs them.
+      if (path.endsWith('.m3u8')) c.res.headers.set('Content-Type', 'application/vnd.apple.mpegurl');
+      else if (path.endsWith('.ts')) c.res.headers.set('Content-Type', 'video/mp2t');
+    } else if (!c.res.headers.has('Cache-Control')) {
+      // Hashed build assets never change; the shell and the service worker must always revalidate.
+      c.res.headers.set('Cache-Control', path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+    }
   });
   if (demoMediaDir) {
-    const mediaRoot = relative(process.cwd(), demoMediaDir) || '.';
-    root.use('/demo-media/*', serveStatic({
-      root: mediaRoot,
-      rewriteRequestPath: (p) => p.replace(/^\/demo-media/, ''),
-      onFound: (path, c) => {
-        c.header('Cache-Control', 'public, max-age=86400');
-        // Hono's MIME table has no HLS types; Safari's native player needs them.
-        if (path.endsWith('.m3u8')) c.header('Content-Type', 'application/vnd.apple.mpegurl');
-        else if (path.endsWith('.ts')) c.header('Content-Type', 'video/mp2t');
-      },
-    }));
+    root.use('/demo-media/*', serveStatic({ root: demoMediaDir, rewriteRequestPath: (p) => p.replace(/^\/demo-media/, '') }));
   }
-  root.use('*', serveStatic({
-    root: staticRoot,
-    onFound: (path, c) => {
-      // Hashed build assets never change; the shell and service worker must always revalidate.
-      c.header('Cache-Control', /\/assets\//.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
-    },
-  }));
-  root.get('*', (c) => {
-    const html = indexHtml();
-    if (!html) return c.text('Ứng dụng web chưa được build: chạy npm run build.', 503);
-    c.header('Cache-Control', 'no-cache');
-    return c.html(html);
-  });
+  root.get('/', shell);
+  root.get('/index.html', shell);
+  root.use('*', serveStatic({ root: webDist }));
+  root.get('*', shell);
   return root;
 }
 

@@ -1,0 +1,55 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createNodeRoot } from '../../worker/node';
+import { createTestApp } from '../helpers/app';
+
+let root: ReturnType<typeof createNodeRoot>;
+
+beforeAll(async () => {
+  const { deps } = await createTestApp({ config: { PARTYKIT_HOST: 'https://rooms.example.com' } });
+  const web = mkdtempSync(join(tmpdir(), 'web-dist-'));
+  mkdirSync(join(web, 'assets'));
+  writeFileSync(join(web, 'index.html'), '<!doctype html><html lang="vi"><head><title>PhimViet</title></head><body></body></html>');
+  writeFileSync(join(web, 'assets', 'app-abc123.js'), 'console.log(1)');
+  const media = mkdtempSync(join(tmpdir(), 'demo-media-'));
+  mkdirSync(join(media, 'hls'));
+  writeFileSync(join(media, 'hls', 'clip.m3u8'), '#EXTM3U\n#EXT-X-ENDLIST\n');
+  root = createNodeRoot(deps, media, web);
+});
+
+describe('Node host', () => {
+  it('serves the shell with the live-comment host and the security headers', async () => {
+    const res = await root.request('/');
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('<meta name="partykit-host" content="rooms.example.com"></head>');
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it('answers client-side routes with the shell (SPA fallback), not a 404', async () => {
+    for (const path of ['/han-quoc', '/dang-nhap', '/xem-phim/mat-biec/tap-1', '/the-loai/18+']) {
+      const res = await root.request(path);
+      expect(res.status, path).toBe(200);
+      expect(await res.text()).toContain('partykit-host');
+    }
+  });
+
+  it('serves hashed assets as immutable and HLS with its media types', async () => {
+    const asset = await root.request('/assets/app-abc123.js');
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+    const playlist = await root.request('/demo-media/hls/clip.m3u8');
+    expect(playlist.status).toBe(200);
+    expect(playlist.headers.get('content-type')).toBe('application/vnd.apple.mpegurl');
+  });
+
+  it('routes /api to the app, with JSON errors for unknown API paths', async () => {
+    expect(await (await root.request('/api/health')).json()).toEqual({ ok: true, db: 'ok' });
+    const missing = await root.request('/api/nope');
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { error: { code: string } }).error.code).toBe('not_found');
+  });
+});
