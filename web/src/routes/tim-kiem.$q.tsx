@@ -1,19 +1,15 @@
 import { createFileRoute } from '@tanstack/react-router';
-import * as z from 'zod/mini';
+import { intParam } from '../features/catalogue/listing-search';
 import { SearchResultsPage } from '../features/search/components/search-results-page';
 
-const searchParams = z.object({
-  page: z.catch(z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(1000))), undefined),
-});
-
 export const Route = createFileRoute('/tim-kiem/$q')({
-  validateSearch: (raw: Record<string, unknown>) => {
-    const { page } = searchParams.parse(raw);
+  validateSearch: (raw: Record<string, unknown>): { page?: number } => {
+    const page = intParam(raw.page, 1, 1000);
     return page && page > 1 ? { page } : {};
   },
   component: function SearchRoute() {
     const { q } = Route.useParams();
-    const { page } = Route.useSearch() as { page?: number };
+    const { page } = Route.useSearch();
     return <SearchResultsPage q={q} page={page ?? 1} />;
   },
 });
