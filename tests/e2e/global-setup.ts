@@ -10,8 +10,6 @@ const ROOT = resolve(import.meta.dirname, '../..');
 declare module 'vitest' {
   export interface ProvidedContext {
     baseURL: string;
-    /** The live-comment rooms of this run (`partykit dev` started by scripts/start.ts). */
-    partyURL: string;
   }
 }
 
@@ -53,7 +51,7 @@ export default async function setup(project: TestProject) {
   const dir = mkdtempSync(join(tmpdir(), 'phimviet-e2e-'));
   const [port, demoPort, partyPort] = [await freePort(), await freePort(), await freePort()];
   const baseURL = `http://localhost:${port}`;
-  // Its own PartyKit port: a developer's `npm start` keeps 1999.
+  // Its own PartyKit port (a developer's `npm start` keeps 1999); the Node host names it to the page.
   const partyURL = `http://127.0.0.1:${partyPort}`;
   const log = createWriteStream(join(dir, 'server.log'));
   const server = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
@@ -93,7 +91,6 @@ export default async function setup(project: TestProject) {
     throw new Error(`${(error as Error).message}; server log: ${join(dir, 'server.log')}`);
   }
   project.provide('baseURL', baseURL);
-  project.provide('partyURL', partyURL);
 
   return async () => {
     stop();

@@ -31,19 +31,6 @@ export function useBrowser() {
     baseURL: () => inject('baseURL'),
     async newPage(options: BrowserContextOptions = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
       const context = await state.browser!.newContext({ viewport: { width: 1366, height: 900 }, locale: 'vi-VN', baseURL: inject('baseURL'), ...options });
-      // The build cannot know this run's PartyKit port: the page reads it from a meta tag
-      // (web/src/lib/party-host.ts), added here before the app's scripts run.
-      await context.addInitScript((host: string) => {
-        const add = () => {
-          if (!document.head) return false;
-          const meta = document.createElement('meta');
-          meta.name = 'partykit-host';
-          meta.content = host;
-          document.head.prepend(meta);
-          return true;
-        };
-        if (!add()) new MutationObserver((_, observer) => add() && observer.disconnect()).observe(document, { childList: true, subtree: true });
-      }, inject('partyURL'));
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
