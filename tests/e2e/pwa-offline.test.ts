@@ -1,7 +1,21 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { screenshot, useBrowser } from './helpers/browser';
 
 const b = useBrowser();
+
+/**
+ * The app registers its worker once the page is idle after load; the worker then precaches the shell
+ * and claims the page. Waits for that (generously: CI machines are busy), reloading once if the
+ * worker activated without claiming.
+ */
+async function waitForServiceWorker(page: Page): Promise<void> {
+  await page.waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout: 75_000 }).catch(async () => {
+    await page.evaluate(() => navigator.serviceWorker.ready);
+    await page.reload();
+    await page.waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout: 15_000 });
+  });
+}
 
 describe('installable offline PWA', () => {
   test('the manifest is served with the install fields', async () => {
@@ -17,10 +31,10 @@ describe('installable offline PWA', () => {
     for (const icon of manifest.icons as unknown as { src: string }[]) expect((await fetch(`${b.baseURL()}${icon.src}`)).ok).toBe(true);
   });
 
-  test('Chromium finds the app installable once the service worker runs', async () => {
+  test('Chromium finds the app installable once the service worker runs', { timeout: 120_000 }, async () => {
     const { page, context } = await b.newPage();
     await page.goto('/');
-    await page.waitForFunction(() => navigator.serviceWorker?.controller !== null, null, { timeout: 30_000 });
+    await waitForServiceWorker(page);
     // Test contexts are incognito, which alone blocks installing; nothing else may be missing.
     const cdp = await context.newCDPSession(page);
     const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
@@ -30,11 +44,11 @@ describe('installable offline PWA', () => {
     await context.close();
   });
 
-  test('offline: pages seen before render from cache, an unseen page shows the offline page', async () => {
+  test('offline: pages seen before render from cache, an unseen page shows the offline page', { timeout: 150_000 }, async () => {
     const { page, context } = await b.newPage();
     await page.goto('/');
     // The service worker installs, claims the page and then controls it.
-    await page.waitForFunction(() => navigator.serviceWorker?.controller !== null, null, { timeout: 30_000 });
+    await waitForServiceWorker(page);
     expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toMatch(/\/sw\.js$/);
     // Visit home and a listing while online (now through the worker, which caches what they read).
     await page.reload();
