@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 /** Build-time: the Google button exists only when the site has a Google client id (README "Configuration"). */
 export const GOOGLE_CLIENT_ID: string = import.meta.env.VITE_GOOGLE_CLIENT_ID ?? '';
@@ -47,6 +47,7 @@ export function GoogleSignInButton({ onCredential, onError }: { onCredential: (c
   const box = useRef<HTMLDivElement>(null);
   const handlers = useRef({ onCredential, onError });
   handlers.current = { onCredential, onError };
+  const [unavailable, setUnavailable] = useState(false);
 
   useEffect(() => {
     let cancelled = false;
@@ -60,11 +61,22 @@ export function GoogleSignInButton({ onCredential, onError }: { onCredential: (c
         });
         google.accounts.id.renderButton(box.current, { type: 'standard', theme: 'filled_black', size: 'large', shape: 'pill', text: 'signin_with', locale: 'vi', width: 300 });
       })
-      .catch((error: unknown) => console.warn('[auth] Google sign-in unavailable', error));
+      .catch((error: unknown) => {
+        console.warn('[auth] Google sign-in unavailable', error);
+        if (!cancelled) setUnavailable(true);
+      });
     return () => {
       cancelled = true;
     };
   }, []);
 
-  return <div ref={box} className="google-button" />;
+  if (unavailable) return null;
+  return (
+    <>
+      <p className="auth-divider">
+        <span>hoặc</span>
+      </p>
+      <div ref={box} className="google-button" />
+    </>
+  );
 }

@@ -75,17 +75,7 @@ export function LoginPage({ redirectTo }: { redirectTo?: string }) {
             {busy ? 'Đang đăng nhập...' : 'Đăng nhập'}
           </button>
         </form>
-        {GOOGLE_CLIENT_ID && (
-          <>
-            <p className="auth-divider">
-              <span>hoặc</span>
-            </p>
-            <GoogleSignInButton
-              onCredential={(googleToken) => void attempt({ googleToken }, true)}
-              onError={() => setError(GOOGLE_LOGIN_FAILED)}
-            />
-          </>
-        )}
+        {GOOGLE_CLIENT_ID && <GoogleSignInButton onCredential={(googleToken) => void attempt({ googleToken }, true)} onError={() => setError(GOOGLE_LOGIN_FAILED)} />}
         <p className="auth-switch">
           Chưa có tài khoản? <Link to="/dang-ky">Đăng ký ngay</Link>
         </p>
