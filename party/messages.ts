@@ -1,16 +1,17 @@
 // Messages of the live comment rooms, shared by the API (push), the room (party/comments.ts) and the
 // web client. Inbound = what the API pushes to a room; outbound = what a room sends to browsers;
 // client = the only thing a browser may send (a keep-alive ping). Validate with safeParse.
-import { z } from 'zod';
+// zod/mini: the same validation at a quarter of the size the film and watch pages download.
+import * as z from 'zod/mini';
 import type { CommentDto } from '../worker/schemas/catalogue';
 
 export const commentSchema = z.object({
-  id: z.number().int().positive(),
-  parent_id: z.number().int().positive().nullable(),
-  comment: z.string().min(1).max(10_000),
+  id: z.number().check(z.int(), z.positive()),
+  parent_id: z.nullable(z.number().check(z.int(), z.positive())),
+  comment: z.string().check(z.minLength(1), z.maxLength(10_000)),
   createdAt: z.number(),
   users: z.object({ username: z.string() }),
-}) satisfies z.ZodType<CommentDto>;
+}) satisfies z.ZodMiniType<CommentDto>;
 
 /** API → room (HTTP POST with the shared secret). */
 export const roomPushSchema = z.discriminatedUnion('type', [
