@@ -5,6 +5,8 @@ import { Poster } from '../../../components/film/poster';
 import { episodeBadge } from '../../../lib/format';
 
 const GAP = 12;
+/** Autoplay starts this long after the first render unless the viewer touches the carousel first. */
+const SETTLE_MS = 6000;
 /**
  * SPEC.md §2.4: 5 per view by default and 6 from 1400 px, breakpoints 1400/1200/1024/765/600/470/330,
  * scroll 2, autoplay 3000 ms, speed 500 ms. global.css mirrors slidesPerView per breakpoint so the
@@ -30,26 +32,34 @@ export const HotCarousel = memo(function HotCarousel({ films }: { films: FilmCar
     if (!ready) return;
     let destroyed = false;
     let swiper: { destroy: (deleteInstance?: boolean, cleanStyles?: boolean) => void } | undefined;
-    // Off the critical path: the row is already laid out by CSS; Swiper only adds motion.
-    const start = () => import('./hot-swiper').then(({ createSwiper }) => {
-      if (destroyed || !root.current) return;
-      const reduceMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-      swiper = createSwiper(root.current, {
-        slidesPerView: 2,
-        slidesPerGroup: 2,
-        spaceBetween: GAP,
-        speed: 500,
-        rewind: true,
-        autoplay: reduceMotion ? false : { delay: 3000, disableOnInteraction: false, pauseOnMouseEnter: true },
-        breakpoints: BREAKPOINTS,
-        navigation: { prevEl: prev.current, nextEl: next.current },
+    // Off the critical path: the row is already laid out by CSS; Swiper only adds motion, so it
+    // loads when the viewer reaches for the carousel or once the page has settled, whichever is first.
+    let started = false;
+    const start = () => {
+      if (started) return;
+      started = true;
+      void import('./hot-swiper').then(({ createSwiper }) => {
+        if (destroyed || !root.current) return;
+        const reduceMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+        swiper = createSwiper(root.current, {
+          slidesPerView: 2,
+          slidesPerGroup: 2,
+          spaceBetween: GAP,
+          speed: 500,
+          rewind: true,
+          autoplay: reduceMotion ? false : { delay: 3000, disableOnInteraction: false, pauseOnMouseEnter: true },
+          breakpoints: BREAKPOINTS,
+          navigation: { prevEl: prev.current, nextEl: next.current },
+        });
       });
-    });
-    const w = window as Window & { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number; cancelIdleCallback?: (id: number) => void };
-    const idle = w.requestIdleCallback ? w.requestIdleCallback(() => void start(), { timeout: 2500 }) : window.setTimeout(() => void start(), 1200);
+    };
+    const box = root.current?.parentElement;
+    const interactions = ['pointerenter', 'touchstart', 'focusin'] as const;
+    for (const type of interactions) box?.addEventListener(type, start, { once: true, passive: true });
+    const settled = window.setTimeout(start, SETTLE_MS);
     return () => {
-      if (w.cancelIdleCallback) w.cancelIdleCallback(idle);
-      else window.clearTimeout(idle);
+      window.clearTimeout(settled);
+      for (const type of interactions) box?.removeEventListener(type, start);
       destroyed = true;
       swiper?.destroy(true, true);
     };
