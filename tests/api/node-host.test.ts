@@ -13,6 +13,7 @@ beforeAll(async () => {
   mkdirSync(join(web, 'assets'));
   writeFileSync(join(web, 'index.html'), '<!doctype html><html lang="vi"><head><title>PhimViet</title></head><body></body></html>');
   writeFileSync(join(web, 'assets', 'app-abc123.js'), 'console.log(1)');
+  writeFileSync(join(web, 'assets', 'big.js'), 'x'.repeat(20_000));
   const media = mkdtempSync(join(tmpdir(), 'demo-media-'));
   mkdirSync(join(media, 'hls'));
   writeFileSync(join(media, 'hls', 'clip.m3u8'), '#EXTM3U\n#EXT-X-ENDLIST\n');
@@ -44,6 +45,17 @@ describe('Node host', () => {
     const playlist = await root.request('/demo-media/hls/clip.m3u8');
     expect(playlist.status).toBe(200);
     expect(playlist.headers.get('content-type')).toBe('application/vnd.apple.mpegurl');
+  });
+
+  it('gzips the shell, API answers and assets for clients that accept it, and only for them', async () => {
+    for (const path of ['/han-quoc', '/api/product/product-phimbo', '/assets/big.js']) {
+      const res = await root.request(path, { headers: { 'accept-encoding': 'gzip' } });
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-encoding'), path).toBe('gzip');
+    }
+    const plain = await root.request('/assets/big.js');
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect((await plain.text()).length).toBe(20_000);
   });
 
   it('routes /api to the app, with JSON errors for unknown API paths', async () => {

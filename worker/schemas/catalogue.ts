@@ -1,6 +1,5 @@
 // Wire contract of the catalogue API (spec field names + slug). Pure types and zod: importable by web/.
 import { z } from 'zod';
-import { FIRST_YEAR } from './taxonomy';
 
 /** A film as listings, home rails and search show it (no episode links ever). */
 export interface FilmCard {
@@ -152,12 +151,6 @@ export const updateViewSchema = z.object({
   title: z.string({ error: 'is required' }).trim().min(1, 'is required').max(200),
 });
 
-/** Release years offered by filters and the home sidebar: FIRST_YEAR..the current year. */
-export function releaseYears(now = new Date()): number[] {
-  const years: number[] = [];
-  for (let y = now.getFullYear(); y >= FIRST_YEAR; y--) years.push(y);
-  return years;
-}
 
 /** Reasons offered by the watch page's 'Báo lỗi' button. */
 export const REPORT_REASONS = ['khong-phat-duoc', 'sai-tap', 'am-thanh', 'phu-de', 'khac'] as const;

@@ -145,3 +145,10 @@ export const CRAWL_CATEGORY_NAMES: readonly string[] = [
 
 export const PAGE_SIZE = 25;
 export const FIRST_YEAR = 2010;
+
+/** Release years offered by the filter bar: the current year down to FIRST_YEAR (spec defect: not 2024). */
+export function releaseYears(now = new Date()): number[] {
+  const years: number[] = [];
+  for (let y = now.getFullYear(); y >= FIRST_YEAR; y--) years.push(y);
+  return years;
+}

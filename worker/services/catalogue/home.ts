@@ -1,4 +1,4 @@
-import { desc, eq, gte, or, sql, type SQL } from 'drizzle-orm';
+import { desc, eq, gte, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { films, viewEvents } from '../../db/schema';
 import type { FilmCard, HomeData, TrendingLists } from '../../schemas/catalogue';
@@ -14,7 +14,10 @@ async function rail(db: Db, where: SQL | undefined, limit = RAIL): Promise<FilmC
   return rows.map((r) => toFilmCard(r));
 }
 
-/** Most viewed films by view events since `since`; falls back to all-time views when there are none yet. */
+/**
+ * Most viewed films by view events since `since`, topped up with the most viewed then most recently
+ * updated films when too few were watched in the window (a fresh install has almost no view events).
+ */
 export async function trendingSince(db: Db, since: number, limit = SIDEBAR): Promise<FilmCard[]> {
   const counts = db
     .select({ filmId: viewEvents.filmId, n: sql<number>`count(*)`.as('n') })
@@ -28,9 +31,14 @@ export async function trendingSince(db: Db, since: number, limit = SIDEBAR): Pro
     .innerJoin(films, eq(films.id, counts.filmId))
     .orderBy(desc(counts.n), desc(films.views))
     .limit(limit);
-  if (rows.length > 0) return rows.map((r) => toFilmCard(r));
-  const fallback = await db.select(cardColumns).from(films).orderBy(desc(films.views), desc(films.id)).limit(limit);
-  return fallback.map((r) => toFilmCard(r));
+  if (rows.length >= limit) return rows.map((r) => toFilmCard(r));
+  const fill = await db
+    .select(cardColumns)
+    .from(films)
+    .where(rows.length ? notInArray(films.id, rows.map((r) => r.id)) : undefined)
+    .orderBy(desc(films.views), desc(films.updatedAt), desc(films.id))
+    .limit(limit - rows.length);
+  return [...rows, ...fill].map((r) => toFilmCard(r));
 }
 
 export async function trending(db: Db, now: number): Promise<TrendingLists> {

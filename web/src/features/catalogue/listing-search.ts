@@ -1,4 +1,3 @@
-import { FIRST_YEAR } from '../../../../worker/schemas/taxonomy';
 
 /**
  * Query string of a listing page (the filter bar "in effect" plus the page). Every field falls back
@@ -46,9 +45,3 @@ export function validateListingSearch(raw: Record<string, unknown>): ListingSear
   return Object.fromEntries(Object.entries(parsed).filter(([, v]) => v !== undefined)) as ListingSearch;
 }
 
-/** The filter bar's years: the current year down to FIRST_YEAR (catalogue.ts releaseYears(), without pulling zod into this chunk). */
-export function filterYears(now = new Date()): number[] {
-  const years: number[] = [];
-  for (let y = now.getFullYear(); y >= FIRST_YEAR; y--) years.push(y);
-  return years;
-}

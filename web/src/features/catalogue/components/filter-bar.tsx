@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { COUNTRIES, GENRES } from '../../../../../worker/schemas/taxonomy';
-import { filterYears, type ListingSearch } from '../listing-search';
+import { releaseYears } from '../../../../../worker/schemas/taxonomy';
+import type { ListingSearch } from '../listing-search';
 
 const TYPES = [
   { id: 24, label: 'Phim Bộ' },
@@ -77,7 +78,7 @@ export function FilterBar({ applied, onApply }: { applied: Filters; onApply: (fi
         <label htmlFor={`${id}-year`}>Năm phát hành</label>
         <select id={`${id}-year`} name="year" value={draft.year ?? ''} onChange={(e) => set('year', num(e.target.value))}>
           <option value="">- Năm -</option>
-          {filterYears().map((y) => (
+          {releaseYears().map((y) => (
             <option key={y} value={y}>
               {y}
             </option>
