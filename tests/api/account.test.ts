@@ -5,7 +5,7 @@ import { users } from '../../worker/db/schema';
 import { requireAny, requireRole, requireViewer, viewerMiddleware } from '../../worker/lib/auth-middleware';
 import type { AppEnv } from '../../worker/lib/context';
 import { toErrorBody } from '../../worker/lib/errors';
-import { createTestApp, type TestApp } from '../helpers/app';
+import { createTestApp, errorOf, type TestApp } from '../helpers/app';
 import { bearer, createUser, fakeClock, login, signedInUser, storedPasswordHash } from '../helpers/auth';
 
 let t: TestApp;
@@ -16,7 +16,6 @@ beforeEach(async () => {
   t = await createTestApp({ now: clock.now });
 });
 
-const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; message: string } }).error;
 const refresh = (token: string) => t.request('/api/refresh_token', { json: { token } });
 
 describe('GET /api/account', () => {

@@ -3,7 +3,7 @@ import { generateKeyPair, SignJWT } from 'jose';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { refreshTokens, users } from '../../worker/db/schema';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../../worker/services/auth/access-token';
-import { createTestApp, type TestApp } from '../helpers/app';
+import { createTestApp, errorOf, type TestApp } from '../helpers/app';
 import { bearer, createUser, fakeClock, login, storedPasswordHash } from '../helpers/auth';
 
 const LOGIN_FAILED = 'Thông tin đăng nhập không chính xác !!!';
@@ -18,7 +18,6 @@ beforeEach(async () => {
 const register = (json: unknown, ip = '203.0.113.10') => t.request('/api/dang-ky', { json, headers: { 'x-forwarded-for': ip } });
 const signIn = (json: unknown, ip = '203.0.113.20') => t.request('/api/dang-nhap', { json, headers: { 'x-forwarded-for': ip } });
 const refresh = (token: string) => t.request('/api/refresh_token', { json: { token } });
-const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; message: string } }).error;
 
 describe('POST /api/dang-ky', () => {
   it('creates the account: 201 with the account, never a hash; the stored hash is PBKDF2 at 100,000', async () => {

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { comments } from '../../worker/db/schema';
 import { roomPushSchema } from '../../party/messages';
-import { createTestApp, type TestApp } from '../helpers/app';
+import { createTestApp, errorOf, type TestApp } from '../helpers/app';
 import { bearer, fakeClock, insertFilm, signedInUser } from '../helpers/auth';
 
 interface Push {
@@ -30,7 +30,6 @@ beforeEach(async () => {
 
 const post = (token: string | null, json: unknown) => t.request('/api/product/comment', { json, headers: token ? bearer(token) : {} });
 const list = (slug: string, query = '') => t.request(`/api/product/${slug}/comments${query}`);
-const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; message: string } }).error;
 /** Lets the background push (not awaited by the handler) settle. */
 const settle = () => new Promise((r) => setTimeout(r, 0));
 

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { users } from '../../worker/db/schema';
-import { createTestApp, type TestApp } from '../helpers/app';
+import { createTestApp, errorOf, type TestApp } from '../helpers/app';
 import { bearer, createUser, fakeClock } from '../helpers/auth';
 import { createGoogleStandIn, TEST_GOOGLE_CLIENT_ID, TEST_JWKS_URL } from '../helpers/jwks';
 
@@ -20,7 +20,6 @@ beforeEach(async () => {
 });
 
 const signIn = (googleToken: string) => t.request('/api/dang-nhap', { json: { email: '', password: '', googleToken } });
-const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; message: string } }).error;
 
 describe('POST /api/dang-nhap with googleToken', () => {
   it('creates a password-less account on first sign-in and signs the same account in afterwards', async () => {

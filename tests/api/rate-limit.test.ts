@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clientIp, hitRateLimit, RATE_LIMITS } from '../../worker/services/rate-limit';
-import { createTestApp, type TestApp } from '../helpers/app';
+import { createTestApp, errorOf, type TestApp } from '../helpers/app';
 import { createUser, fakeClock } from '../helpers/auth';
 
 let t: TestApp;
@@ -11,7 +11,6 @@ beforeEach(async () => {
   t = await createTestApp({ now: clock.now });
 });
 
-const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; message: string } }).error;
 const signIn = (email: string, headers: Record<string, string>) => t.request('/api/dang-nhap', { json: { email, password: 'mat-khau-sai' }, headers });
 
 describe('fixed-window limiter in the rate_limits table', () => {

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ratings } from '../../worker/db/schema';
-import { createTestApp, type TestApp } from '../helpers/app';
+import { createTestApp, errorOf, type TestApp } from '../helpers/app';
 import { bearer, fakeClock, insertFilm, signedInUser } from '../helpers/auth';
 
 let t: TestApp;
@@ -12,7 +12,6 @@ beforeEach(async () => {
 });
 
 const rate = (token: string | null, json: unknown) => t.request('/api/product/rating_star', { json, headers: token ? bearer(token) : {} });
-const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; message: string } }).error;
 
 describe('POST /api/product/rating_star', () => {
   it('records the rating and answers with it and the film summary', async () => {

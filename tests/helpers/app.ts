@@ -1,6 +1,7 @@
 import { createApp } from '../../worker/app';
 import { loadConfig, type Config } from '../../worker/config';
 import type { AppDeps } from '../../worker/lib/context';
+import type { ErrorBody } from '../../worker/lib/errors';
 import { openMigratedDatabase } from '../../worker/db/node-client';
 
 export interface TestApp {
@@ -29,4 +30,9 @@ export async function createTestApp(overrides: Partial<Omit<AppDeps, 'config'>> 
     return Promise.resolve(app.request(path, rest));
   };
   return { app, deps, request, advance: (ms) => { offset += ms; } };
+}
+
+/** The `{ error }` body every API failure carries (worker/lib/errors.ts). */
+export async function errorOf(res: Response): Promise<ErrorBody['error']> {
+  return ((await res.json()) as ErrorBody).error;
 }
