@@ -13,6 +13,9 @@ import { DEFAULT_DATABASE_URL, openMigratedDatabase, type NodeDatabase } from '.
 import type { AppDeps } from './lib/context';
 import { securityHeaders } from './lib/security-headers';
 import { runScheduledJobs } from './scheduled';
+import { films } from './db/schema';
+import { RESERVED_FILM_SLUGS } from './schemas/taxonomy';
+import { eq } from 'drizzle-orm';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const WEB_DIST = resolve(REPO_ROOT, 'web/dist');
@@ -41,12 +44,12 @@ export function createNodeRoot(deps: AppDeps, demoMediaDir?: string, webDist = W
   // The shell names the live-comment host at run time (web/src/lib/party-host.ts reads this meta), so a
   // different PARTYKIT_HOST needs no rebuild. Read per request: the file is small and may be rebuilt.
   const partyMeta = `<meta name="partykit-host" content="${new URL(deps.config.PARTYKIT_HOST).host}">`;
-  const indexHtml = () => {
+  const indexHtml = (extraHead = '') => {
     const file = resolve(webDist, 'index.html');
-    return existsSync(file) ? readFileSync(file, 'utf8').replace('</head>', `${partyMeta}</head>`) : null;
+    return existsSync(file) ? readFileSync(file, 'utf8').replace('</head>', `${partyMeta}${extraHead}</head>`) : null;
   };
-  const shell = (c: Context) => {
-    const html = indexHtml();
+  const shell = async (c: Context) => {
+    const html = indexHtml(await posterPreload(deps, c.req.path));
     if (!html) return c.text('Ứng dụng web chưa được build: chạy npm run build.', 503);
     c.header('Cache-Control', 'no-cache');
     return c.html(html);
@@ -84,6 +87,20 @@ export function createNodeRoot(deps: AppDeps, demoMediaDir?: string, webDist = W
   root.use('*', serveStatic({ root: webDist }));
   root.get('*', shell);
   return root;
+}
+
+const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/**
+ * A film page's largest paint is its poster, whose URL the browser would learn only after the
+ * JavaScript and the film's data arrive: naming it in the shell lets it download alongside them.
+ */
+async function posterPreload(deps: AppDeps, path: string): Promise<string> {
+  const match = /^\/(?:xem-phim\/)?([a-z0-9-]+)(?:\/tap-\d+)?\/?$/.exec(path);
+  if (!match?.[1] || RESERVED_FILM_SLUGS.has(match[1])) return '';
+  const [film] = await deps.db.select({ posterUrl: films.posterUrl }).from(films).where(eq(films.slug, match[1])).limit(1);
+  if (!film?.posterUrl) return '';
+  return `<link rel="preload" as="image" href="${escapeAttribute(film.posterUrl)}" fetchpriority="high">`;
 }
 
 export async function startNodeServer(options: NodeServerOptions): Promise<RunningServer> {

@@ -4,11 +4,13 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createNodeRoot } from '../../worker/node';
 import { createTestApp } from '../helpers/app';
+import { upsertFilm } from '../../worker/services/films/film-writer';
 
 let root: ReturnType<typeof createNodeRoot>;
 
 beforeAll(async () => {
   const { deps } = await createTestApp({ config: { PARTYKIT_HOST: 'https://rooms.example.com' } });
+  await upsertFilm(deps.db, { title: 'Mắt Biếc', categoryId: 25, posterUrl: 'https://img.example.com/mat-biec.webp?a=1&b="2"' });
   const web = mkdtempSync(join(tmpdir(), 'web-dist-'));
   mkdirSync(join(web, 'assets'));
   writeFileSync(join(web, 'index.html'), '<!doctype html><html lang="vi"><head><title>PhimViet</title></head><body></body></html>');
@@ -28,6 +30,15 @@ describe('Node host', () => {
     expect(html).toContain('<meta name="partykit-host" content="rooms.example.com"></head>');
     expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(res.headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it("names a film page's poster in the shell so it downloads alongside the JavaScript", async () => {
+    const preload = '<link rel="preload" as="image" href="https://img.example.com/mat-biec.webp?a=1&amp;b=&quot;2&quot;" fetchpriority="high">';
+    expect(await (await root.request('/mat-biec')).text()).toContain(preload);
+    expect(await (await root.request('/xem-phim/mat-biec/tap-1')).text()).toContain(preload);
+    for (const path of ['/', '/han-quoc', '/khong-co-phim', '/the-loai/hanh-dong']) {
+      expect(await (await root.request(path)).text(), path).not.toContain('as="image"');
+    }
   });
 
   it('answers client-side routes with the shell (SPA fallback), not a 404', async () => {
