@@ -1,10 +1,9 @@
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { errorReports, films } from '../../db/schema';
+import { errorReports } from '../../db/schema';
 import type { Viewer } from '../../lib/context';
-import { notFound } from '../../lib/errors';
 import type { ReportErrorInput } from '../../schemas/catalogue';
 import { enforceRateLimits } from '../rate-limit';
+import { filmIdBySlug } from './film-lookup';
 
 /** A viewer may report at most this many broken episodes per IP in the window. */
 export const REPORT_LIMIT = { limit: 10, windowMs: 10 * 60_000 };
@@ -12,12 +11,11 @@ export const REPORT_LIMIT = { limit: 10, windowMs: 10 * 60_000 };
 /** POST /api/product/report_error: stores a playback problem for admins (watch page button). */
 export async function reportEpisodeError(db: Db, input: ReportErrorInput, who: { ip: string; viewer: Viewer | null }, now: number) {
   await enforceRateLimits(db, [{ key: `report:ip:${who.ip}`, ...REPORT_LIMIT }], now, 'Bạn đã báo lỗi quá nhiều lần, vui lòng thử lại sau ít phút.');
-  const [film] = await db.select({ id: films.id }).from(films).where(eq(films.slug, input.slug)).limit(1);
-  if (!film) throw notFound('Không tìm thấy phim');
+  const filmId = await filmIdBySlug(db, input.slug, 'slug');
   const [row] = await db
     .insert(errorReports)
     .values({
-      filmId: film.id,
+      filmId,
       episode: input.episode,
       serverName: input.server_name ?? null,
       reason: input.reason,

@@ -5,6 +5,7 @@ import type { Viewer } from '../../lib/context';
 import { ApiError, notFound } from '../../lib/errors';
 import type { EpisodeResponse } from '../../schemas/catalogue';
 import { vipAccess, type VipAccess } from './access';
+import { filmIdBySlug } from './film-lookup';
 
 /** SPEC.md §8 texts for a VIP-only film the viewer may not watch. */
 export const VIP_MESSAGES: Record<Exclude<VipAccess, 'allowed'>, string> = {
@@ -44,11 +45,10 @@ export async function episodeLink(db: Db, input: { slug: string; episode: number
 
 /** POST /api/product/update_view: one view event (trending) and the film's running total. */
 export async function recordView(db: Db, slug: string, now: number): Promise<{ views: number }> {
-  const [film] = await db.select({ id: films.id }).from(films).where(eq(films.slug, slug)).limit(1);
-  if (!film) throw notFound('Không tìm thấy phim');
+  const filmId = await filmIdBySlug(db, slug, 'title');
   const [, updated] = await db.batch([
-    db.insert(viewEvents).values({ filmId: film.id, viewedAt: now }),
-    db.update(films).set({ views: sql`${films.views} + 1` }).where(eq(films.id, film.id)).returning({ views: films.views }),
+    db.insert(viewEvents).values({ filmId, viewedAt: now }),
+    db.update(films).set({ views: sql`${films.views} + 1` }).where(eq(films.id, filmId)).returning({ views: films.views }),
   ]);
   return { views: updated[0]?.views ?? 0 };
 }

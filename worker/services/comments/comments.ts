@@ -1,9 +1,10 @@
 import { and, eq, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { comments, films, rateLimits, users } from '../../db/schema';
-import { badRequest, notFound, tooManyRequests } from '../../lib/errors';
+import { comments, rateLimits, users } from '../../db/schema';
+import { badRequest, tooManyRequests } from '../../lib/errors';
 import type { CommentDto } from '../../schemas/catalogue';
 import { filmComments } from '../catalogue/detail';
+import { filmIdBySlug } from '../catalogue/film-lookup';
 import { countHit, RATE_LIMITS } from '../rate-limit';
 
 const TOO_FAST = 'Bạn bình luận quá nhanh. Vui lòng chờ một lát rồi thử lại.';
@@ -18,15 +19,9 @@ export interface CreateCommentInput {
   now: number;
 }
 
-export async function findFilmIdBySlug(db: Db, slug: string): Promise<number | null> {
-  const [film] = await db.select({ id: films.id }).from(films).where(eq(films.slug, slug)).limit(1);
-  return film?.id ?? null;
-}
-
 /** Stores a comment or a reply (whose parent must be on the same film) and returns it as the wire shape. */
 export async function createComment(db: Db, input: CreateCommentInput): Promise<{ filmSlug: string; comment: CommentDto }> {
-  const filmId = await findFilmIdBySlug(db, input.filmSlug);
-  if (filmId === null) throw notFound('titlefilm: không tìm thấy phim');
+  const filmId = await filmIdBySlug(db, input.filmSlug, 'titlefilm');
 
   const parentId = input.parentId ?? null;
   if (parentId !== null) {
@@ -71,7 +66,6 @@ export async function createComment(db: Db, input: CreateCommentInput): Promise<
  * newer ones (what a reconnecting client missed). Same query as the film detail's comments.
  */
 export async function listCommentsBySlug(db: Db, slug: string, options: { sinceId?: number } = {}): Promise<CommentDto[]> {
-  const filmId = await findFilmIdBySlug(db, slug);
-  if (filmId === null) throw notFound('Không tìm thấy phim');
+  const filmId = await filmIdBySlug(db, slug);
   return filmComments(db, filmId, options.sinceId ?? 0);
 }

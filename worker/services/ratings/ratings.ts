@@ -1,16 +1,13 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { ratings } from '../../db/schema';
-import { notFound } from '../../lib/errors';
+import type { FilmDetailResponse } from '../../schemas/catalogue';
 import { ratingSummary } from '../catalogue/detail';
-import { findFilmIdBySlug } from '../comments/comments';
+import { filmIdBySlug } from '../catalogue/film-lookup';
 import { enforceRateLimits, RATE_LIMITS } from '../rate-limit';
 
-export interface RatingSummary {
-  totalRatings: number;
-  /** Mean of all stars to one decimal; null when nobody has rated (the web shows 'N/A'). */
-  averageRating: number | null;
-}
+/** Count and mean stars (one decimal, null with no rating): the film detail's general_assessment. */
+export type RatingSummary = FilmDetailResponse['general_assessment'];
 
 export interface RateFilmResult {
   /** The viewer's own stars. */
@@ -20,8 +17,7 @@ export interface RateFilmResult {
 
 /** One rating per user per film: rating again replaces the stars. */
 export async function rateFilm(db: Db, input: { filmSlug: string; userId: number; stars: number; now: number }): Promise<RateFilmResult> {
-  const filmId = await findFilmIdBySlug(db, input.filmSlug);
-  if (filmId === null) throw notFound('titlefilm: không tìm thấy phim');
+  const filmId = await filmIdBySlug(db, input.filmSlug, 'titlefilm');
   await enforceRateLimits(db, [{ key: `rating:user:${input.userId}`, ...RATE_LIMITS.ratingPerUser }], input.now);
   await db
     .insert(ratings)
