@@ -1,6 +1,5 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from './context';
-import { TtlCache } from './ttl-cache';
 
 interface CachedResponse {
   body: string;
@@ -8,11 +7,12 @@ interface CachedResponse {
 }
 
 /**
- * Reuses whole 200 responses of anonymous GETs for a few seconds (see TtlCache). Requests that carry
- * credentials always reach the handler, so nothing personal is ever cached.
+ * Reuses whole 200 responses of anonymous GETs for a few seconds, in the app instance's
+ * c.var.caches.responses (see TtlCache). Requests that carry credentials always reach the handler, so
+ * nothing personal is ever cached.
  */
-export function publicResponseCache(cache: TtlCache<CachedResponse>) {
-  return createMiddleware<AppEnv>(async (c, next) => {
+export const publicResponseCache = createMiddleware<AppEnv>(async (c, next) => {
+    const cache = c.var.caches.responses;
     if (c.req.method !== 'GET' || c.req.header('authorization')) return next();
     const key = c.req.url;
     const hit = cache.get(key);
@@ -26,7 +26,6 @@ export function publicResponseCache(cache: TtlCache<CachedResponse>) {
     const body = await c.res.clone().text();
     cache.set(key, { body, headers: [...c.res.headers] });
     c.res.headers.set('X-Cache', 'miss');
-  });
-}
+});
 
 export type { CachedResponse };

@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { createMiddleware } from 'hono/factory';
 import { publicResponseCache } from '../lib/public-cache';
 import type { AppEnv } from '../lib/context';
 import { badRequest } from '../lib/errors';
@@ -19,7 +18,7 @@ import { episodeLink, recordView } from '../services/catalogue/watch';
 const PUBLIC_CACHE = 'public, max-age=30, stale-while-revalidate=300';
 
 /** Whole-response reuse for anonymous public reads (lib/public-cache.ts). */
-const cached = createMiddleware<AppEnv>((c, next) => publicResponseCache(c.var.caches.responses)(c, next));
+const cached = publicResponseCache;
 
 const slugParam = z.object({ slug: z.string().min(1).max(200) });
 const episodeParam = slugParam.extend({

@@ -7,6 +7,7 @@ import { hasGenre } from './listing';
 
 const RAIL = 12;
 const SIDEBAR = 8;
+const HOT = 10;
 const DAY = 24 * 60 * 60 * 1000;
 
 async function rail(db: Db, where: SQL | undefined, limit = RAIL): Promise<FilmCard[]> {
@@ -41,20 +42,21 @@ export async function trendingSince(db: Db, since: number, limit = SIDEBAR): Pro
   return [...rows, ...fill].map((r) => toFilmCard(r));
 }
 
-export async function trending(db: Db, now: number): Promise<TrendingLists> {
+/** Day/week/month lists; `weekLimit` lets the home's hot list reuse the week query. */
+async function trending(db: Db, now: number, weekLimit = SIDEBAR): Promise<{ lists: TrendingLists; week: FilmCard[] }> {
   const [day, week, month] = await Promise.all([
     trendingSince(db, now - DAY),
-    trendingSince(db, now - 7 * DAY),
+    trendingSince(db, now - 7 * DAY, weekLimit),
     trendingSince(db, now - 30 * DAY),
   ]);
-  return { day, week, month };
+  return { lists: { day, week: week.slice(0, SIDEBAR), month }, week };
 }
 
 /** GET /api/product/product-home: both readings of the spec's home data (SPEC.md §3). */
 export async function homeData(db: Db, now: number): Promise<HomeData> {
   const [
     phimbomoicapnhat, phimlemoicapnhat, phimdahoanthanh, phimhoathinh, phimtamlytimcam, phimvientuong,
-    phimhanhdong, phimsapchieu, phimtrending, phimhot,
+    phimhanhdong, phimsapchieu, trendingLists,
   ] = await Promise.all([
     rail(db, eq(films.categoryId, 24)),
     rail(db, eq(films.categoryId, 25)),
@@ -64,12 +66,12 @@ export async function homeData(db: Db, now: number): Promise<HomeData> {
     rail(db, hasGenre('vien-tuong')),
     rail(db, hasGenre('hanh-dong'), SIDEBAR),
     rail(db, eq(films.categoryId, 27), SIDEBAR),
-    trending(db, now),
-    trendingSince(db, now - 7 * DAY, 10),
+    // Hot = the week's most watched, ten of them: the same query as the week's trending list.
+    trending(db, now, HOT),
   ]);
   return {
-    phimhot, phimbomoicapnhat, phimlemoicapnhat, phimdahoanthanh, phimhoathinh, phimtamlytimcam, phimvientuong,
-    phimhanhdong, phimtrending, phimsapchieu,
+    phimhot: trendingLists.week, phimtrending: trendingLists.lists, phimbomoicapnhat, phimlemoicapnhat, phimdahoanthanh, phimhoathinh, phimtamlytimcam, phimvientuong,
+    phimhanhdong, phimsapchieu,
   };
 }
 
