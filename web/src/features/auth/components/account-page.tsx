@@ -37,7 +37,7 @@ function Account({ session }: { session: Session }) {
           <h2 id="account-info-heading" className="section-title">
             Thông tin tài khoản
           </h2>
-          <dl className="account-info">
+          <dl className="meta-list account-info">
             <div>
               <dt>Tên hiển thị</dt>
               <dd data-testid="account-name">{data?.name ?? session.name}</dd>

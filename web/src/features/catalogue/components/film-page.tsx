@@ -95,7 +95,7 @@ export function FilmPage({ slug }: { slug: string }) {
             </ul>
             <RatingSummary average={data.general_assessment.averageRating} total={data.general_assessment.totalRatings} />
             <RateFilm slug={film.slug} own={data.rating_star.rating} />
-            <dl className="film-meta">
+            <dl className="meta-list">
               <div>
                 <dt>Trạng thái</dt>
                 <dd>{film.trangthai || '—'}</dd>
