@@ -46,13 +46,16 @@ const hardStop = setTimeout(() => {
 }, HARD_STOP_MS);
 hardStop.unref();
 
-const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN;
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 
 async function portIsFree(port: number): Promise<boolean> {
   const { createServer } = await import('node:net');
   return new Promise((done) => {
-    const s = createServer().once('error', () => done(false)).listen(port, '0.0.0.0', () => s.close(() => done(true)));
+    const s = createServer()
+      .once('error', () => done(false))
+      .listen(port, '0.0.0.0', () => s.close(() => done(true)));
   });
 }
 
@@ -68,7 +71,9 @@ async function seed(): Promise<string[]> {
   const passwordHash = await hashPassword('bench-password');
   const rows = await database.db
     .insert(users)
-    .values(Array.from({ length: authors }, (_, i) => ({ email: `khan-gia-${i}@bench.local`, username: `Khán giả ${i + 1}`, passwordHash })))
+    .values(
+      Array.from({ length: authors }, (_, i) => ({ email: `khan-gia-${i}@bench.local`, username: `Khán giả ${i + 1}`, passwordHash })),
+    )
     .returning();
   const tokens: string[] = [];
   for (const user of rows) tokens.push((await startSession({ db: database.db, config, now: Date.now, fetch }, user)).token);
@@ -82,16 +87,37 @@ async function startApi(party: PartyKitDev): Promise<string> {
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, PORT: String(port), DATABASE_URL: `file:${DB_FILE}`, APP_ENV: 'test', JWT_SECRET, PARTYKIT_HOST: party.url, PARTY_SECRET: SECRET },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATABASE_URL: `file:${DB_FILE}`,
+      APP_ENV: 'test',
+      JWT_SECRET,
+      PARTYKIT_HOST: party.url,
+      PARTY_SECRET: SECRET,
+    },
   });
-  cleanups.push(() => new Promise<void>((done) => {
-    if (child.exitCode !== null) return done();
-    child.once('exit', () => done());
-    try { process.kill(-child.pid!, 'SIGTERM'); } catch { child.kill('SIGTERM'); }
-  }));
+  cleanups.push(
+    () =>
+      new Promise<void>((done) => {
+        if (child.exitCode !== null) return done();
+        child.once('exit', () => done());
+        try {
+          process.kill(-child.pid!, 'SIGTERM');
+        } catch {
+          child.kill('SIGTERM');
+        }
+      }),
+  );
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 150; i++) {
-    if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) return base;
+    if (
+      await fetch(`${base}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return base;
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error('API did not start');
@@ -107,21 +133,29 @@ async function openClients(party: PartyKitDev, tagOf: (comment: string) => strin
   const received = Array.from({ length: CLIENTS }, () => new Map<string, number>());
   const sockets: PartySocket[] = [];
   await Promise.all(
-    received.map((got, i) => new Promise<void>((done, fail) => {
-      const socket = new PartySocket({ host: party.host, party: 'comments', room: SLUG, WebSocket, maxRetries: 0, id: `bench-${i}` });
-      sockets.push(socket);
-      socket.addEventListener('message', (e: MessageEvent) => {
-        const at = performance.now();
-        const event = parseRoomEvent(e.data);
-        if (event?.type !== 'comment') return;
-        const tag = tagOf(event.comment.comment);
-        if (tag && !got.has(tag)) got.set(tag, at);
-      });
-      socket.addEventListener('open', () => done(), { once: true });
-      socket.addEventListener('error', () => fail(new Error(`client ${i} could not connect`)), { once: true });
-    })),
+    received.map(
+      (got, i) =>
+        new Promise<void>((done, fail) => {
+          const socket = new PartySocket({ host: party.host, party: 'comments', room: SLUG, WebSocket, maxRetries: 0, id: `bench-${i}` });
+          sockets.push(socket);
+          socket.addEventListener('message', (e: MessageEvent) => {
+            const at = performance.now();
+            const event = parseRoomEvent(e.data);
+            if (event?.type !== 'comment') return;
+            const tag = tagOf(event.comment.comment);
+            if (tag && !got.has(tag)) got.set(tag, at);
+          });
+          socket.addEventListener('open', () => done(), { once: true });
+          socket.addEventListener('error', () => fail(new Error(`client ${i} could not connect`)), { once: true });
+        }),
+    ),
   );
-  return { received, close: () => sockets.forEach((s) => s.close()) };
+  return {
+    received,
+    close: () => {
+      for (const s of sockets) s.close();
+    },
+  };
 }
 
 async function waitForDeliveries(clients: Clients, tags: string[], timeoutMs: number) {
@@ -142,7 +176,9 @@ function summarise(name: string, clients: Clients, sentAt: Map<string, number>) 
   }
   latencies.sort((a, b) => a - b);
   const expected = clients.received.length * sentAt.size;
-  console.log(`    ${name.padEnd(29)} p50 ${ms(percentile(latencies, 50)).padStart(9)}   p99 ${ms(percentile(latencies, 99)).padStart(9)}   max ${ms(latencies.at(-1) ?? NaN).padStart(9)}   delivered ${latencies.length}/${expected}   lost ${lost}`);
+  console.log(
+    `    ${name.padEnd(29)} p50 ${ms(percentile(latencies, 50)).padStart(9)}   p99 ${ms(percentile(latencies, 99)).padStart(9)}   max ${ms(latencies.at(-1) ?? NaN).padStart(9)}   delivered ${latencies.length}/${expected}   lost ${lost}`,
+  );
   return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), lost };
 }
 
@@ -153,29 +189,45 @@ interface Phase {
 }
 
 /** Sends COMMENTS comments, one every intervalMs, through the API or straight to the room (the floor). */
-async function sendPhase(via: 'api' | 'room', name: string, intervalMs: number, ctx: { api: string; party: PartyKitDev; nextToken: () => string }): Promise<Phase> {
+async function sendPhase(
+  via: 'api' | 'room',
+  name: string,
+  intervalMs: number,
+  ctx: { api: string; party: PartyKitDev; nextToken: () => string },
+): Promise<Phase> {
   const phase: Phase = { sentAt: new Map(), postTimes: [], failures: 0 };
   const inflight: Promise<void>[] = [];
   for (let i = 0; i < COMMENTS; i++) {
     const tag = `${name}-${i}`;
     const t0 = performance.now();
     phase.sentAt.set(tag, t0);
-    const request = via === 'api'
-      ? fetch(`${ctx.api}/api/product/comment`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${ctx.nextToken()}` },
-          body: JSON.stringify({ titlefilm: SLUG, contentcomment: `#${tag} Bình luận thử số ${i + 1}` }),
-        })
-      : fetch(`${ctx.party.url}/parties/comments/${SLUG}`, {
-          method: 'POST',
-          headers: { 'x-party-secret': SECRET },
-          body: JSON.stringify({ type: 'comment', comment: { id: 1_000_000 + i, parent_id: null, comment: `#${tag} x`, createdAt: Date.now(), users: { username: 'bench' } } } satisfies RoomPush),
-        });
-    inflight.push(request.then(async (res) => {
-      phase.postTimes.push(performance.now() - t0);
-      if (!res.ok) phase.failures++;
-      await res.arrayBuffer();
-    }, () => { phase.failures++; }));
+    const request =
+      via === 'api'
+        ? fetch(`${ctx.api}/api/product/comment`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${ctx.nextToken()}` },
+            body: JSON.stringify({ titlefilm: SLUG, contentcomment: `#${tag} Bình luận thử số ${i + 1}` }),
+          })
+        : fetch(`${ctx.party.url}/parties/comments/${SLUG}`, {
+            method: 'POST',
+            headers: { 'x-party-secret': SECRET },
+            body: JSON.stringify({
+              type: 'comment',
+              comment: { id: 1_000_000 + i, parent_id: null, comment: `#${tag} x`, createdAt: Date.now(), users: { username: 'bench' } },
+            } satisfies RoomPush),
+          });
+    inflight.push(
+      request.then(
+        async (res) => {
+          phase.postTimes.push(performance.now() - t0);
+          if (!res.ok) phase.failures++;
+          await res.arrayBuffer();
+        },
+        () => {
+          phase.failures++;
+        },
+      ),
+    );
     await new Promise((r) => setTimeout(r, intervalMs));
   }
   await Promise.all(inflight);
@@ -187,9 +239,13 @@ async function main() {
   const party = await startPartyKitDev({ secret: SECRET, port });
   cleanups.push(() => party.stop());
   const tokens = await seed();
-  cleanups.push(() => { for (const f of [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`]) rmSync(f, { force: true }); });
+  cleanups.push(() => {
+    for (const f of [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`]) rmSync(f, { force: true });
+  });
   const api = await startApi(party);
-  console.log(`live bench: ${CLIENTS} partysocket clients in room '${SLUG}' on ${party.url}${port ? '' : ' (1999 was busy)'}, API ${api} (worker/node.ts, file libSQL)`);
+  console.log(
+    `live bench: ${CLIENTS} partysocket clients in room '${SLUG}' on ${party.url}${port ? '' : ' (1999 was busy)'}, API ${api} (worker/node.ts, file libSQL)`,
+  );
 
   const tagOf = (text: string) => /^#(\w+-\d+) /.exec(text)?.[1] ?? null;
   const clients = await openClients(party, tagOf);
@@ -209,22 +265,33 @@ async function main() {
   let next = 0;
   const authorTokens = tokens.slice(0, -WARMUP_AUTHORS);
   const ctx = { api, party, nextToken: () => authorTokens[next++ % authorTokens.length]! };
-  console.log(`  ${COMMENTS} comments per run; latency = POST sent → comment event parsed at each client; lost = (client, comment) pairs never received\n`);
+  console.log(
+    `  ${COMMENTS} comments per run; latency = POST sent → comment event parsed at each client; lost = (client, comment) pairs never received\n`,
+  );
   let verdict = true;
-  for (const [label, intervalMs] of [['steady', STEADY_INTERVAL_MS], ['burst', BURST_INTERVAL_MS]] as const) {
+  for (const [label, intervalMs] of [
+    ['steady', STEADY_INTERVAL_MS],
+    ['burst', BURST_INTERVAL_MS],
+  ] as const) {
     const ours = await sendPhase('api', `${label}api`, intervalMs, ctx);
     await waitForDeliveries(clients, [...ours.sentAt.keys()], 10_000);
     const floor = await sendPhase('room', `${label}floor`, intervalMs, ctx);
     await waitForDeliveries(clients, [...floor.sentAt.keys()], 10_000);
     ours.postTimes.sort((a, b) => a - b);
     console.log(`  ${label}: one comment every ${intervalMs} ms (${(1000 / intervalMs).toFixed(0)}/s)`);
-    console.log(`    POST /api/product/comment    p50 ${ms(percentile(ours.postTimes, 50)).padStart(9)}   p99 ${ms(percentile(ours.postTimes, 99)).padStart(9)}   non-201 ${ours.failures}`);
+    console.log(
+      `    POST /api/product/comment    p50 ${ms(percentile(ours.postTimes, 50)).padStart(9)}   p99 ${ms(percentile(ours.postTimes, 99)).padStart(9)}   non-201 ${ours.failures}`,
+    );
     const a = summarise('POST → every client (API)', clients, ours.sentAt);
     const f = summarise('push → every client (floor)', clients, floor.sentAt);
     console.log(`    ratio API/floor: p50 ${(a.p50 / f.p50).toFixed(2)}x, p99 ${(a.p99 / f.p99).toFixed(2)}x\n`);
     if (label === 'steady') verdict = a.p99 < 100 && a.lost === 0 && ours.failures === 0;
   }
-  console.log(`  machine load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores (clients, API and room share them)`);
+  console.log(
+    `  machine load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${cpus().length} cores (clients, API and room share them)`,
+  );
   console.log(`  aim (steady): p99 under 100 ms, none lost → ${verdict ? 'met' : 'NOT met'}`);
 }
 

@@ -26,11 +26,65 @@ if (process.argv.includes('live')) {
 
 // Deterministic generator: the same catalogue every run.
 let seed = 20_000;
-const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+const random = () => {
+  seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+  return seed / 2 ** 31;
+};
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
-const WORDS = ['Đất', 'Rừng', 'Phương', 'Nam', 'Mắt', 'Biếc', 'Người', 'Vợ', 'Cuối', 'Cùng', 'Hồi', 'Kết', 'Tình', 'Yêu', 'Đêm',
-  'Trăng', 'Máu', 'Bố', 'Già', 'Lật', 'Mặt', 'Gái', 'Già', 'Lắm', 'Chiêu', 'Hai', 'Phượng', 'Cô', 'Ba', 'Sài', 'Gòn', 'Hà', 'Nội',
-  'Mùa', 'Hè', 'Năm', 'Ấy', 'Thanh', 'Xuân', 'Ký', 'Ức', 'Đường', 'Về', 'Nhà', 'Bóng', 'Đè', 'Quỷ', 'Cẩu', 'Thiên', 'Long', 'Bát', 'Bộ'];
+const WORDS = [
+  'Đất',
+  'Rừng',
+  'Phương',
+  'Nam',
+  'Mắt',
+  'Biếc',
+  'Người',
+  'Vợ',
+  'Cuối',
+  'Cùng',
+  'Hồi',
+  'Kết',
+  'Tình',
+  'Yêu',
+  'Đêm',
+  'Trăng',
+  'Máu',
+  'Bố',
+  'Già',
+  'Lật',
+  'Mặt',
+  'Gái',
+  'Già',
+  'Lắm',
+  'Chiêu',
+  'Hai',
+  'Phượng',
+  'Cô',
+  'Ba',
+  'Sài',
+  'Gòn',
+  'Hà',
+  'Nội',
+  'Mùa',
+  'Hè',
+  'Năm',
+  'Ấy',
+  'Thanh',
+  'Xuân',
+  'Ký',
+  'Ức',
+  'Đường',
+  'Về',
+  'Nhà',
+  'Bóng',
+  'Đè',
+  'Quỷ',
+  'Cẩu',
+  'Thiên',
+  'Long',
+  'Bát',
+  'Bộ',
+];
 
 function generatedFilm(i: number): FilmInput {
   const title = `${Array.from({ length: 2 + Math.floor(random() * 3) }, () => pick(WORDS)).join(' ')} ${i}`;
@@ -49,7 +103,11 @@ function generatedFilm(i: number): FilmInput {
     description: `Bộ phim ${title} kể về những con người bình dị và những lựa chọn khó khăn trong cuộc đời.`.repeat(3),
     posterUrl: `/demo-media/posters/${i % 300}.webp`,
     episodes: Array.from({ length: episodeCount }, (_, e) => ({
-      serverName: 'Vietsub #1', episode: e + 1, name: `Tập ${e + 1}`, m3u8Url: '/demo-media/hls/clip.m3u8', embedUrl: '',
+      serverName: 'Vietsub #1',
+      episode: e + 1,
+      name: `Tập ${e + 1}`,
+      m3u8Url: '/demo-media/hls/clip.m3u8',
+      embedUrl: '',
     })),
   };
 }
@@ -67,7 +125,8 @@ async function ensureCatalogue(): Promise<string[]> {
   }
   if (fresh) console.log(`generated ${FILMS} films through the film writer in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   // Trending has something to rank.
-  if (fresh) await database.client.execute(`insert into view_events (film_id, viewed_at) select id, ${Date.now()} from films where id % 7 = 0`);
+  if (fresh)
+    await database.client.execute(`insert into view_events (film_id, viewed_at) select id, ${Date.now()} from films where id % 7 = 0`);
   database.client.close();
   return titles;
 }
@@ -75,20 +134,36 @@ async function ensureCatalogue(): Promise<string[]> {
 async function startServer(cacheSeconds: number): Promise<() => void> {
   const child = spawn(resolve(REPO_ROOT, 'node_modules/.bin/tsx'), ['worker/node.ts'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, PORT: String(PORT), DATABASE_URL: `file:${DB_FILE}`, APP_ENV: 'test', PUBLIC_CACHE_SECONDS: String(cacheSeconds) },
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      DATABASE_URL: `file:${DB_FILE}`,
+      APP_ENV: 'test',
+      PUBLIC_CACHE_SECONDS: String(cacheSeconds),
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   for (let i = 0; i < 100; i++) {
     try {
       if ((await fetch(`${BASE}/api/health`)).ok) return () => child.kill('SIGTERM');
-    } catch { /* not up yet */ }
+    } catch {
+      /* not up yet */
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   child.kill('SIGKILL');
   throw new Error('server did not start');
 }
 
-interface Measured { name: string; reqPerSec: number; p50: number; p99: number; bytesPerReq: number; errors: number; hitRate: number }
+interface Measured {
+  name: string;
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  bytesPerReq: number;
+  errors: number;
+  hitRate: number;
+}
 
 async function load(name: string, paths: string[]): Promise<Measured> {
   let next = 0;
@@ -141,11 +216,15 @@ let stop = await startServer(10);
 try {
   const detailPaths: string[] = [];
   for (let page = 1; page <= 20; page++) {
-    const body = await (await fetch(`${BASE}/api/product?pageSize=100&page=${page}`)).json() as { data: { slug: string }[] };
+    const body = (await (await fetch(`${BASE}/api/product?pageSize=100&page=${page}`)).json()) as { data: { slug: string }[] };
     detailPaths.push(...body.data.map((f) => `/api/product/${f.slug}`));
   }
   const listingPaths = ['phimbo', 'phimle', 'phimhanhdong', 'han-quoc', 'phimtinhcam', 'trung-quoc'].flatMap((endpoint) =>
-    Array.from({ length: 20 }, (_, p) => `/api/product/product-${endpoint}?page=${p + 1}${p % 3 === 0 ? '&sort=views' : ''}${p % 4 === 0 ? '&year=2020' : ''}`));
+    Array.from(
+      { length: 20 },
+      (_, p) => `/api/product/product-${endpoint}?page=${p + 1}${p % 3 === 0 ? '&sort=views' : ''}${p % 4 === 0 ? '&year=2020' : ''}`,
+    ),
+  );
   const queries = titles.slice(0, 2000).map((title, i) => {
     const words = title.split(' ');
     const phrase = words.slice(0, 1 + (i % 2)).join(' ');
@@ -164,11 +243,15 @@ try {
     console.log(`\n${title}`);
     console.log('scenario              req/s    p50 ms   p99 ms   bytes/req  errors  cache hits');
     for (const r of results) {
-      console.log(`${r.name.padEnd(20)} ${String(r.reqPerSec).padStart(6)}  ${String(r.p50).padStart(7)}  ${String(r.p99).padStart(7)}  ${String(r.bytesPerReq).padStart(9)}  ${String(r.errors).padStart(6)}  ${(r.hitRate * 100).toFixed(0).padStart(9)}%`);
+      console.log(
+        `${r.name.padEnd(20)} ${String(r.reqPerSec).padStart(6)}  ${String(r.p50).padStart(7)}  ${String(r.p99).padStart(7)}  ${String(r.bytesPerReq).padStart(9)}  ${String(r.errors).padStart(6)}  ${(r.hitRate * 100).toFixed(0).padStart(9)}%`,
+      );
     }
   };
   console.log(`\nCatalogue benchmark: ${FILMS} films, ${CONNECTIONS} connections, ${SECONDS} s per scenario, Node host on a libSQL file`);
-  console.log(`URL sets: ${listingPaths.length} listing pages, ${detailPaths.length} films, ${suggestPaths.length} search queries (rotated)`);
+  console.log(
+    `URL sets: ${listingPaths.length} listing pages, ${detailPaths.length} films, ${suggestPaths.length} search queries (rotated)`,
+  );
   print('With the public read cache (PUBLIC_CACHE_SECONDS=10, the default):', await scenarios());
   stop();
   stop = await startServer(0);

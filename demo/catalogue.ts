@@ -138,7 +138,14 @@ const CURATED: Seed[] = [
   S('Thám Tử Lừng Danh Conan', 'Detective Conan', 'hoathinh', 'nhat-ban', ['bi-an', 'hinh-su'], 2024, { episodes: 26 }),
   S('Đại Chiến Titan', 'Attack on Titan', 'hoathinh', 'nhat-ban', ['hanh-dong', 'vien-tuong'], 2013, { episodes: 25 }),
   S('Chú Thuật Hồi Chiến', 'Jujutsu Kaisen', 'hoathinh', 'nhat-ban', ['hanh-dong', 'than-thoai', 'hoc-duong'], 2020, { episodes: 24 }),
-  S('Doraemon: Nobita Và Bản Giao Hưởng Địa Cầu', "Doraemon: Nobita's Earth Symphony", 'hoathinh', 'nhat-ban', ['am-nhac', 'phieu-luu', 'gia-dinh'], 2024),
+  S(
+    'Doraemon: Nobita Và Bản Giao Hưởng Địa Cầu',
+    "Doraemon: Nobita's Earth Symphony",
+    'hoathinh',
+    'nhat-ban',
+    ['am-nhac', 'phieu-luu', 'gia-dinh'],
+    2024,
+  ),
   S('Chiếc Lá Cuốn Bay', 'The Leaf That Flew', 'hoathinh', 'viet-nam', ['gia-dinh'], 2024, { trailer: true }),
   S('Tình Người Duyên Ma', 'Pee Mak', 'single', 'thai-lan', ['kinh-di', 'hai-huoc', 'tinh-cam'], 2013),
   S('Thiên Tài Bất Hảo', 'Bad Genius', 'single', 'thai-lan', ['hoc-duong', 'hinh-su'], 2017),
@@ -153,7 +160,9 @@ const CURATED: Seed[] = [
   S('Phi Vụ Triệu Đô', 'Money Heist', 'series', 'tay-ban-nha', ['hinh-su', 'hanh-dong'], 2017, { episodes: 15 }),
   S('3 Chàng Ngốc', '3 Idiots', 'single', 'an-do', ['hai-huoc', 'hoc-duong', 'tam-ly'], 2010),
   S('Dangal: Niềm Kiêu Hãnh', 'Dangal', 'single', 'an-do', ['the-thao', 'gia-dinh'], 2016),
-  S('Bóng Đá Nữ Việt Nam: Giấc Mơ World Cup', 'Golden Girls: The World Cup Dream', 'tvshows', 'viet-nam', ['the-thao', 'tai-lieu'], 2023, { episodes: 6 }),
+  S('Bóng Đá Nữ Việt Nam: Giấc Mơ World Cup', 'Golden Girls: The World Cup Dream', 'tvshows', 'viet-nam', ['the-thao', 'tai-lieu'], 2023, {
+    episodes: 6,
+  }),
   S('Sài Gòn Trong Cơn Mưa', 'Saigon in the Rain', 'single', 'viet-nam', ['tinh-cam', 'am-nhac'], 2020),
   S('Người Bất Tử', 'The Immortal', 'single', 'viet-nam', ['than-thoai', 'hanh-dong'], 2018),
   S('Kẻ Săn Đêm Đà Lạt', 'Night Hunter of Da Lat', 'series', 'viet-nam', ['kinh-di', 'bi-an', 'phim-18'], 2022, { episodes: 12 }),
@@ -166,34 +175,163 @@ interface WordPair {
 const P = (vi: string, en: string): WordPair => ({ vi, en });
 
 const HEADS: WordPair[] = [
-  P('Ký Ức', 'Memories'), P('Lời Hứa', 'The Promise'), P('Bí Mật', 'The Secret'), P('Giấc Mơ', 'Dreams'),
-  P('Bóng Tối', 'Darkness'), P('Ánh Sáng', 'The Light'), P('Tiếng Gọi', 'The Call'), P('Con Đường', 'The Road'),
-  P('Hành Trình', 'The Journey'), P('Chuyện Tình', 'A Love Story'), P('Cuộc Chiến', 'The Battle'), P('Truyền Thuyết', 'The Legend'),
-  P('Huyền Thoại', 'The Myth'), P('Lời Nguyền', 'The Curse'), P('Mật Mã', 'The Code'), P('Người Thừa Kế', 'The Heir'),
-  P('Trái Tim', 'Heart'), P('Dấu Vết', 'Traces'), P('Bản Tình Ca', 'Love Song'), P('Vũ Điệu', 'Dance'),
-  P('Cơn Bão', 'The Storm'), P('Ngọn Lửa', 'The Flame'), P('Đóa Hoa', 'The Blossom'), P('Mùa Thu', 'Autumn'),
-  P('Giai Điệu', 'Melody'), P('Nước Mắt', 'Tears'), P('Nụ Cười', 'The Smile'), P('Kho Báu', 'The Treasure'),
-  P('Đêm Trắng', 'White Night'), P('Điệp Vụ', 'The Mission'),
+  P('Ký Ức', 'Memories'),
+  P('Lời Hứa', 'The Promise'),
+  P('Bí Mật', 'The Secret'),
+  P('Giấc Mơ', 'Dreams'),
+  P('Bóng Tối', 'Darkness'),
+  P('Ánh Sáng', 'The Light'),
+  P('Tiếng Gọi', 'The Call'),
+  P('Con Đường', 'The Road'),
+  P('Hành Trình', 'The Journey'),
+  P('Chuyện Tình', 'A Love Story'),
+  P('Cuộc Chiến', 'The Battle'),
+  P('Truyền Thuyết', 'The Legend'),
+  P('Huyền Thoại', 'The Myth'),
+  P('Lời Nguyền', 'The Curse'),
+  P('Mật Mã', 'The Code'),
+  P('Người Thừa Kế', 'The Heir'),
+  P('Trái Tim', 'Heart'),
+  P('Dấu Vết', 'Traces'),
+  P('Bản Tình Ca', 'Love Song'),
+  P('Vũ Điệu', 'Dance'),
+  P('Cơn Bão', 'The Storm'),
+  P('Ngọn Lửa', 'The Flame'),
+  P('Đóa Hoa', 'The Blossom'),
+  P('Mùa Thu', 'Autumn'),
+  P('Giai Điệu', 'Melody'),
+  P('Nước Mắt', 'Tears'),
+  P('Nụ Cười', 'The Smile'),
+  P('Kho Báu', 'The Treasure'),
+  P('Đêm Trắng', 'White Night'),
+  P('Điệp Vụ', 'The Mission'),
 ];
 
 const TAILS: WordPair[] = [
-  P('Mùa Hạ', 'of Summer'), P('Phương Nam', 'of the South'), P('Đêm Trăng', 'Under the Moon'), P('Sông Hồng', 'by the Red River'),
-  P('Hà Nội', 'of Hanoi'), P('Sài Gòn', 'of Saigon'), P('Biển Xanh', 'by the Blue Sea'), P('Núi Rừng', 'of the Mountains'),
-  P('Đồng Quê', 'of the Countryside'), P('Tuổi Trẻ', 'of Youth'), P('Ngày Mai', 'of Tomorrow'), P('Đã Mất', 'Lost'),
-  P('Cuối Cùng', 'at Last'), P('Không Tên', 'Without a Name'), P('Vĩnh Cửu', 'Forever'), P('Rực Lửa', 'on Fire'),
-  P('Băng Giá', 'of Ice'), P('Bên Kia Đại Dương', 'Beyond the Ocean'), P('Thời Gian', 'of Time'), P('Định Mệnh', 'of Destiny'),
-  P('Hoàng Cung', 'of the Palace'), P('Đế Vương', 'of the Emperor'), P('Giang Hồ', 'of the Underworld'), P('Học Đường', 'at School'),
-  P('Dưới Mưa', 'in the Rain'), P('Phố Cổ', 'of the Old Quarter'), P('Đà Lạt', 'of Da Lat'), P('Tây Nguyên', 'of the Highlands'),
-  P('Cửu Long', 'of the Mekong'), P('Đèn Lồng', 'of Lanterns'), P('Thảo Nguyên', 'of the Steppe'), P('Địa Ngục', 'from Hell'),
+  P('Mùa Hạ', 'of Summer'),
+  P('Phương Nam', 'of the South'),
+  P('Đêm Trăng', 'Under the Moon'),
+  P('Sông Hồng', 'by the Red River'),
+  P('Hà Nội', 'of Hanoi'),
+  P('Sài Gòn', 'of Saigon'),
+  P('Biển Xanh', 'by the Blue Sea'),
+  P('Núi Rừng', 'of the Mountains'),
+  P('Đồng Quê', 'of the Countryside'),
+  P('Tuổi Trẻ', 'of Youth'),
+  P('Ngày Mai', 'of Tomorrow'),
+  P('Đã Mất', 'Lost'),
+  P('Cuối Cùng', 'at Last'),
+  P('Không Tên', 'Without a Name'),
+  P('Vĩnh Cửu', 'Forever'),
+  P('Rực Lửa', 'on Fire'),
+  P('Băng Giá', 'of Ice'),
+  P('Bên Kia Đại Dương', 'Beyond the Ocean'),
+  P('Thời Gian', 'of Time'),
+  P('Định Mệnh', 'of Destiny'),
+  P('Hoàng Cung', 'of the Palace'),
+  P('Đế Vương', 'of the Emperor'),
+  P('Giang Hồ', 'of the Underworld'),
+  P('Học Đường', 'at School'),
+  P('Dưới Mưa', 'in the Rain'),
+  P('Phố Cổ', 'of the Old Quarter'),
+  P('Đà Lạt', 'of Da Lat'),
+  P('Tây Nguyên', 'of the Highlands'),
+  P('Cửu Long', 'of the Mekong'),
+  P('Đèn Lồng', 'of Lanterns'),
+  P('Thảo Nguyên', 'of the Steppe'),
+  P('Địa Ngục', 'from Hell'),
 ];
 
-const FAMILY = ['Nguyễn', 'Trần', 'Lê', 'Phạm', 'Hoàng', 'Huỳnh', 'Phan', 'Vũ', 'Võ', 'Đặng', 'Bùi', 'Đỗ', 'Hồ', 'Ngô', 'Dương', 'Lý', 'Đinh', 'Trương'];
+const FAMILY = [
+  'Nguyễn',
+  'Trần',
+  'Lê',
+  'Phạm',
+  'Hoàng',
+  'Huỳnh',
+  'Phan',
+  'Vũ',
+  'Võ',
+  'Đặng',
+  'Bùi',
+  'Đỗ',
+  'Hồ',
+  'Ngô',
+  'Dương',
+  'Lý',
+  'Đinh',
+  'Trương',
+];
 const MIDDLE = ['Văn', 'Thị', 'Minh', 'Quang', 'Thanh', 'Ngọc', 'Hoài', 'Đức', 'Bảo', 'Gia', 'Khánh', 'Thu'];
-const GIVEN = ['An', 'Bình', 'Châu', 'Dũng', 'Đạt', 'Giang', 'Hà', 'Hải', 'Hằng', 'Hiếu', 'Hùng', 'Khoa', 'Lan', 'Linh', 'Long', 'Mai', 'Nam', 'Nga', 'Phong', 'Phương', 'Quân', 'Sơn', 'Tâm', 'Thảo', 'Trang', 'Trung', 'Tú', 'Uyên', 'Vy', 'Yến'];
-const KOREAN = ['Kim Ji-won', 'Lee Min-ho', 'Park Seo-joon', 'Song Hye-kyo', 'Jung Hae-in', 'Han So-hee', 'Choi Woo-shik', 'Bae Suzy', 'Kang Ha-neul', 'Yoon Se-ri'];
-const CHINESE = ['Triệu Lệ Dĩnh', 'Dương Mịch', 'Vương Nhất Bác', 'Tiêu Chiến', 'Lưu Diệc Phi', 'Hồ Ca', 'Địch Lệ Nhiệt Ba', 'Dương Dương', 'Ngô Lỗi', 'Bạch Lộc'];
+const GIVEN = [
+  'An',
+  'Bình',
+  'Châu',
+  'Dũng',
+  'Đạt',
+  'Giang',
+  'Hà',
+  'Hải',
+  'Hằng',
+  'Hiếu',
+  'Hùng',
+  'Khoa',
+  'Lan',
+  'Linh',
+  'Long',
+  'Mai',
+  'Nam',
+  'Nga',
+  'Phong',
+  'Phương',
+  'Quân',
+  'Sơn',
+  'Tâm',
+  'Thảo',
+  'Trang',
+  'Trung',
+  'Tú',
+  'Uyên',
+  'Vy',
+  'Yến',
+];
+const KOREAN = [
+  'Kim Ji-won',
+  'Lee Min-ho',
+  'Park Seo-joon',
+  'Song Hye-kyo',
+  'Jung Hae-in',
+  'Han So-hee',
+  'Choi Woo-shik',
+  'Bae Suzy',
+  'Kang Ha-neul',
+  'Yoon Se-ri',
+];
+const CHINESE = [
+  'Triệu Lệ Dĩnh',
+  'Dương Mịch',
+  'Vương Nhất Bác',
+  'Tiêu Chiến',
+  'Lưu Diệc Phi',
+  'Hồ Ca',
+  'Địch Lệ Nhiệt Ba',
+  'Dương Dương',
+  'Ngô Lỗi',
+  'Bạch Lộc',
+];
 const JAPANESE = ['Kamiki Ryunosuke', 'Kamishiraishi Mone', 'Hanazawa Kana', 'Kaji Yuki', 'Sawashiro Miyuki', 'Miyano Mamoru'];
-const WESTERN = ['Emma Stone', 'Ryan Gosling', 'Tom Holland', 'Zendaya', 'Florence Pugh', 'Oscar Isaac', 'Cillian Murphy', 'Anya Taylor-Joy', 'Pedro Pascal', 'Saoirse Ronan'];
+const WESTERN = [
+  'Emma Stone',
+  'Ryan Gosling',
+  'Tom Holland',
+  'Zendaya',
+  'Florence Pugh',
+  'Oscar Isaac',
+  'Cillian Murphy',
+  'Anya Taylor-Joy',
+  'Pedro Pascal',
+  'Saoirse Ronan',
+];
 
 /** Genre sentences for synopses, keyed by taxonomy slug. */
 const GENRE_LINES: Record<string, string> = {
@@ -228,7 +366,18 @@ const OPENINGS = [
   (who: string, where: string) => `Phim kể về ${who}, người mang trong mình một quá khứ chưa từng kể với ai, ở ${where}.`,
   (who: string, where: string) => `${who[0]?.toUpperCase()}${who.slice(1)} quyết định rời bỏ tất cả để bắt đầu lại ở ${where}.`,
 ];
-const WHO = ['một chàng trai trẻ', 'một nữ cảnh sát cứng rắn', 'hai người bạn thân', 'một gia đình nhỏ', 'một cô gái mồ côi', 'một vị tướng già', 'nhóm sinh viên năm cuối', 'một bác sĩ trẻ', 'một tay đua đường phố', 'một nhà văn thất bại'];
+const WHO = [
+  'một chàng trai trẻ',
+  'một nữ cảnh sát cứng rắn',
+  'hai người bạn thân',
+  'một gia đình nhỏ',
+  'một cô gái mồ côi',
+  'một vị tướng già',
+  'nhóm sinh viên năm cuối',
+  'một bác sĩ trẻ',
+  'một tay đua đường phố',
+  'một nhà văn thất bại',
+];
 const WHERE: Record<string, string[]> = {
   'viet-nam': ['miền Tây sông nước', 'phố cổ Hà Nội', 'Sài Gòn hoa lệ', 'Đà Lạt mộng mơ', 'một làng chài miền Trung'],
   default: ['một thành phố lớn', 'một thị trấn nhỏ ven biển', 'vùng núi hẻo lánh', 'một ngôi trường danh tiếng', 'kinh thành xưa'],
@@ -258,9 +407,18 @@ function genreRef(sourceSlug: string): DemoRef {
 }
 
 const PALETTES: [string, string][] = [
-  ['#1e3c72', '#2a5298'], ['#8e2de2', '#4a00e0'], ['#c31432', '#240b36'], ['#134e5e', '#71b280'], ['#ff512f', '#dd2476'],
-  ['#0f2027', '#2c5364'], ['#f7971e', '#ffd200'], ['#4568dc', '#b06ab3'], ['#11998e', '#38ef7d'], ['#ee0979', '#ff6a00'],
-  ['#3a1c71', '#d76d77'], ['#000428', '#004e92'],
+  ['#1e3c72', '#2a5298'],
+  ['#8e2de2', '#4a00e0'],
+  ['#c31432', '#240b36'],
+  ['#134e5e', '#71b280'],
+  ['#ff512f', '#dd2476'],
+  ['#0f2027', '#2c5364'],
+  ['#f7971e', '#ffd200'],
+  ['#4568dc', '#b06ab3'],
+  ['#11998e', '#38ef7d'],
+  ['#ee0979', '#ff6a00'],
+  ['#3a1c71', '#d76d77'],
+  ['#000428', '#004e92'],
 ];
 
 const pick = <T>(rand: () => number, list: readonly T[]): T => list[Math.floor(rand() * list.length)] as T;
@@ -272,11 +430,16 @@ function personName(rand: () => number): string {
 }
 
 function castFor(rand: () => number, country: string, count: number): string[] {
-  const pool = country === 'han-quoc' ? KOREAN
-    : ['trung-quoc', 'hong-kong', 'dai-loan'].includes(country) ? CHINESE
-    : country === 'nhat-ban' ? JAPANESE
-    : country === 'viet-nam' ? null
-    : WESTERN;
+  const pool =
+    country === 'han-quoc'
+      ? KOREAN
+      : ['trung-quoc', 'hong-kong', 'dai-loan'].includes(country)
+        ? CHINESE
+        : country === 'nhat-ban'
+          ? JAPANESE
+          : country === 'viet-nam'
+            ? null
+            : WESTERN;
   const names = new Set<string>();
   while (names.size < count) names.add(pool ? pick(rand, pool) : personName(rand));
   return [...names];
@@ -285,7 +448,11 @@ function castFor(rand: () => number, country: string, count: number): string[] {
 function synopsis(rand: () => number, seed: Seed): string {
   if (seed.synopsis) return `<p>${seed.synopsis}</p>`;
   const where = pick(rand, WHERE[seed.country] ?? WHERE.default!);
-  const lines = [pick(rand, OPENINGS)(pick(rand, WHO), where), ...seed.genres.slice(0, 2).map((g) => GENRE_LINES[g] ?? ''), pick(rand, CLOSINGS)];
+  const lines = [
+    pick(rand, OPENINGS)(pick(rand, WHO), where),
+    ...seed.genres.slice(0, 2).map((g) => GENRE_LINES[g] ?? ''),
+    pick(rand, CLOSINGS),
+  ];
   // Real sources send HTML with entities (editor output); the crawler must turn it into plain text.
   const html = lines.filter(Boolean).join(' ').replace('à', '&agrave;');
   return rand() < 0.5 ? `<p>${html}</p>` : `<p>${html.replace(/\. /, '.<br>')}</p>`;
@@ -294,7 +461,9 @@ function synopsis(rand: () => number, seed: Seed): string {
 function episodesFor(rand: () => number, seed: Seed, count: number, twoServers: boolean, numbered: 'plain' | 'tap'): DemoServer[] {
   const items = (n: number): DemoEpisode[] =>
     Array.from({ length: n }, (_, i) =>
-      numbered === 'tap' ? { name: `Tập ${String(i + 1).padStart(2, '0')}`, slug: `tap-${String(i + 1).padStart(2, '0')}` } : { name: String(i + 1), slug: String(i + 1) },
+      numbered === 'tap'
+        ? { name: `Tập ${String(i + 1).padStart(2, '0')}`, slug: `tap-${String(i + 1).padStart(2, '0')}` }
+        : { name: String(i + 1), slug: String(i + 1) },
     );
   if (seed.trailer) return [{ server_name: 'Vietsub #1', items: [{ name: 'Trailer', slug: 'trailer' }] }];
   const single = seed.type === 'single' || (seed.type === 'hoathinh' && count <= 1);
@@ -336,7 +505,14 @@ export function buildDemoCatalogue(currentYear = new Date().getFullYear(), size 
       country,
       genres: [...genres],
       year: between(rand, 2010, currentYear),
-      episodes: type === 'series' ? between(rand, 8, 40) : type === 'tvshows' ? between(rand, 6, 20) : type === 'hoathinh' && rand() < 0.5 ? between(rand, 12, 26) : undefined,
+      episodes:
+        type === 'series'
+          ? between(rand, 8, 40)
+          : type === 'tvshows'
+            ? between(rand, 6, 20)
+            : type === 'hoathinh' && rand() < 0.5
+              ? between(rand, 12, 26)
+              : undefined,
       trailer: rand() < 0.05,
     });
   }

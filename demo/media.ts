@@ -36,7 +36,7 @@ function wrap(text: string, width: number, maxLines: number): string[] {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(/\s+/)) {
-    if (line && (line + ' ' + word).length > width) {
+    if (line && `${line} ${word}`.length > width) {
       lines.push(line);
       line = word;
     } else line = line ? `${line} ${word}` : word;
@@ -55,7 +55,10 @@ export function posterSvg(film: DemoFilm): string {
   const size = lines.length > 3 ? 34 : 40;
   const top = 250 - ((lines.length - 1) * size * 1.2) / 2;
   const title = lines
-    .map((l, i) => `<text x="175" y="${Math.round(top + i * size * 1.2)}" font-size="${size}" font-weight="700" text-anchor="middle" fill="#fff">${escapeXml(l)}</text>`)
+    .map(
+      (l, i) =>
+        `<text x="175" y="${Math.round(top + i * size * 1.2)}" font-size="${size}" font-weight="700" text-anchor="middle" fill="#fff">${escapeXml(l)}</text>`,
+    )
     .join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${POSTER_WIDTH}" height="${POSTER_HEIGHT}" viewBox="0 0 350 490">
 <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>
@@ -65,7 +68,10 @@ export function posterSvg(film: DemoFilm): string {
 <text x="24" y="46" font-size="18" font-weight="700" fill="#fff" fill-opacity="0.85">PhimViet</text>
 ${title}
 ${wrap(film.origin_name, 32, 2)
-  .map((l, i) => `<text x="175" y="${Math.round(top + lines.length * size * 1.2 + 10 + i * 22)}" font-size="17" text-anchor="middle" fill="#fff" fill-opacity="0.8">${escapeXml(l)}</text>`)
+  .map(
+    (l, i) =>
+      `<text x="175" y="${Math.round(top + lines.length * size * 1.2 + 10 + i * 22)}" font-size="17" text-anchor="middle" fill="#fff" fill-opacity="0.8">${escapeXml(l)}</text>`,
+  )
   .join('')}
 <rect x="24" y="428" width="120" height="34" rx="6" fill="#000" fill-opacity="0.35"/>
 <text x="84" y="451" font-size="16" font-weight="700" text-anchor="middle" fill="#fff">${TYPE_LABEL[film.type]}</text>
@@ -84,7 +90,10 @@ async function exists(path: string): Promise<boolean> {
  * Writes dir/posters/{slug}.webp for every film (keeping ones already there) and copies the bundled
  * clip to dir/hls/ (clip.m3u8, clip0.ts…). Idempotent: cheap on every start.
  */
-export async function prepareDemoMedia(dir: string = demoMediaDir(), films: readonly DemoFilm[] = buildDemoCatalogue()): Promise<DemoMediaResult> {
+export async function prepareDemoMedia(
+  dir: string = demoMediaDir(),
+  films: readonly DemoFilm[] = buildDemoCatalogue(),
+): Promise<DemoMediaResult> {
   const posters = join(dir, 'posters');
   const hls = join(dir, 'hls');
   await mkdir(posters, { recursive: true });
@@ -105,7 +114,9 @@ export async function prepareDemoMedia(dir: string = demoMediaDir(), films: read
         postersKept++;
         continue;
       }
-      const webp = await sharp(Buffer.from(posterSvg(film))).webp({ quality: 60, effort: 4 }).toBuffer();
+      const webp = await sharp(Buffer.from(posterSvg(film)))
+        .webp({ quality: 60, effort: 4 })
+        .toBuffer();
       await writeFile(target, webp);
       postersWritten++;
     }

@@ -14,7 +14,9 @@ const { values } = parseArgs({
 
 const media = await prepareDemoMedia();
 const demo = await startDemoSource({ port: Number(values.port), host: values.host, mediaBase: values['media-base'] });
-console.log(`Demo OPhim source: ${demo.url} (${demo.films.length} films, media in ${demoMediaDir()}, ${media.postersWritten} posters written)`);
+console.log(
+  `Demo OPhim source: ${demo.url} (${demo.films.length} films, media in ${demoMediaDir()}, ${media.postersWritten} posters written)`,
+);
 console.log(`  try:   curl ${demo.url}/danh-sach/phim-moi-cap-nhat?page=1`);
 console.log(`  crawl: npm run crawl -- --source ${demo.url}`);
 const stop = async () => {

@@ -46,8 +46,10 @@ export default class CommentsRoom implements Party.Server {
     if (req.method !== 'POST') return json({ error: { code: 'method_not_allowed', message: 'POST only' } }, 405);
     const expected = this.room.env.PARTY_SECRET;
     // Fail closed: a room without a configured secret accepts no pushes at all.
-    if (typeof expected !== 'string' || expected.length === 0) return json({ error: { code: 'unavailable', message: 'PARTY_SECRET is not configured' } }, 503);
-    if (!sameSecret(req.headers.get(PARTY_SECRET_HEADER) ?? '', expected)) return json({ error: { code: 'unauthorized', message: 'bad secret' } }, 401);
+    if (typeof expected !== 'string' || expected.length === 0)
+      return json({ error: { code: 'unavailable', message: 'PARTY_SECRET is not configured' } }, 503);
+    if (!sameSecret(req.headers.get(PARTY_SECRET_HEADER) ?? '', expected))
+      return json({ error: { code: 'unauthorized', message: 'bad secret' } }, 401);
 
     const text = await req.text();
     if (text.length > MAX_PUSH_BYTES) return json({ error: { code: 'payload_too_large', message: 'too large' } }, 413);

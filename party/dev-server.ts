@@ -48,7 +48,12 @@ async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** Starts `partykit dev` on a free (or given) port and resolves once the comments party answers. */
-export async function startPartyKitDev(options: { secret: string; port?: number; timeoutMs?: number; log?: boolean }): Promise<PartyKitDev> {
+export async function startPartyKitDev(options: {
+  secret: string;
+  port?: number;
+  timeoutMs?: number;
+  log?: boolean;
+}): Promise<PartyKitDev> {
   const port = options.port ?? (await freePort());
   const child = spawn(
     resolve(REPO_ROOT, 'node_modules/.bin/partykit'),
@@ -66,7 +71,10 @@ export async function startPartyKitDev(options: { secret: string; port?: number;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`partykit dev exited with ${child.exitCode}`);
       // GET on a room is answered 405 by party/comments.ts: the room is built and serving.
-      const status = await fetch(`${url}/parties/comments/ready-check`).then((r) => r.status, () => 0);
+      const status = await fetch(`${url}/parties/comments/ready-check`).then(
+        (r) => r.status,
+        () => 0,
+      );
       if (status === 405) break;
       if (Date.now() > deadline) throw new Error(`partykit dev did not become ready on ${url}`);
       await new Promise((r) => setTimeout(r, 250));

@@ -14,9 +14,7 @@ export const commentSchema = z.object({
 }) satisfies z.ZodMiniType<CommentDto>;
 
 /** API → room (HTTP POST with the shared secret). */
-export const roomPushSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('comment'), comment: commentSchema }),
-]);
+export const roomPushSchema = z.discriminatedUnion('type', [z.object({ type: z.literal('comment'), comment: commentSchema })]);
 export type RoomPush = z.infer<typeof roomPushSchema>;
 
 /** Room → browser (WebSocket). */

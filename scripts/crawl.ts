@@ -8,7 +8,6 @@ import { loadConfig, type Config } from '../worker/config';
 import { DEFAULT_DATABASE_URL, openMigratedDatabase } from '../worker/db/node-client';
 import { CrawlBusyError, CrawlRequestError, runCrawl, type CrawlSummary, type CrawlTrigger } from '../worker/services/crawler/index';
 
-
 export const USAGE = `Usage: npm run crawl -- --source <base URL|demo> [--pages A-B] [--list <path>]... [--force]
 
   --source URL   an OPhim-compatible API listed in CRAWL_SOURCES, e.g. https://ophim1.com,
@@ -35,7 +34,9 @@ export interface CrawlCommand {
 /** argv (after the script name) → the command; throws UsageError naming the problem. */
 export function parseCrawlArgs(argv: readonly string[]): CrawlCommand {
   const command: CrawlCommand = { source: '', lists: [], force: false };
-  const args = argv.flatMap((a) => (a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a]));
+  const args = argv.flatMap((a) =>
+    a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a],
+  );
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const value = () => {
@@ -89,7 +90,13 @@ export async function crawlCommand(command: CrawlCommand, context: CrawlCommandC
     const crawl = (source: string, crawlConfig: Config) =>
       runCrawl(
         { db: database.db, fetch: globalThis.fetch, config: crawlConfig, now: Date.now, log },
-        { source, pages: command.pages, lists: command.lists.length ? command.lists : undefined, force: command.force, trigger: context.trigger ?? 'cli' },
+        {
+          source,
+          pages: command.pages,
+          lists: command.lists.length ? command.lists : undefined,
+          force: command.force,
+          trigger: context.trigger ?? 'cli',
+        },
       );
     if (command.source !== 'demo') return await crawl(command.source, config);
     // The app serves these at /demo-media; the films' poster and clip links point there.

@@ -39,7 +39,14 @@ function runToEnd(command: string, argv: string[]): Promise<void> {
 function startPartyKit(partyHost: string, secret: string, live: boolean): void {
   const port = new URL(partyHost).port || '1999';
   run(bin('partykit'), [
-    'dev', '--port', port, '--disable-request-cf-fetch', '--no-hotkeys', '--var', `PARTY_SECRET=${secret}`, ...(live ? ['--live'] : []),
+    'dev',
+    '--port',
+    port,
+    '--disable-request-cf-fetch',
+    '--no-hotkeys',
+    '--var',
+    `PARTY_SECRET=${secret}`,
+    ...(live ? ['--live'] : []),
   ]);
 }
 
@@ -83,11 +90,19 @@ async function main(): Promise<void> {
     console.log(`• ${filmCount === 0 ? 'Kho phim trống' : 'Tiếp tục lần thu thập bị gián đoạn'}: thu thập dữ liệu mẫu từ ${demo.url}`);
     const summary = await runCrawl(
       // The demo source is on loopback: no politeness delay is owed to it.
-      { db: database.db, fetch: globalThis.fetch, config: { ...config, CRAWL_DELAY_MS: 0 }, now: Date.now, log: (line) => console.log(`  ${line}`) },
+      {
+        db: database.db,
+        fetch: globalThis.fetch,
+        config: { ...config, CRAWL_DELAY_MS: 0 },
+        now: Date.now,
+        log: (line) => console.log(`  ${line}`),
+      },
       // This process just started, so a 'running' start crawl is one a previous process left behind.
       { source: demo.url, trigger: 'start', staleAfterMs: 0 },
     );
-    console.log(`  ${summary.filmsNew} phim mới, ${summary.filmsUpdated} cập nhật, ${summary.filmsSkipped} bỏ qua, ${summary.filmsFailed} lỗi (${summary.seconds.toFixed(1)} s)`);
+    console.log(
+      `  ${summary.filmsNew} phim mới, ${summary.filmsUpdated} cập nhật, ${summary.filmsSkipped} bỏ qua, ${summary.filmsFailed} lỗi (${summary.seconds.toFixed(1)} s)`,
+    );
   } else {
     console.log(`• Kho phim có ${filmCount} phim: bỏ qua thu thập ban đầu`);
   }

@@ -8,6 +8,12 @@ import { WEB_DIST } from '../worker/node';
 
 // Only the public origins matter here (PUBLIC_URL, PARTYKIT_HOST): no secrets are needed to build.
 const headers = securityHeaders(configSchema.parse(process.env));
-const lines = ['/*', ...Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`), '/assets/*', '  Cache-Control: public, max-age=31536000, immutable', ''];
+const lines = [
+  '/*',
+  ...Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`),
+  '/assets/*',
+  '  Cache-Control: public, max-age=31536000, immutable',
+  '',
+];
 writeFileSync(resolve(WEB_DIST, '_headers'), lines.join('\n'));
 console.log('web/dist/_headers written');

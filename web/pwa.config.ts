@@ -76,8 +76,7 @@ export const pwaOptions: Partial<VitePWAOptions> = {
         },
       },
       {
-        urlPattern: ({ request, url }) =>
-          request.destination === 'image' && !url.pathname.startsWith('/api/'),
+        urlPattern: ({ request, url }) => request.destination === 'image' && !url.pathname.startsWith('/api/'),
         handler: 'CacheFirst',
         options: {
           cacheName: 'posters',

@@ -31,7 +31,15 @@ export function createApp(deps: AppDeps) {
     if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
   });
   app.use('*', viewerMiddleware);
-  app.use('*', bodyLimit({ maxSize: 64 * 1024, onError: () => { throw new ApiError(413, 'payload_too_large', 'body: larger than 64 KB'); } }));
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: 64 * 1024,
+      onError: () => {
+        throw new ApiError(413, 'payload_too_large', 'body: larger than 64 KB');
+      },
+    }),
+  );
 
   const routes = app
     .basePath('/api')

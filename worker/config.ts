@@ -3,7 +3,12 @@ import { z } from 'zod';
 /** Origins the crawler may fetch by default: the bundled demo source and the public OPhim/KKPhim APIs. */
 export const DEFAULT_CRAWL_SOURCES = 'http://127.0.0.1:8788,https://ophim1.com,https://kkphim.com,https://phimapi.com';
 
-const csv = z.string().transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean));
+const csv = z.string().transform((s) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean),
+);
 
 /** Every environment variable the product reads, validated once at start-up (README "Configuration"). */
 export const configSchema = z.object({

@@ -55,7 +55,8 @@ function hostFor(env: Env): Host {
 function buildHost(env: Env): Host {
   const config: Config = loadConfig(env as unknown as Record<string, unknown>);
   if (!env.DATABASE_URL) throw new Error('Invalid configuration: DATABASE_URL: required (libsql://… of the Turso database)');
-  if (env.DATABASE_URL.startsWith('file:')) throw new Error('Invalid configuration: DATABASE_URL: a Worker cannot open file: databases; use libsql:// or https://');
+  if (env.DATABASE_URL.startsWith('file:'))
+    throw new Error('Invalid configuration: DATABASE_URL: a Worker cannot open file: databases; use libsql:// or https://');
   const client = createClient({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN || undefined });
   const deps: AppDeps = {
     db: drizzle(client, { schema }),

@@ -129,7 +129,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const database = await openMigratedDatabase(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, process.env.DATABASE_AUTH_TOKEN);
   const running = await startNodeServer({ port: Number(process.env.PORT ?? 8787), config, database, ticker: true });
   console.log(`API và web: ${running.url}`);
-  const stop = async () => { await running.close(); database.client.close(); process.exit(0); };
+  const stop = async () => {
+    await running.close();
+    database.client.close();
+    process.exit(0);
+  };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }

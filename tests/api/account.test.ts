@@ -25,7 +25,14 @@ describe('GET /api/account', () => {
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(JSON.parse(text)).toEqual({
-      id: user.id, email: user.email, name: user.name, roles: ['user'], permissions: ['VIP1'], hasPassword: true, googleLinked: false, createdAt: expect.any(Number),
+      id: user.id,
+      email: user.email,
+      name: user.name,
+      roles: ['user'],
+      permissions: ['VIP1'],
+      hasPassword: true,
+      googleLinked: false,
+      createdAt: expect.any(Number),
     });
     expect(text).not.toMatch(/pbkdf2|password_hash|passwordHash/);
   });
@@ -41,11 +48,19 @@ describe('POST /api/account/password', () => {
   it('changes the password, retires every other session and returns a fresh one', async () => {
     const user = await signedInUser(t, { password: 'mat-khau-cu-123' });
     const otherDevice = await login(t, user);
-    const res = await t.request('/api/account/password', { json: { currentPassword: 'mat-khau-cu-123', newPassword: 'mat-khau-moi-456' }, headers: bearer(user.session.token) });
+    const res = await t.request('/api/account/password', {
+      json: { currentPassword: 'mat-khau-cu-123', newPassword: 'mat-khau-moi-456' },
+      headers: bearer(user.session.token),
+    });
     expect(res.status).toBe(200);
     const text = await res.text();
     const body = JSON.parse(text);
-    expect(body).toMatchObject({ message: 'Đổi mật khẩu thành công', id: user.id, token: expect.any(String), refreshToken: expect.any(String) });
+    expect(body).toMatchObject({
+      message: 'Đổi mật khẩu thành công',
+      id: user.id,
+      token: expect.any(String),
+      refreshToken: expect.any(String),
+    });
     expect(text).not.toContain('pbkdf2');
 
     // Old sessions: access tokens refused at once, refresh tokens revoked.
@@ -61,18 +76,29 @@ describe('POST /api/account/password', () => {
   it('refuses a wrong or missing current password (400 naming it) and a short new one', async () => {
     const user = await signedInUser(t, { password: 'mat-khau-cu-123' });
     const before = await storedPasswordHash(t.deps.db, user.id);
-    const wrong = await t.request('/api/account/password', { json: { currentPassword: 'sai-mat-khau', newPassword: 'mat-khau-moi-456' }, headers: bearer(user.session.token) });
+    const wrong = await t.request('/api/account/password', {
+      json: { currentPassword: 'sai-mat-khau', newPassword: 'mat-khau-moi-456' },
+      headers: bearer(user.session.token),
+    });
     expect(wrong.status).toBe(400);
     expect((await errorOf(wrong)).message).toMatch(/^currentPassword: /);
-    const missing = await t.request('/api/account/password', { json: { newPassword: 'mat-khau-moi-456' }, headers: bearer(user.session.token) });
+    const missing = await t.request('/api/account/password', {
+      json: { newPassword: 'mat-khau-moi-456' },
+      headers: bearer(user.session.token),
+    });
     expect((await errorOf(missing)).message).toBe('currentPassword: is required');
-    const short = await t.request('/api/account/password', { json: { currentPassword: 'mat-khau-cu-123', newPassword: 'ngan' }, headers: bearer(user.session.token) });
+    const short = await t.request('/api/account/password', {
+      json: { currentPassword: 'mat-khau-cu-123', newPassword: 'ngan' },
+      headers: bearer(user.session.token),
+    });
     expect((await errorOf(short)).message).toBe('newPassword: must be at least 8 characters');
     expect(await storedPasswordHash(t.deps.db, user.id)).toBe(before);
   });
 
   it('needs a signed-in user', async () => {
-    expect((await t.request('/api/account/password', { json: { currentPassword: 'x', newPassword: 'mat-khau-moi-456' } })).status).toBe(401);
+    expect((await t.request('/api/account/password', { json: { currentPassword: 'x', newPassword: 'mat-khau-moi-456' } })).status).toBe(
+      401,
+    );
   });
 });
 

@@ -10,7 +10,11 @@ describe('no response ever carries a password hash or a stored token hash', () =
     const google = await createGoogleStandIn();
     const roomFetch = (async (input: RequestInfo | URL, init?: RequestInit) =>
       String(input).startsWith(TEST_JWKS_URL) ? google.fetch(input, init) : Response.json({ ok: true })) as typeof fetch;
-    const t = await createTestApp({ now: clock.now, fetch: roomFetch, config: { GOOGLE_CLIENT_ID: TEST_GOOGLE_CLIENT_ID, GOOGLE_JWKS_URL: TEST_JWKS_URL } });
+    const t = await createTestApp({
+      now: clock.now,
+      fetch: roomFetch,
+      config: { GOOGLE_CLIENT_ID: TEST_GOOGLE_CLIENT_ID, GOOGLE_JWKS_URL: TEST_JWKS_URL },
+    });
     await insertFilm(t.deps.db, 'mat-biec', 'Mắt Biếc');
     const outputs: string[] = [];
     const call = async (path: string, init: Parameters<typeof t.request>[1] = {}) => {
@@ -28,8 +32,14 @@ describe('no response ever carries a password hash or a stored token hash', () =
     await call('/api/dang-nhap', { json: { googleToken: await google.sign({}, { nowSeconds: Math.floor(clock.now() / 1000) }) } });
     await call('/api/dang-nhap', { json: { googleToken: 'bad' } });
     await call('/api/account', { headers: bearer(session.token) });
-    const comment = await call('/api/product/comment', { json: { titlefilm: 'mat-biec', contentcomment: 'hay' }, headers: bearer(session.token) });
-    await call('/api/product/comment', { json: { titlefilm: 'mat-biec', contentcomment: 'trả lời', parent_id: comment.id }, headers: bearer(session.token) });
+    const comment = await call('/api/product/comment', {
+      json: { titlefilm: 'mat-biec', contentcomment: 'hay' },
+      headers: bearer(session.token),
+    });
+    await call('/api/product/comment', {
+      json: { titlefilm: 'mat-biec', contentcomment: 'trả lời', parent_id: comment.id },
+      headers: bearer(session.token),
+    });
     await call('/api/product/comment', { json: { titlefilm: 'mat-biec', contentcomment: '' }, headers: bearer(session.token) });
     await call('/api/product/mat-biec/comments');
     await call('/api/product/mat-biec', { headers: bearer(session.token) });
@@ -39,7 +49,10 @@ describe('no response ever carries a password hash or a stored token hash', () =
     await call('/api/refresh_token', { json: { token: session.refreshToken } }); // replay → 401
     const fresh = await call('/api/dang-nhap', { json: { email: 'an@example.com', password: 'mat-khau-123' } });
     await call('/api/account/password', { json: { currentPassword: 'sai', newPassword: 'mat-khau-456' }, headers: bearer(fresh.token) });
-    const changed = await call('/api/account/password', { json: { currentPassword: 'mat-khau-123', newPassword: 'mat-khau-456' }, headers: bearer(fresh.token) });
+    const changed = await call('/api/account/password', {
+      json: { currentPassword: 'mat-khau-123', newPassword: 'mat-khau-456' },
+      headers: bearer(fresh.token),
+    });
     await call('/api/account', { headers: bearer(changed.token) });
     await call('/api/dang-xuat', { json: { token: refreshed.refreshToken } });
     await call('/api/account/logout-all', { method: 'POST', headers: bearer(changed.token) });

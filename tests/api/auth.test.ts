@@ -27,7 +27,16 @@ describe('POST /api/dang-ky', () => {
     const body = JSON.parse(text);
     expect(body).toEqual({
       message: 'Đăng ký thành công',
-      user: { id: expect.any(Number), email: 'an.nguyen@example.com', name: 'Nguyễn An', roles: ['user'], permissions: [], hasPassword: true, googleLinked: false, createdAt: clock.now() },
+      user: {
+        id: expect.any(Number),
+        email: 'an.nguyen@example.com',
+        name: 'Nguyễn An',
+        roles: ['user'],
+        permissions: [],
+        hasPassword: true,
+        googleLinked: false,
+        createdAt: clock.now(),
+      },
     });
     const hash = await storedPasswordHash(t.deps.db, body.user.id);
     expect(hash).toMatch(/^pbkdf2-sha256\$100000\$/);
@@ -64,7 +73,10 @@ describe('POST /api/dang-ky', () => {
     expect((await register({ email: 'an@example.com', name: 'An', password: 'mat-khau-123' })).status).toBe(201);
     const again = await register({ email: 'AN@example.com', name: 'An 2', password: 'mat-khau-456' });
     expect(again.status).toBe(409);
-    expect(await errorOf(again)).toEqual({ code: 'conflict', message: 'Email này đã được đăng ký. Vui lòng đăng nhập hoặc dùng email khác.' });
+    expect(await errorOf(again)).toEqual({
+      code: 'conflict',
+      message: 'Email này đã được đăng ký. Vui lòng đăng nhập hoặc dùng email khác.',
+    });
     expect(await t.deps.db.$count(users)).toBe(1);
   });
 
@@ -76,13 +88,23 @@ describe('POST /api/dang-ky', () => {
 
 describe('POST /api/dang-nhap', () => {
   it('returns the session the web stores: token, refreshToken, name, id, email, roles and permissions as arrays', async () => {
-    const user = await createUser(t.deps.db, { email: 'vip@example.com', password: 'mat-khau-123', name: 'Bình', permissions: 'VIP1,VIP2' });
+    const user = await createUser(t.deps.db, {
+      email: 'vip@example.com',
+      password: 'mat-khau-123',
+      name: 'Bình',
+      permissions: 'VIP1,VIP2',
+    });
     const res = await signIn({ email: 'VIP@example.com', password: 'mat-khau-123', googleToken: '' });
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body).toEqual({
-      token: expect.stringMatching(/^ey[\w-]+\.[\w-]+\.[\w-]+$/), refreshToken: expect.stringMatching(/^[\w-]{43}$/),
-      id: user.id, name: 'Bình', email: 'vip@example.com', roles: ['user'], permissions: ['VIP1', 'VIP2'],
+      token: expect.stringMatching(/^ey[\w-]+\.[\w-]+\.[\w-]+$/),
+      refreshToken: expect.stringMatching(/^[\w-]{43}$/),
+      id: user.id,
+      name: 'Bình',
+      email: 'vip@example.com',
+      roles: ['user'],
+      permissions: ['VIP1', 'VIP2'],
     });
     const me = await t.request('/api/account', { headers: bearer(body.token) });
     expect(me.status).toBe(200);
@@ -91,7 +113,10 @@ describe('POST /api/dang-nhap', () => {
 
   it(`answers a wrong password and an unknown email alike: 401 '${LOGIN_FAILED}'`, async () => {
     await createUser(t.deps.db, { email: 'an@example.com', password: 'mat-khau-123' });
-    for (const json of [{ email: 'an@example.com', password: 'mat-khau-sai' }, { email: 'ai-do@example.com', password: 'mat-khau-123' }]) {
+    for (const json of [
+      { email: 'an@example.com', password: 'mat-khau-sai' },
+      { email: 'ai-do@example.com', password: 'mat-khau-123' },
+    ]) {
       const res = await signIn(json);
       expect(res.status).toBe(401);
       expect(await errorOf(res)).toEqual({ code: 'unauthorized', message: LOGIN_FAILED });
@@ -120,7 +145,12 @@ describe('access tokens at the API', () => {
     const user = await createUser(t.deps.db);
     const iat = Math.floor(clock.now() / 1000);
     const jwt = new SignJWT({ email: user.email, name: user.name, roles: ['admin'], permissions: ['VIP2'], epoch: 0 })
-      .setProtectedHeader({ alg }).setSubject(String(user.id)).setIssuer(TOKEN_ISSUER).setAudience(TOKEN_AUDIENCE).setIssuedAt(iat).setExpirationTime(iat + 900);
+      .setProtectedHeader({ alg })
+      .setSubject(String(user.id))
+      .setIssuer(TOKEN_ISSUER)
+      .setAudience(TOKEN_AUDIENCE)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + 900);
     return tweak(jwt).sign(key);
   }
   const secret = () => new TextEncoder().encode(t.deps.config.JWT_SECRET);
@@ -130,12 +160,15 @@ describe('access tokens at the API', () => {
   });
 
   it.each([
-    ['alg none', async () => {
-      const user = await createUser(t.deps.db);
-      const iat = Math.floor(clock.now() / 1000);
-      const part = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
-      return `${part({ alg: 'none' })}.${part({ sub: String(user.id), email: user.email, name: 'x', roles: ['admin'], permissions: [], epoch: 0, iss: TOKEN_ISSUER, aud: TOKEN_AUDIENCE, iat, exp: iat + 900 })}.`;
-    }],
+    [
+      'alg none',
+      async () => {
+        const user = await createUser(t.deps.db);
+        const iat = Math.floor(clock.now() / 1000);
+        const part = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+        return `${part({ alg: 'none' })}.${part({ sub: String(user.id), email: user.email, name: 'x', roles: ['admin'], permissions: [], epoch: 0, iss: TOKEN_ISSUER, aud: TOKEN_AUDIENCE, iat, exp: iat + 900 })}.`;
+      },
+    ],
     ['HS512 with the right secret', () => forge('HS512', secret())],
     ['RS256', async () => forge('RS256', (await generateKeyPair('RS256')).privateKey)],
     ['a wrong key', () => forge('HS256', new TextEncoder().encode('x'.repeat(48)))],
@@ -158,7 +191,9 @@ describe('access tokens at the API', () => {
 
   it('takes identity only from the token: userId, roles and permissions headers are ignored', async () => {
     const user = await createUser(t.deps.db, { roles: 'admin' });
-    const res = await t.request('/api/account', { headers: { userId: String(user.id), id: String(user.id), roles: 'admin', permissions: 'VIP2', 'x-user-id': String(user.id) } });
+    const res = await t.request('/api/account', {
+      headers: { userId: String(user.id), id: String(user.id), roles: 'admin', permissions: 'VIP2', 'x-user-id': String(user.id) },
+    });
     expect(res.status).toBe(401);
   });
 

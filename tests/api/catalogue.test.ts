@@ -30,7 +30,17 @@ beforeAll(async () => {
 describe('GET /api/product/product-home', () => {
   it('returns every list of both readings, sized and without episode links', async () => {
     const home = await getJson<HomeData>('/api/product/product-home');
-    for (const key of ['phimhot', 'phimbomoicapnhat', 'phimlemoicapnhat', 'phimdahoanthanh', 'phimhoathinh', 'phimtamlytimcam', 'phimvientuong', 'phimhanhdong', 'phimsapchieu'] as const) {
+    for (const key of [
+      'phimhot',
+      'phimbomoicapnhat',
+      'phimlemoicapnhat',
+      'phimdahoanthanh',
+      'phimhoathinh',
+      'phimtamlytimcam',
+      'phimvientuong',
+      'phimhanhdong',
+      'phimsapchieu',
+    ] as const) {
       expect(Array.isArray(home[key]), key).toBe(true);
       expect(home[key].length, key).toBeLessThanOrEqual(12);
     }
@@ -122,14 +132,24 @@ describe('film detail and watch data', () => {
   it('returns datafilm with episodes grouped by server, comments and rating data', async () => {
     const body = await getJson<FilmDetailResponse>('/api/product/dat-rung-phuong-nam');
     expect(body.datafilm).toMatchObject({
-      title: 'Đất Rừng Phương Nam', nameenglish: 'Song of the South', slug: 'dat-rung-phuong-nam', VIP1: 0, category_id: 24,
-      theloai: 'Hành Động, Cổ Trang', quocgia: 'Quốc Gia Khác', namphathanh: 2023, descripts: 'Hành trình của An.',
+      title: 'Đất Rừng Phương Nam',
+      nameenglish: 'Song of the South',
+      slug: 'dat-rung-phuong-nam',
+      VIP1: 0,
+      category_id: 24,
+      theloai: 'Hành Động, Cổ Trang',
+      quocgia: 'Quốc Gia Khác',
+      namphathanh: 2023,
+      descripts: 'Hành trình của An.',
     });
     expect(body.datafilm.servers.map((s) => s.server_name)).toEqual(['Vietsub #1', 'Thuyết Minh #2']);
     expect(body.datafilm.servers[1]?.linkfilms.map((e) => e.episode)).toEqual([1, 2, 3]);
     expect(body.datafilm.linkfilms).toEqual(body.datafilm.servers[0]?.linkfilms);
     expect(body.datafilm.linkfilms[0]?.linkfilm).toBe('https://cdn.example.com/0/1/index.m3u8');
-    expect(body.datafilm.genres).toEqual([{ slug: 'hanh-dong', name: 'Hành Động' }, { slug: 'co-trang', name: 'Cổ Trang' }]);
+    expect(body.datafilm.genres).toEqual([
+      { slug: 'hanh-dong', name: 'Hành Động' },
+      { slug: 'co-trang', name: 'Cổ Trang' },
+    ]);
     expect(body.comments).toEqual([]);
     expect(body.general_assessment).toEqual({ totalRatings: 0, averageRating: null });
     expect(body.rating_star).toEqual({ rating: null });
@@ -156,9 +176,18 @@ describe('film detail and watch data', () => {
   });
 
   it('answers one episode by number or tap-{n}, on a chosen server', async () => {
-    const byNumber = await getJson<{ data: { episode: number; linkfilm: string; server_name: string; title: string } }>('/api/product/dat-rung-phuong-nam/2');
-    expect(byNumber.data).toMatchObject({ episode: 2, title: 'Đất Rừng Phương Nam', server_name: 'Vietsub #1', linkfilm: 'https://cdn.example.com/0/2/index.m3u8' });
-    const byTap = await getJson<{ data: { linkfilm: string } }>(`/api/product/dat-rung-phuong-nam/tap-2?server=${encodeURIComponent('Thuyết Minh #2')}`);
+    const byNumber = await getJson<{ data: { episode: number; linkfilm: string; server_name: string; title: string } }>(
+      '/api/product/dat-rung-phuong-nam/2',
+    );
+    expect(byNumber.data).toMatchObject({
+      episode: 2,
+      title: 'Đất Rừng Phương Nam',
+      server_name: 'Vietsub #1',
+      linkfilm: 'https://cdn.example.com/0/2/index.m3u8',
+    });
+    const byTap = await getJson<{ data: { linkfilm: string } }>(
+      `/api/product/dat-rung-phuong-nam/tap-2?server=${encodeURIComponent('Thuyết Minh #2')}`,
+    );
     expect(byTap.data.linkfilm).toBe('https://cdn.example.com/1/2/index.m3u8');
     await expectError('/api/product/dat-rung-phuong-nam/9', 404);
     await expectError('/api/product/dat-rung-phuong-nam/tap-x', 400, 'episode');
@@ -197,7 +226,8 @@ describe('POST /api/product/update_view', () => {
   it('keeps trending windows apart: a view 10 days ago counts for the month, not the day or week', async () => {
     const conan = await getJson<FilmDetailResponse>('/api/product/tham-tu-lung-danh-conan');
     const old = t.deps.now() - 10 * 24 * 3600 * 1000;
-    for (let i = 0; i < 5; i++) await t.deps.db.run(sql`insert into view_events (film_id, viewed_at) values (${conan.datafilm.id}, ${old})`);
+    for (let i = 0; i < 5; i++)
+      await t.deps.db.run(sql`insert into view_events (film_id, viewed_at) values (${conan.datafilm.id}, ${old})`);
     t.advance(11_000);
     const home = await getJson<HomeData>('/api/product/product-home');
     expect(home.phimtrending.month[0]?.slug).toBe('tham-tu-lung-danh-conan');
@@ -209,14 +239,23 @@ describe('POST /api/product/update_view', () => {
   it('rejects bad bodies', async () => {
     await expectError('/api/product/update_view', 400, 'title', { json: {} });
     await expectError('/api/product/update_view', 404, undefined, { json: { title: 'khong-co' } });
-    await expectError('/api/product/update_view', 400, 'body', { method: 'POST', body: '{"title":', headers: { 'content-type': 'application/json' } });
+    await expectError('/api/product/update_view', 400, 'body', {
+      method: 'POST',
+      body: '{"title":',
+      headers: { 'content-type': 'application/json' },
+    });
   });
 });
 
 describe('GET /api/category and GET /api/product', () => {
   it('lists the four categories with their type ids', async () => {
     const body = await getJson<{ data: { id: number; namecategory: string }[] }>('/api/category');
-    expect(body.data.map((c) => [c.id, c.namecategory])).toEqual([[24, 'Phim Bộ'], [25, 'Phim Lẻ'], [26, 'TV Shows'], [27, 'Phim Sắp Chiếu']]);
+    expect(body.data.map((c) => [c.id, c.namecategory])).toEqual([
+      [24, 'Phim Bộ'],
+      [25, 'Phim Lẻ'],
+      [26, 'TV Shows'],
+      [27, 'Phim Sắp Chiếu'],
+    ]);
   });
 
   it('pages through the whole catalogue, never all in one response', async () => {
@@ -240,7 +279,12 @@ describe('GET /api/product/search', () => {
 
   it('matches upper-case Vietnamese and ranks title prefixes first', async () => {
     const body = await search('ĐẤT');
-    expect(body.data.map((f) => f.title).slice(0, 2).sort()).toEqual(['Đất Phương Nam', 'Đất Rừng Phương Nam']);
+    expect(
+      body.data
+        .map((f) => f.title)
+        .slice(0, 2)
+        .sort(),
+    ).toEqual(['Đất Phương Nam', 'Đất Rừng Phương Nam']);
     expect((await search('mat biec')).data[0]?.title).toBe('Mắt Biếc');
     expect((await search('Mắt Biếc')).data[0]?.title).toBe('Mắt Biếc');
   });
@@ -313,7 +357,9 @@ describe('public read cache', () => {
     const before = await getJson<FilmDetailResponse>('/api/product/dat-phuong-nam');
     expect(before.comments).toEqual([]);
     await t.deps.db.run(sql`insert into users (email, username) values ('c@example.com', 'khach')`);
-    await t.deps.db.run(sql`insert into comments (film_id, user_id, body) values (${before.datafilm.id}, (select id from users where email = 'c@example.com'), 'Hay quá')`);
+    await t.deps.db.run(
+      sql`insert into comments (film_id, user_id, body) values (${before.datafilm.id}, (select id from users where email = 'c@example.com'), 'Hay quá')`,
+    );
     const after = await getJson<FilmDetailResponse>('/api/product/dat-phuong-nam');
     expect(after.comments.map((c) => c.comment)).toEqual(['Hay quá']);
   });
@@ -321,15 +367,25 @@ describe('public read cache', () => {
 
 describe('POST /api/product/report_error', () => {
   it('stores a report for admins and rate limits per IP', async () => {
-    const report = { slug: 'dat-rung-phuong-nam', episode: 2, server_name: 'Vietsub #1', reason: 'khong-phat-duoc', message: 'Màn hình đen' };
+    const report = {
+      slug: 'dat-rung-phuong-nam',
+      episode: 2,
+      server_name: 'Vietsub #1',
+      reason: 'khong-phat-duoc',
+      message: 'Màn hình đen',
+    };
     const headers = { 'x-forwarded-for': '198.51.100.9' };
     const res = await t.request('/api/product/report_error', { json: report, headers });
     expect(res.status).toBe(201);
-    const rows = await t.deps.db.all<{ reason: string; message: string; episode: number }>(sql`select reason, message, episode from error_reports`);
+    const rows = await t.deps.db.all<{ reason: string; message: string; episode: number }>(
+      sql`select reason, message, episode from error_reports`,
+    );
     expect(rows).toEqual([{ reason: 'khong-phat-duoc', message: 'Màn hình đen', episode: 2 }]);
     for (let i = 0; i < 9; i++) expect((await t.request('/api/product/report_error', { json: report, headers })).status).toBe(201);
     await expectError('/api/product/report_error', 429, undefined, { json: report, headers });
-    expect((await t.request('/api/product/report_error', { json: report, headers: { 'x-forwarded-for': '198.51.100.10' } })).status).toBe(201);
+    expect((await t.request('/api/product/report_error', { json: report, headers: { 'x-forwarded-for': '198.51.100.10' } })).status).toBe(
+      201,
+    );
   });
 
   it('rejects bad reports with the field named', async () => {

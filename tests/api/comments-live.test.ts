@@ -48,7 +48,10 @@ describe('live comments through partykit dev', () => {
     await Promise.all([a.open, b.open, elsewhere.open]);
     try {
       const user = await signedInUser(t, { name: 'Người xem trực tiếp' });
-      const res = await t.request('/api/product/comment', { json: { titlefilm: 'mat-biec', contentcomment: '<i>trực tiếp</i>' }, headers: bearer(user.session.token) });
+      const res = await t.request('/api/product/comment', {
+        json: { titlefilm: 'mat-biec', contentcomment: '<i>trực tiếp</i>' },
+        headers: bearer(user.session.token),
+      });
       expect(res.status).toBe(201);
       const comment = await res.json();
       await waitFor(() => a.events.length > 0 && b.events.length > 0);
@@ -64,7 +67,10 @@ describe('live comments through partykit dev', () => {
       expect(elsewhere.events).toEqual([]);
 
       // An unsigned push straight to the room is refused.
-      const forged = await fetch(`${party.url}/parties/comments/mat-biec`, { method: 'POST', body: JSON.stringify({ type: 'comment', comment }) });
+      const forged = await fetch(`${party.url}/parties/comments/mat-biec`, {
+        method: 'POST',
+        body: JSON.stringify({ type: 'comment', comment }),
+      });
       expect(forged.status).toBe(401);
     } finally {
       for (const s of [a, b, elsewhere]) s.socket.close();

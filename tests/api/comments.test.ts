@@ -23,7 +23,11 @@ beforeEach(async () => {
     pushes.push({ url: String(input), headers: new Headers(init?.headers), body: JSON.parse(String(init?.body)) });
     return roomAnswer();
   }) as typeof globalThis.fetch;
-  t = await createTestApp({ now: clock.now, fetch, config: { PARTYKIT_HOST: 'http://party.test:1999', PARTY_SECRET: 'test-party-secret-0123' } });
+  t = await createTestApp({
+    now: clock.now,
+    fetch,
+    config: { PARTYKIT_HOST: 'http://party.test:1999', PARTY_SECRET: 'test-party-secret-0123' },
+  });
   await insertFilm(t.deps.db, 'dat-rung-phuong-nam', 'Đất Rừng Phương Nam');
   await insertFilm(t.deps.db, 'mat-biec', 'Mắt Biếc');
 });
@@ -38,7 +42,13 @@ describe('POST /api/product/comment', () => {
     const user = await signedInUser(t, { name: 'Chí Phèo' });
     const res = await post(user.session.token, { titlefilm: 'dat-rung-phuong-nam', contentcomment: '  Phim hay quá!  ' });
     expect(res.status).toBe(201);
-    expect(await res.json()).toEqual({ id: expect.any(Number), parent_id: null, comment: 'Phim hay quá!', createdAt: clock.now(), users: { username: 'Chí Phèo' } });
+    expect(await res.json()).toEqual({
+      id: expect.any(Number),
+      parent_id: null,
+      comment: 'Phim hay quá!',
+      createdAt: clock.now(),
+      users: { username: 'Chí Phèo' },
+    });
   });
 
   it('pushes the stored comment to the film room with the shared secret', async () => {
@@ -54,7 +64,12 @@ describe('POST /api/product/comment', () => {
 
   it('still answers 201 and keeps the comment when the room push fails', async () => {
     const user = await signedInUser(t);
-    for (const failure of [async () => new Response('down', { status: 503 }), async () => { throw new TypeError('fetch failed'); }]) {
+    for (const failure of [
+      async () => new Response('down', { status: 503 }),
+      async () => {
+        throw new TypeError('fetch failed');
+      },
+    ]) {
       roomAnswer = failure;
       const warn = console.warn;
       console.warn = () => undefined;
@@ -73,7 +88,13 @@ describe('POST /api/product/comment', () => {
     expect((await post('not-a-token', { titlefilm: 'mat-biec', contentcomment: 'x' })).status).toBe(401);
     const author = await signedInUser(t, { name: 'Tác giả thật' });
     const other = await signedInUser(t, { name: 'Người khác' });
-    const res = await post(author.session.token, { titlefilm: 'mat-biec', contentcomment: 'x', userId: other.id, username: 'Người khác', users: { username: 'Người khác' } });
+    const res = await post(author.session.token, {
+      titlefilm: 'mat-biec',
+      contentcomment: 'x',
+      userId: other.id,
+      username: 'Người khác',
+      users: { username: 'Người khác' },
+    });
     expect((await res.json()).users.username).toBe('Tác giả thật');
   });
 
@@ -83,10 +104,16 @@ describe('POST /api/product/comment', () => {
     expect(top.parent_id).toBeNull();
     const reply = await (await post(user.session.token, { titlefilm: 'mat-biec', contentcomment: 'Trả lời', parent_id: top.id })).json();
     expect(reply.parent_id).toBe(top.id);
-    const nested = await (await post(user.session.token, { titlefilm: 'mat-biec', contentcomment: 'Trả lời lồng', parent_id: String(reply.id) })).json();
+    const nested = await (
+      await post(user.session.token, { titlefilm: 'mat-biec', contentcomment: 'Trả lời lồng', parent_id: String(reply.id) })
+    ).json();
     expect(nested.parent_id).toBe(reply.id);
     const { data } = await (await list('mat-biec')).json();
-    expect(data.map((c: { comment: string; parent_id: number | null }) => [c.comment, c.parent_id])).toEqual([['Gốc', null], ['Trả lời', top.id], ['Trả lời lồng', reply.id]]);
+    expect(data.map((c: { comment: string; parent_id: number | null }) => [c.comment, c.parent_id])).toEqual([
+      ['Gốc', null],
+      ['Trả lời', top.id],
+      ['Trả lời lồng', reply.id],
+    ]);
   });
 
   it("rejects a reply to another film's comment, or to no comment, with 400 naming parent_id", async () => {
@@ -134,7 +161,8 @@ describe('POST /api/product/comment', () => {
   it('limits each user to 5 comments per 30 seconds (429, Vietnamese)', async () => {
     const user = await signedInUser(t);
     const other = await signedInUser(t);
-    for (let i = 0; i < 5; i++) expect((await post(user.session.token, { titlefilm: 'mat-biec', contentcomment: `#${i}` })).status).toBe(201);
+    for (let i = 0; i < 5; i++)
+      expect((await post(user.session.token, { titlefilm: 'mat-biec', contentcomment: `#${i}` })).status).toBe(201);
     const blocked = await post(user.session.token, { titlefilm: 'mat-biec', contentcomment: '#6' });
     expect(blocked.status).toBe(429);
     expect(await errorOf(blocked)).toEqual({ code: 'rate_limited', message: 'Bạn bình luận quá nhanh. Vui lòng chờ một lát rồi thử lại.' });
@@ -148,7 +176,9 @@ describe('POST /api/product/comment', () => {
 describe('comment limit under concurrency', () => {
   it('stores exactly 5 of 12 simultaneous posts by one user; the rest are 429 and never pushed', async () => {
     const user = await signedInUser(t);
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => post(user.session.token, { titlefilm: 'mat-biec', contentcomment: `đồng thời ${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => post(user.session.token, { titlefilm: 'mat-biec', contentcomment: `đồng thời ${i}` })),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(5);
     expect(results.filter((r) => r.status === 429)).toHaveLength(7);
     expect(await t.deps.db.$count(comments)).toBe(5);
@@ -161,7 +191,8 @@ describe('GET /api/product/{slug}/comments', () => {
   it('returns the film comments in order, and only newer ones with ?since=<id>', async () => {
     const user = await signedInUser(t);
     const ids: number[] = [];
-    for (const text of ['một', 'hai', 'ba']) ids.push((await (await post(user.session.token, { titlefilm: 'mat-biec', contentcomment: text })).json()).id);
+    for (const text of ['một', 'hai', 'ba'])
+      ids.push((await (await post(user.session.token, { titlefilm: 'mat-biec', contentcomment: text })).json()).id);
     await post(user.session.token, { titlefilm: 'dat-rung-phuong-nam', contentcomment: 'phim khác' });
     const all = await list('mat-biec');
     expect(all.status).toBe(200);

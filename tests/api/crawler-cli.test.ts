@@ -15,7 +15,18 @@ afterEach(async () => {
 
 describe('crawl CLI arguments', () => {
   it('parses source, page range, repeated lists and --force', () => {
-    expect(parseCrawlArgs(['--source', 'https://ophim1.com', '--pages', '2-5', '--list', 'danh-sach/phim-bo', '--list=the-loai/hanh-dong', '--force'])).toEqual({
+    expect(
+      parseCrawlArgs([
+        '--source',
+        'https://ophim1.com',
+        '--pages',
+        '2-5',
+        '--list',
+        'danh-sach/phim-bo',
+        '--list=the-loai/hanh-dong',
+        '--force',
+      ]),
+    ).toEqual({
       source: 'https://ophim1.com',
       pages: [2, 5],
       lists: ['danh-sach/phim-bo', 'the-loai/hanh-dong'],
@@ -59,6 +70,8 @@ describe('crawlCommand', () => {
     expect(await check.db.$count(films)).toBe(2);
     check.client.close();
 
-    await expect(crawlCommand({ source: 'https://ophim1.com', lists: [], force: false }, { env, log: () => undefined })).rejects.toThrow(/not in CRAWL_SOURCES/);
+    await expect(crawlCommand({ source: 'https://ophim1.com', lists: [], force: false }, { env, log: () => undefined })).rejects.toThrow(
+      /not in CRAWL_SOURCES/,
+    );
   });
 });

@@ -40,7 +40,9 @@ describe('the demo source crawled through the real crawler', () => {
     expect(await database.db.$count(films)).toBe(demo.films.length);
     expect(await count(sql`SELECT count(DISTINCT genre_id) AS n FROM film_genres`)).toBe(GENRES.length);
     expect(await count(sql`SELECT count(DISTINCT country_id) AS n FROM film_countries`)).toBe(COUNTRIES.length);
-    const perCategory = await database.db.all<{ id: number; n: number }>(sql`SELECT category_id AS id, count(*) AS n FROM films GROUP BY category_id ORDER BY id`);
+    const perCategory = await database.db.all<{ id: number; n: number }>(
+      sql`SELECT category_id AS id, count(*) AS n FROM films GROUP BY category_id ORDER BY id`,
+    );
     expect(perCategory.map((c) => c.id)).toEqual([24, 25, 26, 27]);
     for (const c of perCategory) expect(c.n).toBeGreaterThanOrEqual(5);
   });
@@ -73,13 +75,19 @@ describe('the demo source crawled through the real crawler', () => {
 
   it('has the titles search is tested with, folded for diacritic-free queries', async () => {
     const search = async (q: string) =>
-      (await database.db.all<{ title: string }>(sql`SELECT films.title FROM films_fts JOIN films ON films.id = films_fts.rowid WHERE films_fts MATCH ${`"${fold(q)}"`}`)).map((r) => r.title);
+      (
+        await database.db.all<{ title: string }>(
+          sql`SELECT films.title FROM films_fts JOIN films ON films.id = films_fts.rowid WHERE films_fts MATCH ${`"${fold(q)}"`}`,
+        )
+      ).map((r) => r.title);
     expect(await search('dat rung')).toEqual(['Đất Rừng Phương Nam']);
     expect(await search('Mắt biếc')).toEqual(['Mắt Biếc']);
     expect(await search('dat phuong nam')).toEqual(['Đất Phương Nam']);
     expect((await search('song of the south')).sort()).toEqual(['Bản Tình Ca Phương Nam', 'Đất Rừng Phương Nam']);
     expect((await search('thien long bat bo')).length).toBe(2);
-    const slugs = (await database.db.select({ slug: films.slug, title: films.title }).from(films)).filter((f) => f.title === 'Anh' || f.title === 'Thiên Long Bát Bộ');
+    const slugs = (await database.db.select({ slug: films.slug, title: films.title }).from(films)).filter(
+      (f) => f.title === 'Anh' || f.title === 'Thiên Long Bát Bộ',
+    );
     expect(slugs.map((f) => f.slug).sort()).toEqual(['anh-2', 'thien-long-bat-bo', 'thien-long-bat-bo-2021']);
   });
 

@@ -22,7 +22,10 @@ async function ftsMatch(db: Db, query: string): Promise<string[]> {
 describe('upsertFilm', () => {
   it('folds title and English name for diacritic-insensitive search (đ → d) and keeps the FTS index in sync', async () => {
     const { db } = await fresh();
-    const { id, slug, created } = await upsertFilm(db, base({ nameEnglish: 'Song of the South', genreSlugs: ['phieu-luu', 'gia-dinh'], countrySlugs: ['quoc-gia-khac'] }));
+    const { id, slug, created } = await upsertFilm(
+      db,
+      base({ nameEnglish: 'Song of the South', genreSlugs: ['phieu-luu', 'gia-dinh'], countrySlugs: ['quoc-gia-khac'] }),
+    );
     expect(created).toBe(true);
     expect(slug).toBe('dat-rung-phuong-nam');
     const [row] = await db.select().from(films).where(eq(films.id, id));
@@ -63,8 +66,21 @@ describe('upsertFilm', () => {
 
   it('replaces links and episodes on update instead of adding to them', async () => {
     const { db } = await fresh();
-    const ep = (serverName: string, episode: number) => ({ serverName, episode, name: `Tập ${episode}`, m3u8Url: `https://cdn.example/${episode}.m3u8`, embedUrl: '' });
-    const { id } = await upsertFilm(db, base({ sourceKey: 's:1', genreSlugs: ['hanh-dong', 'vo-thuat'], episodes: [ep('Vietsub #1', 1), ep('Vietsub #1', 2), ep('Thuyết Minh #2', 1)] }));
+    const ep = (serverName: string, episode: number) => ({
+      serverName,
+      episode,
+      name: `Tập ${episode}`,
+      m3u8Url: `https://cdn.example/${episode}.m3u8`,
+      embedUrl: '',
+    });
+    const { id } = await upsertFilm(
+      db,
+      base({
+        sourceKey: 's:1',
+        genreSlugs: ['hanh-dong', 'vo-thuat'],
+        episodes: [ep('Vietsub #1', 1), ep('Vietsub #1', 2), ep('Thuyết Minh #2', 1)],
+      }),
+    );
     await upsertFilm(db, base({ sourceKey: 's:1', genreSlugs: ['tinh-cam'], episodes: [ep('Vietsub #1', 1)] }));
     expect(await db.$count(episodes, eq(episodes.filmId, id))).toBe(1);
     expect(await db.$count(filmGenres, eq(filmGenres.filmId, id))).toBe(1);

@@ -64,7 +64,10 @@ describe('a crawl killed mid-run', () => {
     const { dying, next, source, config } = await setup();
     const log: string[] = [];
     await expect(
-      runCrawl({ db: dying.db, fetch: killAfter(8, dying), config, now: Date.now, log: (l) => log.push(l) }, { source: source.url, trigger: 'schedule', retryBaseMs: 1 }),
+      runCrawl(
+        { db: dying.db, fetch: killAfter(8, dying), config, now: Date.now, log: (l) => log.push(l) },
+        { source: source.url, trigger: 'schedule', retryBaseMs: 1 },
+      ),
     ).rejects.toThrow();
 
     const [left] = await next.db.select().from(crawlRuns);
@@ -84,7 +87,10 @@ describe('a crawl killed mid-run', () => {
     await expect(runCrawl(deps, { source: source.url, trigger: 'cli' })).rejects.toBeInstanceOf(CrawlBusyError);
 
     // The heartbeat goes stale (the process is gone): the next crawl takes the run over.
-    await next.db.update(crawlRuns).set({ heartbeatAt: sql`${crawlRuns.heartbeatAt} - 180000` }).where(eq(crawlRuns.id, left!.id));
+    await next.db
+      .update(crawlRuns)
+      .set({ heartbeatAt: sql`${crawlRuns.heartbeatAt} - 180000` })
+      .where(eq(crawlRuns.id, left!.id));
     const requestsBefore = source.requests.length;
     const summary = await runCrawl(deps, { source: source.url, trigger: 'cli' });
 
@@ -106,9 +112,14 @@ describe('a crawl killed mid-run', () => {
 
   it('is not resumed by a crawl with other parameters', async () => {
     const { dying, next, source, config } = await setup();
-    await expect(runCrawl({ db: dying.db, fetch: killAfter(3, dying), config, now: Date.now }, { source: source.url, trigger: 'cli' })).rejects.toThrow();
+    await expect(
+      runCrawl({ db: dying.db, fetch: killAfter(3, dying), config, now: Date.now }, { source: source.url, trigger: 'cli' }),
+    ).rejects.toThrow();
     await next.db.update(crawlRuns).set({ heartbeatAt: 0 });
-    const summary = await runCrawl({ db: next.db, fetch: globalThis.fetch, config, now: Date.now }, { source: source.url, trigger: 'cli', pages: [1, 3] });
+    const summary = await runCrawl(
+      { db: next.db, fetch: globalThis.fetch, config, now: Date.now },
+      { source: source.url, trigger: 'cli', pages: [1, 3] },
+    );
     expect(summary.resumedFrom).toBeUndefined();
     expect(summary.filmsNew + summary.filmsSkipped).toBe(FILMS);
     const statuses = (await next.db.select({ status: crawlRuns.status }).from(crawlRuns).orderBy(asc(crawlRuns.id))).map((r) => r.status);

@@ -24,7 +24,10 @@ async function setup(options: StandinOptions = {}, allowed?: string[]) {
   const config = { ...loadConfig({ APP_ENV: 'test' }), CRAWL_SOURCES: allowed ?? [source.origin], CRAWL_DELAY_MS: 0, CRAWL_CONCURRENCY: 4 };
   const lines: string[] = [];
   const crawl = (opts: Partial<CrawlOptions> = {}) =>
-    runCrawl({ db, fetch: globalThis.fetch, config, now: Date.now, log: (l) => lines.push(l) }, { source: source.url, trigger: 'cli', retryBaseMs: 1, ...opts });
+    runCrawl(
+      { db, fetch: globalThis.fetch, config, now: Date.now, log: (l) => lines.push(l) },
+      { source: source.url, trigger: 'cli', retryBaseMs: 1, ...opts },
+    );
   return { source, db, client, config, crawl, lines };
 }
 
@@ -66,11 +69,20 @@ describe('runCrawl against a legacy OPhim source', () => {
         },
         { episodeCount: 16 },
       ),
-      ophimFilm({ slug: 'bo-gia', name: 'Bố Già', type: 'single', episode_current: 'Full', country: [{ name: 'Việt Nam', slug: 'viet-nam' }] }),
-      ophimFilm({ slug: 'running-man', name: 'Running Man', type: 'tvshows', status: 'ongoing', episode_current: 'Tập 5' }),
-      ophimFilm({ slug: 'sap-chieu', name: 'Sắp Chiếu', type: 'single', status: 'trailer', episode_current: 'Trailer' }, {
-        episodes: [{ server_name: 'Vietsub #1', server_data: [{ name: '', slug: '', filename: '', link_embed: '', link_m3u8: '' }] }],
+      ophimFilm({
+        slug: 'bo-gia',
+        name: 'Bố Già',
+        type: 'single',
+        episode_current: 'Full',
+        country: [{ name: 'Việt Nam', slug: 'viet-nam' }],
       }),
+      ophimFilm({ slug: 'running-man', name: 'Running Man', type: 'tvshows', status: 'ongoing', episode_current: 'Tập 5' }),
+      ophimFilm(
+        { slug: 'sap-chieu', name: 'Sắp Chiếu', type: 'single', status: 'trailer', episode_current: 'Trailer' },
+        {
+          episodes: [{ server_name: 'Vietsub #1', server_data: [{ name: '', slug: '', filename: '', link_embed: '', link_m3u8: '' }] }],
+        },
+      ),
     );
 
     const summary = await crawl();
@@ -106,8 +118,14 @@ describe('runCrawl against a legacy OPhim source', () => {
     expect(film!.episodes).toHaveLength(32);
     expect(new Set(film!.episodes.map((e) => e.serverName))).toEqual(new Set(['Vietsub #1', 'Thuyết Minh #2']));
     const first = film!.episodes.find((e) => e.serverName === 'Vietsub #1' && e.episode === 1)!;
-    expect(first).toMatchObject({ name: 'Tập 01', m3u8Url: 'https://cdn.example.com/hau-due-mat-troi/0/1/index.m3u8', embedUrl: 'https://player.example.com/share/hau-due-mat-troi-0-1' });
-    expect(film!.episodes.filter((e) => e.serverName === 'Vietsub #1').map((e) => e.episode)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+    expect(first).toMatchObject({
+      name: 'Tập 01',
+      m3u8Url: 'https://cdn.example.com/hau-due-mat-troi/0/1/index.m3u8',
+      embedUrl: 'https://player.example.com/share/hau-due-mat-troi-0-1',
+    });
+    expect(film!.episodes.filter((e) => e.serverName === 'Vietsub #1').map((e) => e.episode)).toEqual(
+      Array.from({ length: 16 }, (_, i) => i + 1),
+    );
 
     const single = await filmBySlug(db, 'bo-gia');
     expect(single).toMatchObject({ categoryId: 25, countryNames: 'Quốc Gia Khác' });
@@ -115,7 +133,7 @@ describe('runCrawl against a legacy OPhim source', () => {
       ['Thuyết Minh #2', 1, 'Full'],
       ['Vietsub #1', 1, 'Full'],
     ]);
-    expect((await filmBySlug(db, 'running-man'))).toMatchObject({ categoryId: 26, status: 'ongoing', statusText: 'Tập 5' });
+    expect(await filmBySlug(db, 'running-man')).toMatchObject({ categoryId: 26, status: 'ongoing', statusText: 'Tập 5' });
     const trailer = await filmBySlug(db, 'sap-chieu');
     expect(trailer).toMatchObject({ categoryId: 27, status: 'trailer', statusText: 'Trailer' });
     expect(trailer!.episodes).toEqual([]);
@@ -243,13 +261,27 @@ describe('runCrawl against a legacy OPhim source', () => {
     await crawl();
     const before = await filmBySlug(db, 'dang-chieu');
 
-    const updated = ophimFilm({ slug: 'dang-chieu', _id: source.films[0]!.movie._id, status: 'completed', episode_current: 'Hoàn Tất (5/5)', name: 'Đang Chiếu (Bản Mới)' }, { episodeCount: 5, servers: ['Vietsub #1'] });
+    const updated = ophimFilm(
+      {
+        slug: 'dang-chieu',
+        _id: source.films[0]!.movie._id,
+        status: 'completed',
+        episode_current: 'Hoàn Tất (5/5)',
+        name: 'Đang Chiếu (Bản Mới)',
+      },
+      { episodeCount: 5, servers: ['Vietsub #1'] },
+    );
     source.films[0] = updated;
     expect(await crawl()).toMatchObject({ filmsUpdated: 1, filmsNew: 0, filmsSkipped: 0 });
 
     const after = await filmBySlug(db, 'dang-chieu');
     expect(after!.id).toBe(before!.id);
-    expect(after).toMatchObject({ title: 'Đang Chiếu (Bản Mới)', titleFolded: 'dang chieu (ban moi)', status: 'completed', statusText: 'Hoàn Tất (5/5)' });
+    expect(after).toMatchObject({
+      title: 'Đang Chiếu (Bản Mới)',
+      titleFolded: 'dang chieu (ban moi)',
+      status: 'completed',
+      statusText: 'Hoàn Tất (5/5)',
+    });
     expect(after!.episodes.map((e) => `${e.serverName}:${e.episode}`)).toEqual([1, 2, 3, 4, 5].map((n) => `Vietsub #1:${n}`));
     expect(await db.$count(episodes)).toBe(5);
     expect(after!.sourceChecksum).not.toBe(before!.sourceChecksum);
@@ -273,8 +305,16 @@ describe('runCrawl against a legacy OPhim source', () => {
     for (let i = 1; i <= 7; i++) source.films.push(ophimFilm({ slug: `trang-${i}` }));
     const summary = await crawl({ pages: [2, 3] });
     expect(summary).toMatchObject({ pages: 2, filmsNew: 4 });
-    expect((await db.select({ slug: films.slug }).from(films)).map((f) => f.slug).sort()).toEqual(['trang-3', 'trang-4', 'trang-5', 'trang-6']);
-    expect(source.requests.filter((r) => r.startsWith('/danh-sach'))).toEqual(['/danh-sach/phim-moi-cap-nhat?page=2', '/danh-sach/phim-moi-cap-nhat?page=3']);
+    expect((await db.select({ slug: films.slug }).from(films)).map((f) => f.slug).sort()).toEqual([
+      'trang-3',
+      'trang-4',
+      'trang-5',
+      'trang-6',
+    ]);
+    expect(source.requests.filter((r) => r.startsWith('/danh-sach'))).toEqual([
+      '/danh-sach/phim-moi-cap-nhat?page=2',
+      '/danh-sach/phim-moi-cap-nhat?page=3',
+    ]);
   });
 });
 
@@ -295,7 +335,12 @@ describe('runCrawl source dialects', () => {
   it('reads KKPhim lists (no pathImage) with absolute poster URLs kept as they are', async () => {
     const { source, db, crawl } = await setup({ dialect: 'kkphim' });
     source.films.push(
-      ophimFilm({ slug: 'kk-phim', poster_url: 'https://phimimg.example/upload/vod/kk-phim-poster.jpg', thumb_url: 'https://phimimg.example/upload/vod/kk-phim-thumb.jpg', is_copyright: false }),
+      ophimFilm({
+        slug: 'kk-phim',
+        poster_url: 'https://phimimg.example/upload/vod/kk-phim-poster.jpg',
+        thumb_url: 'https://phimimg.example/upload/vod/kk-phim-thumb.jpg',
+        is_copyright: false,
+      }),
     );
     expect((await crawl()).filmsNew).toBe(1);
     expect(await filmBySlug(db, 'kk-phim')).toMatchObject({
@@ -325,11 +370,13 @@ describe('runCrawl guards', () => {
     const evil = await standin();
     const { source, db, crawl } = await setup();
     source.films.push(ophimFilm({ slug: 'an-toan' }), ophimFilm({ slug: 'chuyen-huong' }));
-    source.intercept = (path) => (path === '/phim/chuyen-huong' ? { status: 302, headers: { location: `${evil.origin}/phim/an-toan` } } : undefined);
+    source.intercept = (path) =>
+      path === '/phim/chuyen-huong' ? { status: 302, headers: { location: `${evil.origin}/phim/an-toan` } } : undefined;
     const summary = await crawl();
     expect(summary).toMatchObject({ filmsNew: 1, filmsFailed: 1 });
 
-    source.intercept = (path) => (path.startsWith('/danh-sach') ? { status: 301, headers: { location: `${evil.origin}${path}` } } : undefined);
+    source.intercept = (path) =>
+      path.startsWith('/danh-sach') ? { status: 301, headers: { location: `${evil.origin}${path}` } } : undefined;
     const error = await crawl({ force: true }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CrawlRunError);
     expect(String((error as Error).message)).toMatch(/not in CRAWL_SOURCES/);
@@ -344,7 +391,12 @@ describe('runCrawl guards', () => {
     source.intercept = (path): StandinReply | undefined => {
       if (path === '/phim/dich-den') return { status: 302, headers: { location: '/moved/dich-den' } };
       if (path === '/moved/dich-den') return { status: 307, headers: { location: `${source.origin}/phim-that/dich-den` } };
-      if (path === '/phim-that/dich-den') return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: true, movie: source.films[0]!.movie, episodes: source.films[0]!.episodes }) };
+      if (path === '/phim-that/dich-den')
+        return {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ status: true, movie: source.films[0]!.movie, episodes: source.films[0]!.episodes }),
+        };
       if (path.startsWith('/loop') || path === '/phim/vong-lap') return { status: 302, headers: { location: `/loop${Math.random()}` } };
       return undefined;
     };
@@ -357,11 +409,22 @@ describe('runCrawl guards', () => {
   it('aborts a response over CRAWL_MAX_RESPONSE_BYTES while streaming, and refuses non-JSON', async () => {
     const { source, db, config, crawl, lines } = await setup();
     config.CRAWL_MAX_RESPONSE_BYTES = 64 * 1024;
-    source.films.push(ophimFilm({ slug: 'binh-thuong' }), ophimFilm({ slug: 'qua-lon' }), ophimFilm({ slug: 'khai-lon' }), ophimFilm({ slug: 'trang-html' }));
+    source.films.push(
+      ophimFilm({ slug: 'binh-thuong' }),
+      ophimFilm({ slug: 'qua-lon' }),
+      ophimFilm({ slug: 'khai-lon' }),
+      ophimFilm({ slug: 'trang-html' }),
+    );
     source.intercept = (path): StandinReply | undefined => {
       // Chunked (no content-length): the cap must hold while reading, not only on the header.
-      if (path === '/phim/qua-lon') return { status: 200, headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, body: `{"movie":{"content":"${'x'.repeat(1_000_000)}"}}` };
-      if (path === '/phim/khai-lon') return { status: 200, headers: { 'content-type': 'application/json', 'content-length': '2000000' }, body: 'x'.repeat(2_000_000) };
+      if (path === '/phim/qua-lon')
+        return {
+          status: 200,
+          headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+          body: `{"movie":{"content":"${'x'.repeat(1_000_000)}"}}`,
+        };
+      if (path === '/phim/khai-lon')
+        return { status: 200, headers: { 'content-type': 'application/json', 'content-length': '2000000' }, body: 'x'.repeat(2_000_000) };
       if (path === '/phim/trang-html') return { status: 200, headers: { 'content-type': 'text/html' }, body: '<html>Cloudflare</html>' };
       return undefined;
     };

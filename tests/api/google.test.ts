@@ -16,7 +16,11 @@ beforeAll(async () => {
 
 beforeEach(async () => {
   clock = fakeClock();
-  t = await createTestApp({ now: clock.now, fetch: google.fetch, config: { GOOGLE_CLIENT_ID: TEST_GOOGLE_CLIENT_ID, GOOGLE_JWKS_URL: TEST_JWKS_URL } });
+  t = await createTestApp({
+    now: clock.now,
+    fetch: google.fetch,
+    config: { GOOGLE_CLIENT_ID: TEST_GOOGLE_CLIENT_ID, GOOGLE_JWKS_URL: TEST_JWKS_URL },
+  });
 });
 
 const signIn = (googleToken: string) => t.request('/api/dang-nhap', { json: { email: '', password: '', googleToken } });
@@ -26,7 +30,14 @@ describe('POST /api/dang-nhap with googleToken', () => {
     const res = await signIn(await google.sign({}, { nowSeconds: nowSeconds() }));
     expect(res.status).toBe(200);
     const session = await res.json();
-    expect(session).toMatchObject({ email: 'google.user@gmail.com', name: 'Người dùng Google', roles: ['user'], permissions: [], token: expect.any(String), refreshToken: expect.any(String) });
+    expect(session).toMatchObject({
+      email: 'google.user@gmail.com',
+      name: 'Người dùng Google',
+      roles: ['user'],
+      permissions: [],
+      token: expect.any(String),
+      refreshToken: expect.any(String),
+    });
     expect(google.fetchedUrls).toContain(TEST_JWKS_URL);
     const [row] = await t.deps.db.select().from(users).where(eq(users.id, session.id));
     expect(row).toMatchObject({ googleSub: '1122334455', passwordHash: null });

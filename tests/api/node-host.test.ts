@@ -33,7 +33,8 @@ describe('Node host', () => {
   });
 
   it("names a film page's poster in the shell so it downloads alongside the JavaScript", async () => {
-    const preload = '<link rel="preload" as="image" href="https://img.example.com/mat-biec.webp?a=1&amp;b=&quot;2&quot;" fetchpriority="high">';
+    const preload =
+      '<link rel="preload" as="image" href="https://img.example.com/mat-biec.webp?a=1&amp;b=&quot;2&quot;" fetchpriority="high">';
     expect(await (await root.request('/mat-biec')).text()).toContain(preload);
     expect(await (await root.request('/xem-phim/mat-biec/tap-1')).text()).toContain(preload);
     for (const path of ['/', '/han-quoc', '/khong-co-phim', '/the-loai/hanh-dong']) {

@@ -11,7 +11,8 @@ beforeEach(async () => {
   t = await createTestApp({ now: clock.now });
 });
 
-const signIn = (email: string, headers: Record<string, string>) => t.request('/api/dang-nhap', { json: { email, password: 'mat-khau-sai' }, headers });
+const signIn = (email: string, headers: Record<string, string>) =>
+  t.request('/api/dang-nhap', { json: { email, password: 'mat-khau-sai' }, headers });
 
 describe('fixed-window limiter in the rate_limits table', () => {
   it('counts hits atomically: 20 concurrent hits give 20 distinct counts', async () => {
@@ -43,24 +44,35 @@ describe('login and registration limits (429, Vietnamese)', () => {
   it('limits attempts per email, whatever the IP', async () => {
     await createUser(t.deps.db, { email: 'nan-nhan@example.com' });
     const limit = RATE_LIMITS.loginPerEmail.limit;
-    for (let i = 0; i < limit; i++) expect((await signIn('nan-nhan@example.com', { 'x-forwarded-for': `198.51.100.${i + 1}` })).status).toBe(401);
+    for (let i = 0; i < limit; i++)
+      expect((await signIn('nan-nhan@example.com', { 'x-forwarded-for': `198.51.100.${i + 1}` })).status).toBe(401);
     const blocked = await signIn('NAN-NHAN@example.com', { 'x-forwarded-for': '198.51.100.200' });
     expect(blocked.status).toBe(429);
-    expect(await errorOf(blocked)).toEqual({ code: 'rate_limited', message: 'Bạn đã thử đăng nhập quá nhiều lần. Vui lòng thử lại sau ít phút.' });
+    expect(await errorOf(blocked)).toEqual({
+      code: 'rate_limited',
+      message: 'Bạn đã thử đăng nhập quá nhiều lần. Vui lòng thử lại sau ít phút.',
+    });
     clock.advance(RATE_LIMITS.loginPerEmail.windowMs);
     expect((await signIn('nan-nhan@example.com', { 'x-forwarded-for': '198.51.100.201' })).status).toBe(401);
   });
 
   it('limits attempts per IP across emails, reading cf-connecting-ip first', async () => {
     const limit = RATE_LIMITS.loginPerIp.limit;
-    for (let i = 0; i < limit; i++) expect((await signIn(`ai-${i}@example.com`, { 'cf-connecting-ip': '203.0.113.9', 'x-forwarded-for': `10.0.0.${i}` })).status).toBe(401);
+    for (let i = 0; i < limit; i++)
+      expect((await signIn(`ai-${i}@example.com`, { 'cf-connecting-ip': '203.0.113.9', 'x-forwarded-for': `10.0.0.${i}` })).status).toBe(
+        401,
+      );
     expect((await signIn('ai-khac@example.com', { 'cf-connecting-ip': '203.0.113.9' })).status).toBe(429);
     expect((await signIn('ai-khac@example.com', { 'cf-connecting-ip': '203.0.113.10' })).status).toBe(401);
   });
 
   it('limits registrations per IP', async () => {
     const limit = RATE_LIMITS.registerPerIp.limit;
-    const register = (i: number) => t.request('/api/dang-ky', { json: { email: `moi-${i}@example.com`, name: 'Mới', password: 'mat-khau-123' }, headers: { 'x-forwarded-for': '192.0.2.77' } });
+    const register = (i: number) =>
+      t.request('/api/dang-ky', {
+        json: { email: `moi-${i}@example.com`, name: 'Mới', password: 'mat-khau-123' },
+        headers: { 'x-forwarded-for': '192.0.2.77' },
+      });
     for (let i = 0; i < limit; i++) expect((await register(i)).status).toBe(201);
     const blocked = await register(limit);
     expect(blocked.status).toBe(429);

@@ -28,13 +28,17 @@ describe('POST /api/product/rating_star', () => {
     expect(again).toEqual({ rating: 9, general_assessment: { totalRatings: 1, averageRating: 9 } });
     expect(await t.deps.db.$count(ratings)).toBe(1);
     // Another film is rated separately.
-    expect((await (await rate(user.session.token, { titlefilm: 'lat-mat-8', starselect: 2 })).json()).general_assessment).toEqual({ totalRatings: 1, averageRating: 2 });
+    expect((await (await rate(user.session.token, { titlefilm: 'lat-mat-8', starselect: 2 })).json()).general_assessment).toEqual({
+      totalRatings: 1,
+      averageRating: 2,
+    });
   });
 
   it('averages over users to one decimal', async () => {
     const stars = [7, 8, 8];
     let last: { general_assessment: unknown } | undefined;
-    for (const s of stars) last = await (await rate((await signedInUser(t)).session.token, { titlefilm: 'mat-biec', starselect: s })).json();
+    for (const s of stars)
+      last = await (await rate((await signedInUser(t)).session.token, { titlefilm: 'mat-biec', starselect: s })).json();
     expect(last!.general_assessment).toEqual({ totalRatings: 3, averageRating: 7.7 });
   });
 

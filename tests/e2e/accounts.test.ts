@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { collectDialogs, DEMO, freeFilms, sessionStorageOf, signIn } from './helpers/accounts';
-import { screenshot, useBrowser } from './helpers/browser';
+import { screenshot, setupBrowser } from './helpers/browser';
 
-const b = useBrowser();
+const b = setupBrowser();
 
 describe('accounts', () => {
   test('register in the UI (mismatch caught, duplicate refused), account page, logout with confirm and toast, sign in again', async () => {

@@ -1,14 +1,17 @@
 import { describe, expect, test } from 'vitest';
-import { screenshot, useBrowser } from './helpers/browser';
+import { screenshot, setupBrowser } from './helpers/browser';
 
-const b = useBrowser();
+const b = setupBrowser();
 
 /** A series with at least two episodes on its first server, from the API. */
 async function seriesSlug(baseURL: string): Promise<{ slug: string; episodes: number[] }> {
   const list = (await (await fetch(`${baseURL}/api/product/product-phimbo`)).json()) as { data: { slug: string }[] };
   for (const { slug } of list.data) {
-    const detail = (await (await fetch(`${baseURL}/api/product/${slug}`)).json()) as { datafilm: { VIP1: number; linkfilms: { episode: number }[] } };
-    if (detail.datafilm.VIP1 === 0 && detail.datafilm.linkfilms.length >= 2) return { slug, episodes: detail.datafilm.linkfilms.map((e) => e.episode) };
+    const detail = (await (await fetch(`${baseURL}/api/product/${slug}`)).json()) as {
+      datafilm: { VIP1: number; linkfilms: { episode: number }[] };
+    };
+    if (detail.datafilm.VIP1 === 0 && detail.datafilm.linkfilms.length >= 2)
+      return { slug, episodes: detail.datafilm.linkfilms.map((e) => e.episode) };
   }
   throw new Error('no free series with two episodes in the demo catalogue');
 }
@@ -79,7 +82,10 @@ describe('film and watch pages', () => {
     const reported = page.waitForResponse((r) => r.url().endsWith('/api/product/report_error'));
     await page.getByRole('button', { name: 'Báo lỗi' }).click();
     await page.getByRole('dialog').getByLabel('Sai tập phim').check();
-    await page.getByRole('dialog').getByLabel(/Mô tả thêm/).fill('Tập này phát nhầm nội dung tập trước.');
+    await page
+      .getByRole('dialog')
+      .getByLabel(/Mô tả thêm/)
+      .fill('Tập này phát nhầm nội dung tập trước.');
     await page.getByRole('button', { name: 'Gửi báo lỗi' }).click();
     expect((await reported).status()).toBe(201);
     await page.getByText('Cảm ơn bạn! Báo lỗi đã được gửi tới quản trị viên.').waitFor();

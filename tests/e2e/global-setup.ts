@@ -24,7 +24,13 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitFor(url: string, ok: (body: unknown) => boolean, timeoutMs: number, server: ChildProcess, anyStatus = false): Promise<void> {
+async function waitFor(
+  url: string,
+  ok: (body: unknown) => boolean,
+  timeoutMs: number,
+  server: ChildProcess,
+  anyStatus = false,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {
@@ -85,7 +91,13 @@ export default async function setup(project: TestProject) {
     await waitFor(`${baseURL}/api/health`, (b) => (b as { ok?: boolean }).ok === true, 240_000, server);
     await waitFor(`${baseURL}/api/product?page=1`, (b) => ((b as { data?: unknown[] }).data?.length ?? 0) > 0, 120_000, server);
     // scripts/start.ts starts `partykit dev` after the API; a GET on a room answers 405 once it serves.
-    await waitFor(`${partyURL}/parties/comments/ready-check`, (b) => (b as { error?: { code?: string } }).error?.code === 'method_not_allowed', 120_000, server, true);
+    await waitFor(
+      `${partyURL}/parties/comments/ready-check`,
+      (b) => (b as { error?: { code?: string } }).error?.code === 'method_not_allowed',
+      120_000,
+      server,
+      true,
+    );
   } catch (error) {
     stop();
     throw new Error(`${(error as Error).message}; server log: ${join(dir, 'server.log')}`);

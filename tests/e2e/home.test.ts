@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { screenshot, useBrowser } from './helpers/browser';
+import { screenshot, setupBrowser } from './helpers/browser';
 
-const b = useBrowser();
+const b = setupBrowser();
 
 describe('home', () => {
   test('shows the hot carousel, the three tabs, the sections and the sidebar from the API', async () => {
@@ -12,7 +12,15 @@ describe('home', () => {
     for (const text of ['Phim bộ mới cập nhật', 'Phim lẻ mới cập nhật', 'Phim đã hoàn thành']) {
       expect(await page.getByRole('tab', { name: text }).count()).toBe(1);
     }
-    for (const heading of ['Phim hoạt hình', 'Phim tâm lý tình cảm', 'Phim viễn tưởng', 'PHIM HÀNH ĐỘNG', 'Trending', 'NĂM PHÁT HÀNH', 'PHIM SẮP CHIẾU']) {
+    for (const heading of [
+      'Phim hoạt hình',
+      'Phim tâm lý tình cảm',
+      'Phim viễn tưởng',
+      'PHIM HÀNH ĐỘNG',
+      'Trending',
+      'NĂM PHÁT HÀNH',
+      'PHIM SẮP CHIẾU',
+    ]) {
       await expect.poll(() => page.getByRole('heading', { name: heading, exact: true }).count()).toBe(1);
     }
     // The tabs switch the list shown.

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { screenshot, useBrowser } from './helpers/browser';
+import { screenshot, setupBrowser } from './helpers/browser';
 
-const b = useBrowser();
+const b = setupBrowser();
 
 describe('listing pages', () => {
   test('breadcrumb, heading, 25 cards and the per-page title', async () => {

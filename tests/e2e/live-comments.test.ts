@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { collectDialogs, DEMO, freeFilms, signIn } from './helpers/accounts';
-import { screenshot, useBrowser } from './helpers/browser';
+import { screenshot, setupBrowser } from './helpers/browser';
 
-const b = useBrowser();
+const b = setupBrowser();
 
 /** Opens a film page and resolves once its live room is joined (the page asks for missed comments on every open). */
 async function openWithRoom(page: Page, path: string): Promise<void> {
@@ -12,7 +12,8 @@ async function openWithRoom(page: Page, path: string): Promise<void> {
   await joined;
 }
 
-const commentCount = async (page: Page) => Number(/\((\d+)\)/.exec(await page.getByRole('heading', { name: /^Bình luận \(\d+\)$/ }).innerText())?.[1]);
+const commentCount = async (page: Page) =>
+  Number(/\((\d+)\)/.exec(await page.getByRole('heading', { name: /^Bình luận \(\d+\)$/ }).innerText())?.[1]);
 
 describe('live comments', () => {
   test('a comment posted in one browser shows in another within a second, without reload; a reply nests under its parent; also on the watch page', async () => {

@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { screenshot, useBrowser } from './helpers/browser';
+import { screenshot, setupBrowser } from './helpers/browser';
 
-const b = useBrowser();
+const b = setupBrowser();
 
 /**
  * The app registers its worker once the page is idle after load; the worker then precaches the shell
@@ -10,18 +10,27 @@ const b = useBrowser();
  * worker activated without claiming.
  */
 async function waitForServiceWorker(page: Page): Promise<void> {
-  await page.waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout: 75_000 }).catch(async () => {
-    await page.evaluate(() => navigator.serviceWorker.ready);
-    await page.reload();
-    await page.waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout: 15_000 });
-  });
+  await page
+    .waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout: 75_000 })
+    .catch(async () => {
+      await page.evaluate(() => navigator.serviceWorker.ready);
+      await page.reload();
+      await page.waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout: 15_000 });
+    });
 }
 
 describe('installable offline PWA', () => {
   test('the manifest is served with the install fields', async () => {
     const res = await fetch(`${b.baseURL()}/manifest.webmanifest`);
     expect(res.ok).toBe(true);
-    const manifest = (await res.json()) as { lang: string; name: string; short_name: string; display: string; theme_color: string; icons: { sizes: string; purpose?: string }[] };
+    const manifest = (await res.json()) as {
+      lang: string;
+      name: string;
+      short_name: string;
+      display: string;
+      theme_color: string;
+      icons: { sizes: string; purpose?: string }[];
+    };
     expect(manifest).toMatchObject({ lang: 'vi', display: 'standalone' });
     expect(manifest.name).toBeTruthy();
     expect(manifest.short_name).toBeTruthy();

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { collectDialogs, DEMO, freeFilms, signIn } from './helpers/accounts';
-import { screenshot, useBrowser } from './helpers/browser';
+import { screenshot, setupBrowser } from './helpers/browser';
 
-const b = useBrowser();
+const b = setupBrowser();
 
 interface Detail {
   datafilm: { VIP1: number; slug: string };
@@ -36,7 +36,10 @@ describe('ratings and VIP-only films', () => {
     await page.getByRole('button', { name: '9 sao' }).click();
     expect((await rated).status()).toBe(200);
     const expected = (((before.averageRating ?? 0) * before.totalRatings + 9) / (before.totalRatings + 1)).toFixed(1);
-    await page.getByTestId('rating-summary').filter({ hasText: `${expected} điểm / ${before.totalRatings + 1} lượt đánh giá` }).waitFor();
+    await page
+      .getByTestId('rating-summary')
+      .filter({ hasText: `${expected} điểm / ${before.totalRatings + 1} lượt đánh giá` })
+      .waitFor();
     await page.getByTestId('own-rating').filter({ hasText: 'Bạn đã chấm 9/10' }).waitFor();
     expect(await page.getByRole('button', { name: '9 sao' }).getAttribute('aria-pressed')).toBe('true');
     await page.locator('.film-hero').screenshot({ path: `${import.meta.dirname}/screenshots/rating.png` });
@@ -54,7 +57,10 @@ describe('ratings and VIP-only films', () => {
     const anon = await b.newPage();
     const dialogs = collectDialogs(anon.page);
     await anon.page.goto('/phim-bo');
-    await anon.page.getByRole('heading', { name: /Phim bộ/i }).first().waitFor();
+    await anon.page
+      .getByRole('heading', { name: /Phim bộ/i })
+      .first()
+      .waitFor();
     await anon.page.goto(`/${slug}`);
     await anon.page.waitForURL(/\/phim-bo$/);
     expect(dialogs).toEqual(['Bạn cần đăng nhập và mua gói xem VIP để có thể xem được phim này!']);

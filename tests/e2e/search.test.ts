@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { screenshot, useBrowser } from './helpers/browser';
+import { screenshot, setupBrowser } from './helpers/browser';
 
-const b = useBrowser();
+const b = setupBrowser();
 
 describe('search', () => {
   test("typing 'dat rung' suggests 'Đất Rừng…' and Enter lands on the results", async () => {

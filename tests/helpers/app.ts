@@ -29,7 +29,14 @@ export async function createTestApp(overrides: Partial<Omit<AppDeps, 'config'>> 
     }
     return Promise.resolve(app.request(path, rest));
   };
-  return { app, deps, request, advance: (ms) => { offset += ms; } };
+  return {
+    app,
+    deps,
+    request,
+    advance: (ms) => {
+      offset += ms;
+    },
+  };
 }
 
 /** The `{ error }` body every API failure carries (worker/lib/errors.ts). */

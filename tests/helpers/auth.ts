@@ -31,20 +31,36 @@ export async function createUser(
   const name = options.name ?? `Người xem ${counter}`;
   const [row] = await db
     .insert(users)
-    .values({ email, username: name, passwordHash: await hashPassword(password), roles: options.roles ?? 'user', permissions: options.permissions ?? '' })
+    .values({
+      email,
+      username: name,
+      passwordHash: await hashPassword(password),
+      roles: options.roles ?? 'user',
+      permissions: options.permissions ?? '',
+    })
     .returning({ id: users.id });
   return { id: row!.id, email, password, name };
 }
 
 /** Signs in through POST /api/dang-nhap; each call from its own IP so IP limits stay out of the way. */
-export async function login(t: TestApp, user: { email: string; password: string }, ip = `198.51.100.${(counter++ % 250) + 1}`): Promise<LoginResponse> {
-  const res = await t.request('/api/dang-nhap', { json: { email: user.email, password: user.password }, headers: { 'x-forwarded-for': ip } });
+export async function login(
+  t: TestApp,
+  user: { email: string; password: string },
+  ip = `198.51.100.${(counter++ % 250) + 1}`,
+): Promise<LoginResponse> {
+  const res = await t.request('/api/dang-nhap', {
+    json: { email: user.email, password: user.password },
+    headers: { 'x-forwarded-for': ip },
+  });
   if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
   return (await res.json()) as LoginResponse;
 }
 
 /** A user plus a signed-in session. */
-export async function signedInUser(t: TestApp, options: Parameters<typeof createUser>[1] = {}): Promise<TestUser & { session: LoginResponse }> {
+export async function signedInUser(
+  t: TestApp,
+  options: Parameters<typeof createUser>[1] = {},
+): Promise<TestUser & { session: LoginResponse }> {
   const user = await createUser(t.deps.db, options);
   return { ...user, session: await login(t, user) };
 }

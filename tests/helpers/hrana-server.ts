@@ -335,7 +335,8 @@ export async function startHranaServer(options: HranaServerOptions = {}): Promis
       case 'describe':
         return { type: 'describe', result: describe(stream, request) };
       case 'store_sql': {
-        if (typeof request.sql_id !== 'number' || typeof request.sql !== 'string') throw new RequestError('INVALID_REQUEST', 'store_sql needs sql_id and sql');
+        if (typeof request.sql_id !== 'number' || typeof request.sql !== 'string')
+          throw new RequestError('INVALID_REQUEST', 'store_sql needs sql_id and sql');
         if (stream.sqls.has(request.sql_id)) throw new RequestError('SQL_ID_IN_USE', `SQL id ${request.sql_id} is already stored`);
         stream.sqls.set(request.sql_id, request.sql);
         return { type: 'store_sql' };
@@ -364,7 +365,12 @@ export async function startHranaServer(options: HranaServerOptions = {}): Promis
       stream = { id: nextStreamId++, sqls: new Map(), closed: false };
     } else {
       const found = typeof baton === 'string' ? streams.get(baton) : undefined;
-      if (!found) throw new HttpError(400, 'STREAM_EXPIRED', 'Unknown or expired baton: the stream was closed, timed out or its baton was already used');
+      if (!found)
+        throw new HttpError(
+          400,
+          'STREAM_EXPIRED',
+          'Unknown or expired baton: the stream was closed, timed out or its baton was already used',
+        );
       streams.delete(baton as string);
       clearTimeout(found.timer);
       stream = found;

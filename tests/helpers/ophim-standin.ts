@@ -47,7 +47,12 @@ const json = (body: unknown, status = 200): StandinReply => ({
 });
 
 function listItems(films: StandinFilm[]) {
-  return films.map((f) => ({ _id: f.movie._id, name: f.movie.name, slug: f.movie.slug, modified: f.movie.modified ?? { time: '2024-01-01T00:00:00.000Z' } }));
+  return films.map((f) => ({
+    _id: f.movie._id,
+    name: f.movie.name,
+    slug: f.movie.slug,
+    modified: f.movie.modified ?? { time: '2024-01-01T00:00:00.000Z' },
+  }));
 }
 
 function inList(film: StandinFilm, kind: string, slug: string): boolean {
@@ -62,7 +67,7 @@ function inList(film: StandinFilm, kind: string, slug: string): boolean {
     return false;
   }
   const refs = (kind === 'the-loai' ? m.category : m.country) as unknown;
-  return Array.isArray(refs) && refs.some((r) => (typeof r === 'object' && r !== null && (r as { slug?: string }).slug === slug));
+  return Array.isArray(refs) && refs.some((r) => typeof r === 'object' && r !== null && (r as { slug?: string }).slug === slug);
 }
 
 export async function startOphimStandin(options: StandinOptions = {}): Promise<Standin> {
@@ -88,14 +93,20 @@ export async function startOphimStandin(options: StandinOptions = {}): Promise<S
     if (parts.length === 2 && kind === 'phim') {
       const film = standin.films.find((f) => f.movie.slug === slug);
       if (!film) return json({ status: false, msg: 'Movie not found' }, 404);
-      if (dialect === 'v1') return json({ status: 'success', data: { item: { ...film.movie, episodes: film.episodes }, APP_DOMAIN_CDN_IMAGE: imageBase() } });
+      if (dialect === 'v1')
+        return json({ status: 'success', data: { item: { ...film.movie, episodes: film.episodes }, APP_DOMAIN_CDN_IMAGE: imageBase() } });
       return json({ status: true, msg: '', movie: film.movie, episodes: film.episodes });
     }
     if (parts.length === 2 && kind && slug && ['danh-sach', 'the-loai', 'quoc-gia'].includes(kind)) {
       const page = Math.max(1, Number(query.get('page') ?? 1) || 1);
       const matching = standin.films.filter((f) => inList(f, kind, slug));
       const items = listItems(matching.slice((page - 1) * pageSize, page * pageSize));
-      const pagination = { totalItems: matching.length, totalItemsPerPage: pageSize, currentPage: page, totalPages: Math.max(1, Math.ceil(matching.length / pageSize)) };
+      const pagination = {
+        totalItems: matching.length,
+        totalItemsPerPage: pageSize,
+        currentPage: page,
+        totalPages: Math.max(1, Math.ceil(matching.length / pageSize)),
+      };
       if (dialect === 'v1') return json({ status: 'success', data: { items, params: { pagination }, APP_DOMAIN_CDN_IMAGE: imageBase() } });
       if (dialect === 'kkphim') return json({ status: true, items, pagination });
       return json({ status: true, items, pathImage: imageBase(), pagination });

@@ -15,7 +15,10 @@ function fakeFetch(routes: Record<string, () => Response>, seen: string[] = []):
 }
 
 const jsonResponse = (body: unknown, init: ResponseInit = {}) =>
-  new Response(JSON.stringify(body), { ...init, headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
+  new Response(JSON.stringify(body), {
+    ...init,
+    headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+  });
 
 const options = (f: typeof globalThis.fetch) => ({ fetch: f, allowedOrigins: allowed, maxBytes: 1000, timeoutMs: 1000 });
 
@@ -36,7 +39,13 @@ describe('guardedFetchJson', () => {
   it('refuses other origins, other ports and credentials before sending anything', async () => {
     const seen: string[] = [];
     const f = fakeFetch({}, seen);
-    for (const url of ['https://evil.example/x', 'http://127.0.0.1:8789/x', 'http://ophim1.com/x', 'https://user:pw@ophim1.com/x', 'file:///etc/passwd']) {
+    for (const url of [
+      'https://evil.example/x',
+      'http://127.0.0.1:8789/x',
+      'http://ophim1.com/x',
+      'https://user:pw@ophim1.com/x',
+      'file:///etc/passwd',
+    ]) {
       expect((await failure(guardedFetchJson(url, options(f)))).kind).toBe('disallowed_origin');
     }
     expect(seen).toEqual([]);
@@ -103,7 +112,13 @@ describe('guardedFetchJson', () => {
 describe('source client', () => {
   it('retries retryable failures at most twice, never the others', async () => {
     const seen: string[] = [];
-    const f = fakeFetch({ 'https://ophim1.com/503': () => jsonResponse({}, { status: 503 }), 'https://ophim1.com/400': () => jsonResponse({}, { status: 400 }) }, seen);
+    const f = fakeFetch(
+      {
+        'https://ophim1.com/503': () => jsonResponse({}, { status: 503 }),
+        'https://ophim1.com/400': () => jsonResponse({}, { status: 400 }),
+      },
+      seen,
+    );
     const client = createSourceClient({ ...options(f), delayMs: 0, retries: 2, retryBaseMs: 1 });
     await expect(client.getJson('https://ophim1.com/503')).rejects.toThrow(/503/);
     await expect(client.getJson('https://ophim1.com/400')).rejects.toThrow(/400/);

@@ -27,7 +27,9 @@ afterAll(async () => {
 
 describe('Hrana test server with @libsql/client/web', () => {
   it('serves the migrated schema and the taxonomy seed over HTTP', async () => {
-    const tables = await client.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('films', 'users', 'view_events')");
+    const tables = await client.execute(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('films', 'users', 'view_events')",
+    );
     expect(tables.rows.map((r) => r.name).sort()).toEqual(['films', 'users', 'view_events']);
     const categories = await client.execute('SELECT count(*) AS n FROM categories');
     expect(Number(categories.rows[0]!.n)).toBeGreaterThan(0);

@@ -2,7 +2,12 @@ import { generateKeyPair, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../worker/config';
 import {
-  ACCESS_TOKEN_TTL_SECONDS, signAccessToken, TOKEN_AUDIENCE, TOKEN_ISSUER, verifyAccessToken, type AccessTokenClaims,
+  ACCESS_TOKEN_TTL_SECONDS,
+  signAccessToken,
+  TOKEN_AUDIENCE,
+  TOKEN_ISSUER,
+  verifyAccessToken,
+  type AccessTokenClaims,
 } from '../../worker/services/auth/access-token';
 
 const config = loadConfig({ APP_ENV: 'test' });
@@ -74,7 +79,13 @@ describe('access tokens (jose, HS256 pinned)', () => {
   it('refuses tokens missing the claims it relies on', async () => {
     const iat = Math.floor(NOW / 1000);
     const noEpoch = await new SignJWT({ email: 'a@b.c', name: 'A', roles: [], permissions: [] })
-      .setProtectedHeader({ alg: 'HS256' }).setSubject('1').setIssuer(TOKEN_ISSUER).setAudience(TOKEN_AUDIENCE).setIssuedAt(iat).setExpirationTime(iat + 60).sign(secret);
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('1')
+      .setIssuer(TOKEN_ISSUER)
+      .setAudience(TOKEN_AUDIENCE)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + 60)
+      .sign(secret);
     expect(await verifyAccessToken(config, noEpoch, NOW)).toBeNull();
     expect(await verifyAccessToken(config, 'not-a-jwt', NOW)).toBeNull();
   });

@@ -22,9 +22,16 @@ function fakeConnection(id: string): FakeConnection {
     state: null,
     sent: [],
     closed: null,
-    setState(state) { this.state = state; return state; },
-    send(message) { this.sent.push(message); },
-    close(code, reason) { this.closed = { code, reason }; },
+    setState(state) {
+      this.state = state;
+      return state;
+    },
+    send(message) {
+      this.sent.push(message);
+    },
+    close(code, reason) {
+      this.closed = { code, reason };
+    },
   };
 }
 
@@ -35,7 +42,9 @@ function fakeRoom(env: Record<string, unknown> = { PARTY_SECRET: SECRET }) {
     id: 'mat-biec',
     name: 'comments',
     env,
-    broadcast: (message: string) => { broadcasts.push(message); },
+    broadcast: (message: string) => {
+      broadcasts.push(message);
+    },
     getConnections: () => connections,
   };
   return { server: new CommentsRoom(room as unknown as Party.Room), broadcasts, connections };
@@ -107,7 +116,7 @@ describe('comments room: browsers only listen', () => {
     for (const c of connections) expect(c.sent).toEqual([]);
   });
 
-  it("answers a ping with a pong to that browser alone", () => {
+  it('answers a ping with a pong to that browser alone', () => {
     const { server, broadcasts, connections } = fakeRoom();
     server.onMessage(JSON.stringify({ type: 'ping' }), connections[1] as unknown as Party.Connection);
     expect(connections[1]!.sent.map((m) => JSON.parse(m))).toEqual([{ type: 'pong' }]);

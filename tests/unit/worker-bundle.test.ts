@@ -25,7 +25,14 @@ beforeAll(() => {
     {
       cwd: ROOT,
       encoding: 'utf8',
-      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', CI: '1', FORCE_COLOR: '0', NO_COLOR: '1' },
+      env: {
+        ...process.env,
+        WRANGLER_SEND_METRICS: 'false',
+        CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+        CI: '1',
+        FORCE_COLOR: '0',
+        NO_COLOR: '1',
+      },
       timeout: 60_000,
     },
   );
@@ -50,7 +57,11 @@ describe('Worker bundle (wrangler deploy --dry-run)', () => {
       const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? path.split('/')[0]!;
       byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + bytes);
     }
-    const largest = [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([p, b]) => `${p} ${(b / 1024).toFixed(0)}`).join(', ');
+    const largest = [...byPackage]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 6)
+      .map(([p, b]) => `${p} ${(b / 1024).toFixed(0)}`)
+      .join(', ');
     console.log(
       `[worker-bundle] index.js ${(code.length / 1024).toFixed(1)} KiB raw, ${(gzip / 1024).toFixed(1)} KiB gzip ` +
         `(wrangler: ${reported![1]} KiB / gzip ${reported![2]} KiB; free-plan limit ${FREE_PLAN_LIMIT / 1024} KiB gzip). ` +
@@ -65,7 +76,12 @@ describe('Worker bundle (wrangler deploy --dry-run)', () => {
     const inputs = Object.keys((JSON.parse(readFileSync(metafile, 'utf8')) as { inputs: object }).inputs);
     expect(inputs).toContain('worker/index.ts');
     expect(inputs.some((p) => p.includes('@libsql/client/lib-esm/web.js'))).toBe(true);
-    const nodeOnly = inputs.filter((p) => p === 'worker/node.ts' || p === 'worker/db/node-client.ts' || /node_modules\/(libsql|@libsql\/linux-|@hono\/node-server|ws)\//.test(p));
+    const nodeOnly = inputs.filter(
+      (p) =>
+        p === 'worker/node.ts' ||
+        p === 'worker/db/node-client.ts' ||
+        /node_modules\/(libsql|@libsql\/linux-|@hono\/node-server|ws)\//.test(p),
+    );
     expect(nodeOnly).toEqual([]);
     const text = readFileSync(join(outdir, 'index.js'), 'utf8');
     expect(text).not.toMatch(/(?:from\s*|require\(\s*|import\(\s*)["']node:/);
@@ -73,7 +89,9 @@ describe('Worker bundle (wrangler deploy --dry-run)', () => {
 
   it('bundles first-party code that uses no Node globals (production has no nodejs_compat)', () => {
     expect(build.status, build.output).toBe(0);
-    const inputs = Object.keys((JSON.parse(readFileSync(metafile, 'utf8')) as { inputs: object }).inputs).filter((p) => /^(worker|party)\//.test(p));
+    const inputs = Object.keys((JSON.parse(readFileSync(metafile, 'utf8')) as { inputs: object }).inputs).filter((p) =>
+      /^(worker|party)\//.test(p),
+    );
     expect(inputs.length).toBeGreaterThan(5);
     const offenders: string[] = [];
     for (const path of inputs) {

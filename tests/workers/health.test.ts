@@ -91,7 +91,9 @@ describe('Workers entry: static assets', () => {
   });
 
   it('routes non-API paths to the assets when the platform routes them (wrangler.toml [assets])', async () => {
-    const res = await exports.default.fetch(`${ORIGIN}/phim/dat-rung-phuong-nam`, { headers: { accept: 'text/html', 'sec-fetch-mode': 'navigate' } });
+    const res = await exports.default.fetch(`${ORIGIN}/phim/dat-rung-phuong-nam`, {
+      headers: { accept: 'text/html', 'sec-fetch-mode': 'navigate' },
+    });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('data-fixture="spa-shell"');
   });

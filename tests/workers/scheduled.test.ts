@@ -23,9 +23,20 @@ describe('Workers entry: scheduled()', () => {
     const film = await upsertFilm(db, {
       title: 'Đất Rừng Phương Nam (cron)',
       categoryId: 24,
-      episodes: [{ serverName: 'Vietsub #1', episode: 1, name: 'Tập 1', m3u8Url: 'https://cdn.example.com/1/index.m3u8', embedUrl: 'https://player.example.com/1' }],
+      episodes: [
+        {
+          serverName: 'Vietsub #1',
+          episode: 1,
+          name: 'Tập 1',
+          m3u8Url: 'https://cdn.example.com/1/index.m3u8',
+          embedUrl: 'https://player.example.com/1',
+        },
+      ],
     });
-    const [user] = await db.insert(users).values({ email: `cron-${now}@example.com`, username: 'cron' }).returning({ id: users.id });
+    const [user] = await db
+      .insert(users)
+      .values({ email: `cron-${now}@example.com`, username: 'cron' })
+      .returning({ id: users.id });
     const events = await db
       .insert(viewEvents)
       .values([
@@ -46,9 +57,20 @@ describe('Workers entry: scheduled()', () => {
     await worker.scheduled(createScheduledController({ scheduledTime: now, cron: '* * * * *' }), env, ctx);
     await waitOnExecutionContext(ctx);
 
-    const keptEvents = await db.select({ id: viewEvents.id }).from(viewEvents).where(inArray(viewEvents.id, events.map((e) => e.id)));
+    const keptEvents = await db
+      .select({ id: viewEvents.id })
+      .from(viewEvents)
+      .where(
+        inArray(
+          viewEvents.id,
+          events.map((e) => e.id),
+        ),
+      );
     expect(keptEvents).toEqual([events[1]]);
-    const keptLimits = await db.select({ key: rateLimits.key }).from(rateLimits).where(inArray(rateLimits.key, [`cron:old:${now}`, `cron:new:${now}`]));
+    const keptLimits = await db
+      .select({ key: rateLimits.key })
+      .from(rateLimits)
+      .where(inArray(rateLimits.key, [`cron:old:${now}`, `cron:new:${now}`]));
     expect(keptLimits).toEqual([{ key: `cron:new:${now}` }]);
     const keptTokens = await db.select({ hash: refreshTokens.tokenHash }).from(refreshTokens).where(eq(refreshTokens.userId, user!.id));
     expect(keptTokens).toEqual([{ hash: `cron-new-${now}` }]);
@@ -59,10 +81,21 @@ describe('Workers entry: scheduled()', () => {
       title: 'Mắt Biếc (workers)',
       nameEnglish: 'Dreamy Eyes',
       categoryId: 25,
-      episodes: [{ serverName: 'Vietsub #1', episode: 1, name: 'Full', m3u8Url: 'https://cdn.example.com/mb/index.m3u8', embedUrl: 'https://player.example.com/mb' }],
+      episodes: [
+        {
+          serverName: 'Vietsub #1',
+          episode: 1,
+          name: 'Full',
+          m3u8Url: 'https://cdn.example.com/mb/index.m3u8',
+          embedUrl: 'https://player.example.com/mb',
+        },
+      ],
     });
     const ctx = createExecutionContext();
-    const request = new Request(`https://phimviet.example.workers.dev/api/product/${film.slug}`) as Request<unknown, IncomingRequestCfProperties>;
+    const request = new Request(`https://phimviet.example.workers.dev/api/product/${film.slug}`) as Request<
+      unknown,
+      IncomingRequestCfProperties
+    >;
     const res = await worker.fetch(request, env, ctx);
     await waitOnExecutionContext(ctx);
     expect(res.status).toBe(200);

@@ -14,7 +14,10 @@ const mark = (size, padding) => {
   </g>`;
 };
 
-const icon = (size, { maskable = false, rounded = true } = {}) => `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 ${size} ${size}">
+const icon = (
+  size,
+  { maskable = false, rounded = true } = {},
+) => `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 ${size} ${size}">
   <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#1b1f2a"/><stop offset="1" stop-color="#0f1117"/></linearGradient></defs>
   <rect width="${size}" height="${size}" ${rounded && !maskable ? `rx="${size * 0.2}"` : ''} fill="url(#g)"/>
   ${mark(size, maskable ? size * 0.22 : size * 0.12)}
@@ -24,10 +27,16 @@ await mkdir(new URL('icons/', out), { recursive: true });
 await mkdir(new URL('images/', out), { recursive: true });
 await writeFile(new URL('favicon.svg', out), icon(64));
 for (const size of [192, 512]) {
-  await sharp(Buffer.from(icon(size))).png().toFile(new URL(`icons/icon-${size}.png`, out).pathname);
-  await sharp(Buffer.from(icon(size, { maskable: true }))).png().toFile(new URL(`icons/maskable-${size}.png`, out).pathname);
+  await sharp(Buffer.from(icon(size)))
+    .png()
+    .toFile(new URL(`icons/icon-${size}.png`, out).pathname);
+  await sharp(Buffer.from(icon(size, { maskable: true })))
+    .png()
+    .toFile(new URL(`icons/maskable-${size}.png`, out).pathname);
 }
-await sharp(Buffer.from(icon(180, { rounded: false }))).png().toFile(new URL('icons/apple-touch-icon.png', out).pathname);
+await sharp(Buffer.from(icon(180, { rounded: false })))
+  .png()
+  .toFile(new URL('icons/apple-touch-icon.png', out).pathname);
 
 // Poster placeholder (while loading) and error image (when the poster fails): 175x245, the card's box.
 const poster = (label) => `<svg xmlns="http://www.w3.org/2000/svg" width="175" height="245" viewBox="0 0 175 245">

@@ -61,17 +61,22 @@ function App() {
 
 // First page: resolve the route, its code and its data, then render once (lib/first-load.ts).
 // A transition render yields to the browser every few ms instead of one long task.
-void router.load().catch(() => undefined).then(() => {
-const root = createRoot(document.getElementById('root')!);
-startTransition(() => root.render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <App />
-    </QueryClientProvider>
-  </StrictMode>,
-));
-markFirstRender();
-});
+void router
+  .load()
+  .catch(() => undefined)
+  .then(() => {
+    const root = createRoot(document.getElementById('root')!);
+    startTransition(() =>
+      root.render(
+        <StrictMode>
+          <QueryClientProvider client={queryClient}>
+            <App />
+          </QueryClientProvider>
+        </StrictMode>,
+      ),
+    );
+    markFirstRender();
+  });
 
 window.addEventListener('load', () => {
   initAnalytics();

@@ -37,7 +37,9 @@ export const films = sqliteTable(
     /** Display status, e.g. 'Hoàn Tất (16/16)', 'Tập 5', 'Trailer'. */
     statusText: text('status_text').notNull().default(''),
     /** Normalised status: ongoing | completed | trailer. */
-    status: text('status', { enum: ['ongoing', 'completed', 'trailer'] }).notNull().default('ongoing'),
+    status: text('status', { enum: ['ongoing', 'completed', 'trailer'] })
+      .notNull()
+      .default('ongoing'),
     language: text('language').notNull().default(''),
     episodeCountText: text('episode_count_text').notNull().default(''),
     duration: text('duration').notNull().default(''),
@@ -51,7 +53,9 @@ export const films = sqliteTable(
     description: text('description').notNull().default(''),
     views: integer('views').notNull().default(0),
     likes: integer('likes').notNull().default(0),
-    categoryId: integer('category_id').notNull().references(() => categories.id),
+    categoryId: integer('category_id')
+      .notNull()
+      .references(() => categories.id),
     vipOnly: integer('vip_only', { mode: 'boolean' }).notNull().default(false),
     /** fold(title) and fold(title + ' ' + nameEnglish): see db/fold.ts; films_fts indexes searchText. */
     titleFolded: text('title_folded').notNull().default(''),
@@ -77,8 +81,12 @@ export const films = sqliteTable(
 export const filmGenres = sqliteTable(
   'film_genres',
   {
-    filmId: integer('film_id').notNull().references(() => films.id, { onDelete: 'cascade' }),
-    genreId: integer('genre_id').notNull().references(() => genres.id, { onDelete: 'cascade' }),
+    filmId: integer('film_id')
+      .notNull()
+      .references(() => films.id, { onDelete: 'cascade' }),
+    genreId: integer('genre_id')
+      .notNull()
+      .references(() => genres.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.filmId, t.genreId] }), index('film_genres_genre').on(t.genreId, t.filmId)],
 );
@@ -86,8 +94,12 @@ export const filmGenres = sqliteTable(
 export const filmCountries = sqliteTable(
   'film_countries',
   {
-    filmId: integer('film_id').notNull().references(() => films.id, { onDelete: 'cascade' }),
-    countryId: integer('country_id').notNull().references(() => countries.id, { onDelete: 'cascade' }),
+    filmId: integer('film_id')
+      .notNull()
+      .references(() => films.id, { onDelete: 'cascade' }),
+    countryId: integer('country_id')
+      .notNull()
+      .references(() => countries.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.filmId, t.countryId] }), index('film_countries_country').on(t.countryId, t.filmId)],
 );
@@ -96,7 +108,9 @@ export const episodes = sqliteTable(
   'episodes',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    filmId: integer('film_id').notNull().references(() => films.id, { onDelete: 'cascade' }),
+    filmId: integer('film_id')
+      .notNull()
+      .references(() => films.id, { onDelete: 'cascade' }),
     serverName: text('server_name').notNull().default('Vietsub #1'),
     /** Episode number for ordering and /tap-{n}; a single film's 'Full' is 1. */
     episode: integer('episode').notNull(),
@@ -129,7 +143,9 @@ export const refreshTokens = sqliteTable(
   'refresh_tokens',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     /** All tokens descending from one login share a family; replaying a used one revokes the family. */
     familyId: text('family_id').notNull(),
     /** SHA-256 of the opaque token; the token itself is never stored. */
@@ -146,8 +162,12 @@ export const comments = sqliteTable(
   'comments',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    filmId: integer('film_id').notNull().references(() => films.id, { onDelete: 'cascade' }),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    filmId: integer('film_id')
+      .notNull()
+      .references(() => films.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     parentId: integer('parent_id'),
     body: text('body').notNull(),
     createdAt: createdAt(),
@@ -159,8 +179,12 @@ export const ratings = sqliteTable(
   'ratings',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    filmId: integer('film_id').notNull().references(() => films.id, { onDelete: 'cascade' }),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    filmId: integer('film_id')
+      .notNull()
+      .references(() => films.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     stars: integer('stars').notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -173,7 +197,9 @@ export const viewEvents = sqliteTable(
   'view_events',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    filmId: integer('film_id').notNull().references(() => films.id, { onDelete: 'cascade' }),
+    filmId: integer('film_id')
+      .notNull()
+      .references(() => films.id, { onDelete: 'cascade' }),
     viewedAt: integer('viewed_at').notNull(),
   },
   (t) => [index('view_events_time_film').on(t.viewedAt, t.filmId)],
@@ -183,7 +209,9 @@ export const payments = sqliteTable(
   'payments',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     plan: text('plan', { enum: ['VIP1', 'VIP2'] }).notNull(),
     months: integer('months').notNull(),
     /** True amount in VND (VNPay's vnp_Amount is this x 100). */
@@ -191,7 +219,9 @@ export const payments = sqliteTable(
     gateway: text('gateway', { enum: ['vnpay', 'momo', 'bank_transfer'] }).notNull(),
     /** Our order reference sent to the gateway; unique so a callback maps to one payment. */
     txnRef: text('txn_ref').notNull().unique(),
-    status: text('status', { enum: ['pending', 'paid', 'failed'] }).notNull().default('pending'),
+    status: text('status', { enum: ['pending', 'paid', 'failed'] })
+      .notNull()
+      .default('pending'),
     providerTxnId: text('provider_txn_id'),
     providerPayload: text('provider_payload'),
     createdAt: createdAt(),
@@ -204,7 +234,9 @@ export const subscriptions = sqliteTable(
   'subscriptions',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     plan: text('plan', { enum: ['VIP1', 'VIP2'] }).notNull(),
     paymentId: integer('payment_id').references(() => payments.id),
     startsAt: integer('starts_at').notNull(),
@@ -222,7 +254,9 @@ export const crawlRuns = sqliteTable(
     trigger: text('trigger', { enum: ['cli', 'admin', 'schedule', 'start'] }).notNull(),
     /** JSON: { pages?: [from, to], lists?: string[], force?: boolean }. */
     params: text('params').notNull().default('{}'),
-    status: text('status', { enum: ['running', 'done', 'failed'] }).notNull().default('running'),
+    status: text('status', { enum: ['running', 'done', 'failed'] })
+      .notNull()
+      .default('running'),
     /** JSON cursor of completed work so a crashed run can be resumed. */
     progress: text('progress').notNull().default('{}'),
     pagesDone: integer('pages_done').notNull().default(0),
@@ -261,7 +295,9 @@ export const errorReports = sqliteTable(
   'error_reports',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    filmId: integer('film_id').notNull().references(() => films.id, { onDelete: 'cascade' }),
+    filmId: integer('film_id')
+      .notNull()
+      .references(() => films.id, { onDelete: 'cascade' }),
     episode: integer('episode'),
     serverName: text('server_name'),
     reason: text('reason').notNull(),

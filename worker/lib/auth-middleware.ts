@@ -5,7 +5,11 @@ import { verifyAccessToken } from '../services/auth/access-token';
 import type { AppEnv, Viewer } from './context';
 import { forbidden, unauthorized } from './errors';
 
-const splitList = (csv: string): string[] => csv.split(',').map((s) => s.trim()).filter(Boolean);
+const splitList = (csv: string): string[] =>
+  csv
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** The token in 'Authorization: Bearer <token>', or null. */
 export function bearerToken(header: string | undefined): string | null {
@@ -28,12 +32,25 @@ export const viewerMiddleware = createMiddleware<AppEnv>(async (c, next) => {
     const claims = await verifyAccessToken(config, token, now());
     if (claims) {
       const [user] = await db
-        .select({ id: users.id, email: users.email, username: users.username, roles: users.roles, permissions: users.permissions, sessionEpoch: users.sessionEpoch })
+        .select({
+          id: users.id,
+          email: users.email,
+          username: users.username,
+          roles: users.roles,
+          permissions: users.permissions,
+          sessionEpoch: users.sessionEpoch,
+        })
         .from(users)
         .where(eq(users.id, Number(claims.sub)))
         .limit(1);
       if (user && claims.epoch === user.sessionEpoch) {
-        const viewer: Viewer = { id: user.id, email: user.email, name: user.username, roles: splitList(user.roles), permissions: splitList(user.permissions) };
+        const viewer: Viewer = {
+          id: user.id,
+          email: user.email,
+          name: user.username,
+          roles: splitList(user.roles),
+          permissions: splitList(user.permissions),
+        };
         c.set('viewer', viewer);
       }
     }

@@ -19,11 +19,19 @@ export const notFound = (message = 'Không tìm thấy') => new ApiError(404, 'n
 export const unauthorized = (message = 'Bạn cần đăng nhập') => new ApiError(401, 'unauthorized', message);
 export const forbidden = (message = 'Bạn không có quyền thực hiện thao tác này') => new ApiError(403, 'forbidden', message);
 export const conflict = (message: string) => new ApiError(409, 'conflict', message);
-export const tooManyRequests = (message = 'Bạn thao tác quá nhanh, vui lòng thử lại sau ít phút.') => new ApiError(429, 'rate_limited', message);
+export const tooManyRequests = (message = 'Bạn thao tác quá nhanh, vui lòng thử lại sau ít phút.') =>
+  new ApiError(429, 'rate_limited', message);
 
 const CODE_BY_STATUS: Record<number, string> = {
-  400: 'invalid_input', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed',
-  409: 'conflict', 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited',
+  400: 'invalid_input',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
 };
 
 /** Maps anything thrown to a status and the error body; unknown errors are 500 without details. */

@@ -23,7 +23,10 @@ const cached = publicResponseCache;
 const slugParam = z.object({ slug: z.string().min(1).max(200) });
 const episodeParam = slugParam.extend({
   // The web route segment is 'tap-{n}'; a bare number is accepted too.
-  episode: z.string().regex(/^(tap-)?\d{1,5}$/, "must be a number or 'tap-{n}'").transform((s) => Number(s.replace('tap-', ''))),
+  episode: z
+    .string()
+    .regex(/^(tap-)?\d{1,5}$/, "must be a number or 'tap-{n}'")
+    .transform((s) => Number(s.replace('tap-', ''))),
 });
 
 export const catalogueRoutes = new Hono<AppEnv>()
@@ -35,10 +38,14 @@ export const catalogueRoutes = new Hono<AppEnv>()
     c.header('Cache-Control', PUBLIC_CACHE);
     return c.json(await searchFilms(c.var.db, c.req.valid('query')), 200);
   })
-  .get('/getdetail_xemphim/:id', validate('param', z.object({ id: z.coerce.number({ error: 'must be a film id' }).int().positive('must be a film id') })), async (c) => {
-    const { detail, access } = await loadFilmDetail(c.var.db, { id: c.req.valid('param').id }, c.var.viewer, c.var.caches.films);
-    return c.json({ data: detail, ...(access === 'allowed' ? {} : { [access]: true }) }, 200);
-  })
+  .get(
+    '/getdetail_xemphim/:id',
+    validate('param', z.object({ id: z.coerce.number({ error: 'must be a film id' }).int().positive('must be a film id') })),
+    async (c) => {
+      const { detail, access } = await loadFilmDetail(c.var.db, { id: c.req.valid('param').id }, c.var.viewer, c.var.caches.films);
+      return c.json({ data: detail, ...(access === 'allowed' ? {} : { [access]: true }) }, 200);
+    },
+  )
   .post('/update_view', validate('json', updateViewSchema), async (c) => {
     return c.json({ data: await recordView(c.var.db, c.req.valid('json').title, c.var.deps.now()) }, 200);
   })
@@ -58,10 +65,15 @@ export const catalogueRoutes = new Hono<AppEnv>()
     c.header('X-Cache', cached ? 'hit' : 'miss');
     return c.json(body, 200);
   })
-  .get('/:slug/:episode', validate('param', episodeParam), validate('query', z.object({ server: z.string().max(100).optional() })), async (c) => {
-    const { slug, episode } = c.req.valid('param');
-    return c.json(await episodeLink(c.var.db, { slug, episode, server: c.req.valid('query').server }, c.var.viewer), 200);
-  })
+  .get(
+    '/:slug/:episode',
+    validate('param', episodeParam),
+    validate('query', z.object({ server: z.string().max(100).optional() })),
+    async (c) => {
+      const { slug, episode } = c.req.valid('param');
+      return c.json(await episodeLink(c.var.db, { slug, episode, server: c.req.valid('query').server }, c.var.viewer), 200);
+    },
+  )
   .get('/', validate('query', allFilmsQuerySchema), async (c) => {
     return c.json(await listAllFilms(c.var.db, c.req.valid('query')), 200);
   });
@@ -70,4 +82,3 @@ export const categoryRoutes = new Hono<AppEnv>().get('/', cached, (c) => {
   c.header('Cache-Control', PUBLIC_CACHE);
   return c.json({ data: CATEGORIES.map(({ id, slug, name }) => ({ id, slug, namecategory: name })) }, 200);
 });
-

@@ -112,7 +112,11 @@ export interface EpisodeResponse {
   data: { title: string; slug: string; episode: number; server_name: string; linkfilm: string; link_m3u8: string; link_embed: string };
 }
 
-const pageParam = z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be 1 or more').max(10_000, 'must be 10000 or less');
+const pageParam = z.coerce
+  .number({ error: 'must be a whole number' })
+  .int('must be a whole number')
+  .min(1, 'must be 1 or more')
+  .max(10_000, 'must be 10000 or less');
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
 
 /** Query of every listing endpoint: page plus the filter bar (SPEC.md §2.3). */
@@ -125,7 +129,11 @@ export const listingQuerySchema = z.object({
   country: z.preprocess(emptyToUndefined, z.string().max(40).optional()),
   type: z.preprocess(
     emptyToUndefined,
-    z.coerce.number({ error: 'must be 24, 25, 26 or 27' }).int().refine((t) => t >= 24 && t <= 27, 'must be 24, 25, 26 or 27').optional(),
+    z.coerce
+      .number({ error: 'must be 24, 25, 26 or 27' })
+      .int()
+      .refine((t) => t >= 24 && t <= 27, 'must be 24, 25, 26 or 27')
+      .optional(),
   ),
   year: z.preprocess(
     emptyToUndefined,
@@ -137,7 +145,10 @@ export type ListingQuery = z.infer<typeof listingQuerySchema>;
 
 export const searchQuerySchema = z.object({
   q: z.string({ error: 'is required' }).trim().min(1, 'is required').max(100, 'must be at most 100 characters'),
-  limit: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'must be a whole number' }).int().min(1, 'must be 1 to 50').max(50, 'must be 1 to 50').default(5)),
+  limit: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number({ error: 'must be a whole number' }).int().min(1, 'must be 1 to 50').max(50, 'must be 1 to 50').default(5),
+  ),
   page: z.preprocess(emptyToUndefined, pageParam.default(1)),
 });
 
@@ -150,7 +161,6 @@ export const allFilmsQuerySchema = z.object({
 export const updateViewSchema = z.object({
   title: z.string({ error: 'is required' }).trim().min(1, 'is required').max(200),
 });
-
 
 /** Reasons offered by the watch page's 'Báo lỗi' button. */
 export const REPORT_REASONS = ['khong-phat-duoc', 'sai-tap', 'am-thanh', 'phu-de', 'khac'] as const;

@@ -130,18 +130,25 @@ export const LISTING_ENDPOINTS: readonly string[] = [...scopes.keys()];
 export const RESERVED_FILM_SLUGS: ReadonlySet<string> = new Set([
   ...COUNTRIES.map((c) => c.slug),
   ...CATEGORIES.map((c) => c.slug),
-  'tim-kiem', 'dang-nhap', 'dang-ky', 'dang-ky-goi-vip', 'account', 'admin', 'not-found', 'the-loai',
-  'xem-phim', 'api', 'offline', 'search', 'product-home', 'getdetail_xemphim', 'update_view',
+  'tim-kiem',
+  'dang-nhap',
+  'dang-ky',
+  'dang-ky-goi-vip',
+  'account',
+  'admin',
+  'not-found',
+  'the-loai',
+  'xem-phim',
+  'api',
+  'offline',
+  'search',
+  'product-home',
+  'getdetail_xemphim',
+  'update_view',
 ]);
 
 /** Crawl categories (SPEC.md §9): the 23 genre names and the four category names, as the admin picks them. */
-export const CRAWL_CATEGORY_NAMES: readonly string[] = [
-  ...GENRES.map((g) => g.name),
-  'Phim Bộ',
-  'Phim Lẻ',
-  'Phim Shows',
-  'Phim Sắp Chiếu',
-];
+export const CRAWL_CATEGORY_NAMES: readonly string[] = [...GENRES.map((g) => g.name), 'Phim Bộ', 'Phim Lẻ', 'Phim Shows', 'Phim Sắp Chiếu'];
 
 export const PAGE_SIZE = 25;
 export const FIRST_YEAR = 2010;

@@ -63,7 +63,6 @@ export async function enforceRateLimits(db: Db, rules: RateLimitRule[], now: num
   if (results.some((r) => !r.allowed)) throw tooManyRequests(message);
 }
 
-
 /**
  * The caller's IP: Cloudflare's header on the edge, else the first hop of X-Forwarded-For (the Node
  * host writes it from the socket), else 'unknown' so every such request shares one bucket.

@@ -19,7 +19,7 @@ const FLAGS = [
 ];
 
 /** One Chromium per test file; each test opens its own context (fresh storage, service workers, cache). */
-export function useBrowser() {
+export function setupBrowser() {
   const state: { browser?: Browser } = {};
   beforeAll(async () => {
     state.browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: FLAGS });
@@ -30,7 +30,12 @@ export function useBrowser() {
   return {
     baseURL: () => inject('baseURL'),
     async newPage(options: BrowserContextOptions = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-      const context = await state.browser!.newContext({ viewport: { width: 1366, height: 900 }, locale: 'vi-VN', baseURL: inject('baseURL'), ...options });
+      const context = await state.browser!.newContext({
+        viewport: { width: 1366, height: 900 },
+        locale: 'vi-VN',
+        baseURL: inject('baseURL'),
+        ...options,
+      });
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));

@@ -30,7 +30,12 @@ export function tokenExpiring(token: string, marginMs = 30_000, now = Date.now()
   try {
     const part = token.split('.')[1];
     if (!part) return false;
-    const json = atob(part.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(part.length / 4) * 4, '='));
+    const json = atob(
+      part
+        .replace(/-/g, '+')
+        .replace(/_/g, '/')
+        .padEnd(Math.ceil(part.length / 4) * 4, '='),
+    );
     const exp = (JSON.parse(json) as { exp?: unknown }).exp;
     return typeof exp === 'number' && exp * 1000 - marginMs <= now;
   } catch {

@@ -12,11 +12,16 @@ export function prefetchFirstPage(queryClient: QueryClient, location: Location):
   const search = validateListingSearch(Object.fromEntries(new URLSearchParams(location.search)));
   if (segments.length === 0) return void queryClient.prefetchQuery(homeQuery());
   const listing =
-    segments.length === 1 ? (categoryListing(segments[0]!) ?? countryListing(segments[0]!)) : segments.length === 2 && segments[0] === 'the-loai' ? genreListing(segments[1]!) : undefined;
+    segments.length === 1
+      ? (categoryListing(segments[0]!) ?? countryListing(segments[0]!))
+      : segments.length === 2 && segments[0] === 'the-loai'
+        ? genreListing(segments[1]!)
+        : undefined;
   if (listing) {
     void queryClient.prefetchQuery(listingQuery(listing.endpoint, search));
     return void queryClient.prefetchQuery(homeQuery());
   }
-  if (segments.length === 1 && !['tim-kiem', 'not-found', 'dang-nhap', 'dang-ky', 'account'].includes(segments[0]!)) void queryClient.prefetchQuery(filmQuery(segments[0]!));
+  if (segments.length === 1 && !['tim-kiem', 'not-found', 'dang-nhap', 'dang-ky', 'account'].includes(segments[0]!))
+    void queryClient.prefetchQuery(filmQuery(segments[0]!));
   if (segments.length === 3 && segments[0] === 'xem-phim') void queryClient.prefetchQuery(filmQuery(segments[1]!));
 }

@@ -11,5 +11,9 @@ function subscribe(cb: () => void) {
 
 /** navigator.onLine as React state. */
 export function useOnline(): boolean {
-  return useSyncExternalStore(subscribe, () => navigator.onLine, () => true);
+  return useSyncExternalStore(
+    subscribe,
+    () => navigator.onLine,
+    () => true,
+  );
 }

@@ -7,7 +7,11 @@
  * so the origin its CSP allows (ws://localhost:1999 would be refused).
  */
 export function partyEndpoint(loc: Location = window.location): { host: string; protocol: 'ws' | 'wss' } {
-  const configured = (document.querySelector<HTMLMetaElement>('meta[name="partykit-host"]')?.content || (import.meta.env.VITE_PARTYKIT_HOST as string | undefined) || '').trim();
+  const configured = (
+    document.querySelector<HTMLMetaElement>('meta[name="partykit-host"]')?.content ||
+    (import.meta.env.VITE_PARTYKIT_HOST as string | undefined) ||
+    ''
+  ).trim();
   if (configured) {
     const url = new URL(/^[a-z]+:\/\//i.test(configured) ? configured : `${loc.protocol}//${configured}`);
     return { host: url.host, protocol: url.protocol === 'https:' || url.protocol === 'wss:' ? 'wss' : 'ws' };

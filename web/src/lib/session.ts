@@ -27,10 +27,22 @@ function read(): Session | null {
     return null;
   }
   const get = (k: string) => sessionStorage.getItem(k) ?? '';
-  const list = (k: string) => get(k).split(',').map((s) => s.trim()).filter(Boolean);
-  const session = get('token') && get('name')
-    ? { token: get('token'), id: get('id'), name: get('name'), email: get('email'), roles: list('roles'), permissions: list('permissions') }
-    : null;
+  const list = (k: string) =>
+    get(k)
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  const session =
+    get('token') && get('name')
+      ? {
+          token: get('token'),
+          id: get('id'),
+          name: get('name'),
+          email: get('email'),
+          roles: list('roles'),
+          permissions: list('permissions'),
+        }
+      : null;
   cached = { session };
   return session;
 }

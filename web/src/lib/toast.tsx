@@ -56,9 +56,7 @@ type Kind = 'message' | 'success' | 'error';
 
 function show(kind: Kind, message: string, options?: ExternalToast) {
   want();
-  void mounted
-    .then(loadSonner)
-    .then(({ toast: t }) => (kind === 'message' ? t(message, options) : t[kind](message, options)));
+  void mounted.then(loadSonner).then(({ toast: t }) => (kind === 'message' ? t(message, options) : t[kind](message, options)));
 }
 
 export const toast = Object.assign((message: string, options?: ExternalToast) => show('message', message, options), {

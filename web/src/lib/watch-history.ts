@@ -31,7 +31,8 @@ function load(): WatchEntry[] {
   let list: WatchEntry[] = [];
   try {
     const parsed: unknown = raw ? JSON.parse(raw) : [];
-    if (Array.isArray(parsed)) list = parsed.filter((e): e is WatchEntry => !!e && typeof e.slug === 'string' && typeof e.episode === 'number');
+    if (Array.isArray(parsed))
+      list = parsed.filter((e): e is WatchEntry => !!e && typeof e.slug === 'string' && typeof e.episode === 'number');
   } catch {
     list = [];
   }

@@ -14,7 +14,12 @@ export const Route = createFileRoute('/$slug')({
   loader: async ({ context, params, deps }) => {
     const country = countryListing(params.slug);
     if (country) {
-      return awaitOnFirstLoad(Promise.all([context.queryClient.ensureQueryData(listingQuery(country.endpoint, deps)), context.queryClient.ensureQueryData(homeQuery())]));
+      return awaitOnFirstLoad(
+        Promise.all([
+          context.queryClient.ensureQueryData(listingQuery(country.endpoint, deps)),
+          context.queryClient.ensureQueryData(homeQuery()),
+        ]),
+      );
     }
     try {
       await context.queryClient.ensureQueryData(filmQuery(params.slug));

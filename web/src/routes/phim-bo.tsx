@@ -10,7 +10,10 @@ export const Route = createFileRoute('/phim-bo')({
   loaderDeps: ({ search }) => search,
   loader: ({ context, deps }) =>
     awaitOnFirstLoad(
-      Promise.all([context.queryClient.ensureQueryData(listingQuery(categoryListing('phim-bo')!.endpoint, deps)), context.queryClient.ensureQueryData(homeQuery())]),
+      Promise.all([
+        context.queryClient.ensureQueryData(listingQuery(categoryListing('phim-bo')!.endpoint, deps)),
+        context.queryClient.ensureQueryData(homeQuery()),
+      ]),
     ),
   component: function PhimBoPage() {
     return <ListingPage info={categoryListing('phim-bo')!} search={Route.useSearch()} />;

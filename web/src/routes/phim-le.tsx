@@ -10,7 +10,10 @@ export const Route = createFileRoute('/phim-le')({
   loaderDeps: ({ search }) => search,
   loader: ({ context, deps }) =>
     awaitOnFirstLoad(
-      Promise.all([context.queryClient.ensureQueryData(listingQuery(categoryListing('phim-le')!.endpoint, deps)), context.queryClient.ensureQueryData(homeQuery())]),
+      Promise.all([
+        context.queryClient.ensureQueryData(listingQuery(categoryListing('phim-le')!.endpoint, deps)),
+        context.queryClient.ensureQueryData(homeQuery()),
+      ]),
     ),
   component: function PhimLePage() {
     return <ListingPage info={categoryListing('phim-le')!} search={Route.useSearch()} />;

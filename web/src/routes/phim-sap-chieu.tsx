@@ -10,7 +10,10 @@ export const Route = createFileRoute('/phim-sap-chieu')({
   loaderDeps: ({ search }) => search,
   loader: ({ context, deps }) =>
     awaitOnFirstLoad(
-      Promise.all([context.queryClient.ensureQueryData(listingQuery(categoryListing('phim-sap-chieu')!.endpoint, deps)), context.queryClient.ensureQueryData(homeQuery())]),
+      Promise.all([
+        context.queryClient.ensureQueryData(listingQuery(categoryListing('phim-sap-chieu')!.endpoint, deps)),
+        context.queryClient.ensureQueryData(homeQuery()),
+      ]),
     ),
   component: function PhimSapChieuPage() {
     return <ListingPage info={categoryListing('phim-sap-chieu')!} search={Route.useSearch()} />;

@@ -10,7 +10,10 @@ export const Route = createFileRoute('/phim-shows')({
   loaderDeps: ({ search }) => search,
   loader: ({ context, deps }) =>
     awaitOnFirstLoad(
-      Promise.all([context.queryClient.ensureQueryData(listingQuery(categoryListing('phim-shows')!.endpoint, deps)), context.queryClient.ensureQueryData(homeQuery())]),
+      Promise.all([
+        context.queryClient.ensureQueryData(listingQuery(categoryListing('phim-shows')!.endpoint, deps)),
+        context.queryClient.ensureQueryData(homeQuery()),
+      ]),
     ),
   component: function PhimShowsPage() {
     return <ListingPage info={categoryListing('phim-shows')!} search={Route.useSearch()} />;

@@ -11,7 +11,12 @@ export const Route = createFileRoute('/the-loai/$slug')({
   loader: ({ context, params, deps }) => {
     const info = genreListing(params.slug);
     if (!info) throw notFound();
-    return awaitOnFirstLoad(Promise.all([context.queryClient.ensureQueryData(listingQuery(info.endpoint, deps)), context.queryClient.ensureQueryData(homeQuery())]));
+    return awaitOnFirstLoad(
+      Promise.all([
+        context.queryClient.ensureQueryData(listingQuery(info.endpoint, deps)),
+        context.queryClient.ensureQueryData(homeQuery()),
+      ]),
+    );
   },
   component: function GenrePage() {
     const { slug } = Route.useParams();

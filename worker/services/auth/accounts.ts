@@ -19,7 +19,11 @@ const GOOGLE_FAILED = 'Đăng nhập thất bại. Vui lòng thử lại.';
 const TOO_MANY_LOGINS = 'Bạn đã thử đăng nhập quá nhiều lần. Vui lòng thử lại sau ít phút.';
 const TOO_MANY_SIGNUPS = 'Bạn đã đăng ký quá nhiều lần. Vui lòng thử lại sau.';
 
-export const splitList = (csv: string): string[] => csv.split(',').map((s) => s.trim()).filter(Boolean);
+export const splitList = (csv: string): string[] =>
+  csv
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export function toAccountDto(user: User): AccountDto {
   return {
@@ -55,20 +59,37 @@ function isUniqueViolation(err: unknown): boolean {
 export async function startSession(deps: AuthDeps, user: User): Promise<LoginResponse> {
   const now = deps.now();
   const account = toAccountDto(user);
-  const claims = { sub: String(user.id), email: user.email, name: user.username, roles: account.roles, permissions: account.permissions, epoch: user.sessionEpoch };
-  const [token, refreshToken] = await Promise.all([
-    signAccessToken(deps.config, claims, now),
-    issueRefreshToken(deps.db, user.id, now),
-  ]);
-  return { token, refreshToken, id: user.id, name: user.username, email: user.email, roles: account.roles, permissions: account.permissions };
+  const claims = {
+    sub: String(user.id),
+    email: user.email,
+    name: user.username,
+    roles: account.roles,
+    permissions: account.permissions,
+    epoch: user.sessionEpoch,
+  };
+  const [token, refreshToken] = await Promise.all([signAccessToken(deps.config, claims, now), issueRefreshToken(deps.db, user.id, now)]);
+  return {
+    token,
+    refreshToken,
+    id: user.id,
+    name: user.username,
+    email: user.email,
+    roles: account.roles,
+    permissions: account.permissions,
+  };
 }
 
 export async function registerUser(deps: AuthDeps, input: RegisterInput & { ip: string }): Promise<AccountDto> {
   const { db } = deps;
-  await enforceRateLimits(db, [
-    { key: `register:ip:${input.ip}`, ...RATE_LIMITS.registerPerIp },
-    { key: `register:email:${input.email}`, ...RATE_LIMITS.registerPerEmail },
-  ], deps.now(), TOO_MANY_SIGNUPS);
+  await enforceRateLimits(
+    db,
+    [
+      { key: `register:ip:${input.ip}`, ...RATE_LIMITS.registerPerIp },
+      { key: `register:email:${input.email}`, ...RATE_LIMITS.registerPerEmail },
+    ],
+    deps.now(),
+    TOO_MANY_SIGNUPS,
+  );
   if (await findUserByEmail(db, input.email)) throw conflict(EMAIL_TAKEN);
   const passwordHash = await hashPassword(input.password);
   const now = deps.now();
@@ -91,10 +112,15 @@ export async function login(deps: AuthDeps, input: LoginInput & { ip: string }):
 
 async function loginWithPassword(deps: AuthDeps, input: { email: string; password: string; ip: string }): Promise<LoginResponse> {
   const { db } = deps;
-  await enforceRateLimits(db, [
-    { key: `login:ip:${input.ip}`, ...RATE_LIMITS.loginPerIp },
-    { key: `login:email:${input.email}`, ...RATE_LIMITS.loginPerEmail },
-  ], deps.now(), TOO_MANY_LOGINS);
+  await enforceRateLimits(
+    db,
+    [
+      { key: `login:ip:${input.ip}`, ...RATE_LIMITS.loginPerIp },
+      { key: `login:email:${input.email}`, ...RATE_LIMITS.loginPerEmail },
+    ],
+    deps.now(),
+    TOO_MANY_LOGINS,
+  );
   const user = await findUserByEmail(db, input.email);
   if (!user?.passwordHash) {
     await burnPasswordCheck(input.password);
@@ -102,7 +128,10 @@ async function loginWithPassword(deps: AuthDeps, input: { email: string; passwor
   }
   if (!(await verifyPassword(input.password, user.passwordHash))) throw unauthorized(LOGIN_FAILED);
   if (needsRehash(user.passwordHash)) {
-    await db.update(users).set({ passwordHash: await hashPassword(input.password), updatedAt: deps.now() }).where(eq(users.id, user.id));
+    await db
+      .update(users)
+      .set({ passwordHash: await hashPassword(input.password), updatedAt: deps.now() })
+      .where(eq(users.id, user.id));
   }
   return startSession(deps, user);
 }
@@ -130,7 +159,8 @@ async function loginWithGoogle(deps: AuthDeps, input: { googleToken: string; ip:
 
   const byEmail = await findUserByEmail(db, email);
   if (byEmail) {
-    if (byEmail.googleSub && byEmail.googleSub !== identity.sub) throw new ApiError(409, 'conflict', 'Email này đã được liên kết với một tài khoản Google khác.');
+    if (byEmail.googleSub && byEmail.googleSub !== identity.sub)
+      throw new ApiError(409, 'conflict', 'Email này đã được liên kết với một tài khoản Google khác.');
     const [linked] = await db.update(users).set({ googleSub: identity.sub, updatedAt: now }).where(eq(users.id, byEmail.id)).returning();
     return startSession(deps, linked!);
   }
@@ -138,7 +168,14 @@ async function loginWithGoogle(deps: AuthDeps, input: { googleToken: string; ip:
   try {
     const [created] = await db
       .insert(users)
-      .values({ email, username: identity.name ?? email.split('@')[0]!, googleSub: identity.sub, passwordHash: null, createdAt: now, updatedAt: now })
+      .values({
+        email,
+        username: identity.name ?? email.split('@')[0]!,
+        googleSub: identity.sub,
+        passwordHash: null,
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning();
     return startSession(deps, created!);
   } catch (err) {
@@ -158,7 +195,11 @@ export async function refreshSession(deps: AuthDeps, refreshToken: string): Prom
   if (!user) throw unauthorized(SESSION_EXPIRED);
   const roles = splitList(user.roles);
   const permissions = splitList(user.permissions);
-  const tokennew = await signAccessToken(deps.config, { sub: String(user.id), email: user.email, name: user.username, roles, permissions, epoch: user.sessionEpoch }, deps.now());
+  const tokennew = await signAccessToken(
+    deps.config,
+    { sub: String(user.id), email: user.email, name: user.username, roles, permissions, epoch: user.sessionEpoch },
+    deps.now(),
+  );
   return { tokennew, refreshToken: rotated.token };
 }
 
@@ -195,7 +236,8 @@ export async function changePassword(deps: AuthDeps, userId: number, input: Chan
   if (user.passwordHash) {
     await enforceRateLimits(deps.db, [{ key: `password:user:${userId}`, ...RATE_LIMITS.loginPerEmail }], deps.now(), TOO_MANY_LOGINS);
     if (!input.currentPassword) throw badRequest('currentPassword', 'is required');
-    if (!(await verifyPassword(input.currentPassword, user.passwordHash))) throw badRequest('currentPassword', 'Mật khẩu hiện tại không đúng');
+    if (!(await verifyPassword(input.currentPassword, user.passwordHash)))
+      throw badRequest('currentPassword', 'Mật khẩu hiện tại không đúng');
   }
   const passwordHash = await hashPassword(input.newPassword);
   await deps.db.update(users).set({ passwordHash, updatedAt: deps.now() }).where(eq(users.id, userId));

@@ -16,8 +16,22 @@ export interface DemoAccount {
 /** Known accounts for local demos only; the start script never seeds them when APP_ENV is production. */
 export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
   { label: 'admin', email: 'admin@phimviet.local', password: 'admin-demo-123', name: 'Quản trị viên', roles: ['admin'], permissions: [] },
-  { label: 'VIP1', email: 'vip1@phimviet.local', password: 'vip1-demo-123', name: 'Thành viên VIP 1', roles: ['user'], permissions: ['VIP1'] },
-  { label: 'VIP2', email: 'vip2@phimviet.local', password: 'vip2-demo-123', name: 'Thành viên VIP 2', roles: ['user'], permissions: ['VIP2'] },
+  {
+    label: 'VIP1',
+    email: 'vip1@phimviet.local',
+    password: 'vip1-demo-123',
+    name: 'Thành viên VIP 1',
+    roles: ['user'],
+    permissions: ['VIP1'],
+  },
+  {
+    label: 'VIP2',
+    email: 'vip2@phimviet.local',
+    password: 'vip2-demo-123',
+    name: 'Thành viên VIP 2',
+    roles: ['user'],
+    permissions: ['VIP2'],
+  },
   { label: 'user', email: 'user@phimviet.local', password: 'user-demo-123', name: 'Người xem', roles: ['user'], permissions: [] },
 ];
 
@@ -26,17 +40,27 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
  * existing demo account (maybe with roles changed in the admin UI since) is left as it is.
  */
 export async function seedDemoAccounts(db: Db): Promise<DemoAccount[]> {
-  const existing = await db.select({ email: users.email }).from(users).where(inArray(users.email, DEMO_ACCOUNTS.map((a) => a.email)));
+  const existing = await db
+    .select({ email: users.email })
+    .from(users)
+    .where(
+      inArray(
+        users.email,
+        DEMO_ACCOUNTS.map((a) => a.email),
+      ),
+    );
   const have = new Set(existing.map((u) => u.email));
   const missing = DEMO_ACCOUNTS.filter((a) => !have.has(a.email));
   if (missing.length > 0) {
-    const rows = await Promise.all(missing.map(async (a) => ({
-      email: a.email,
-      username: a.name,
-      passwordHash: await hashPassword(a.password),
-      roles: a.roles.join(','),
-      permissions: a.permissions.join(','),
-    })));
+    const rows = await Promise.all(
+      missing.map(async (a) => ({
+        email: a.email,
+        username: a.name,
+        passwordHash: await hashPassword(a.password),
+        roles: a.roles.join(','),
+        permissions: a.permissions.join(','),
+      })),
+    );
     await db.insert(users).values(rows).onConflictDoNothing({ target: users.email });
   }
   return DEMO_ACCOUNTS.map((a) => ({ ...a, roles: [...a.roles], permissions: [...a.permissions] }));

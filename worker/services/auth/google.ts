@@ -21,7 +21,10 @@ const keySets = new WeakMap<typeof fetch, Map<string, JWTVerifyGetKey>>();
 
 function keySetFor(fetchImpl: typeof fetch, url: string): JWTVerifyGetKey {
   let byUrl = keySets.get(fetchImpl);
-  if (!byUrl) keySets.set(fetchImpl, (byUrl = new Map()));
+  if (!byUrl) {
+    byUrl = new Map();
+    keySets.set(fetchImpl, byUrl);
+  }
   let keySet = byUrl.get(url);
   if (!keySet) {
     keySet = createRemoteJWKSet(new URL(url), { [customFetch]: (input, init) => fetchImpl(input, init), timeoutDuration: 5000 });

@@ -33,7 +33,14 @@ export async function rotateRefreshToken(db: Db, token: string, now: number): Pr
   const [claimed] = await db
     .update(refreshTokens)
     .set({ usedAt: now })
-    .where(and(eq(refreshTokens.tokenHash, tokenHash), isNull(refreshTokens.usedAt), isNull(refreshTokens.revokedAt), gt(refreshTokens.expiresAt, now)))
+    .where(
+      and(
+        eq(refreshTokens.tokenHash, tokenHash),
+        isNull(refreshTokens.usedAt),
+        isNull(refreshTokens.revokedAt),
+        gt(refreshTokens.expiresAt, now),
+      ),
+    )
     .returning({ userId: refreshTokens.userId, familyId: refreshTokens.familyId });
   if (claimed) {
     const next = await issueRefreshToken(db, claimed.userId, now, claimed.familyId);
@@ -50,18 +57,27 @@ export async function rotateRefreshToken(db: Db, token: string, now: number): Pr
 }
 
 export async function revokeFamily(db: Db, familyId: string, now: number): Promise<void> {
-  await db.update(refreshTokens).set({ revokedAt: now }).where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+  await db
+    .update(refreshTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
 }
 
 /** Logout: revokes the family the token belongs to. Unknown tokens are ignored (logout always succeeds). */
 export async function revokeFamilyOfToken(db: Db, token: string, now: number): Promise<boolean> {
-  const [row] = await db.select({ familyId: refreshTokens.familyId }).from(refreshTokens).where(eq(refreshTokens.tokenHash, await sha256Hex(token))).limit(1);
+  const [row] = await db
+    .select({ familyId: refreshTokens.familyId })
+    .from(refreshTokens)
+    .where(eq(refreshTokens.tokenHash, await sha256Hex(token)))
+    .limit(1);
   if (!row) return false;
   await revokeFamily(db, row.familyId, now);
   return true;
 }
 
 export async function revokeAllForUser(db: Db, userId: number, now: number): Promise<void> {
-  await db.update(refreshTokens).set({ revokedAt: now }).where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+  await db
+    .update(refreshTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
 }
-

@@ -28,11 +28,16 @@ export const loginBodySchema = z
   .object({
     email: z.unknown().optional(),
     password: z.unknown().optional(),
-    googleToken: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.string({ error: 'must be a string' }).max(4096, 'is too long').optional()),
+    googleToken: z.preprocess(
+      (v) => (v === '' || v === null ? undefined : v),
+      z.string({ error: 'must be a string' }).max(4096, 'is too long').optional(),
+    ),
   })
   .transform((body, ctx) => {
     if (body.googleToken) return { kind: 'google' as const, googleToken: body.googleToken };
-    const parsed = z.object({ email, password: z.string(required).min(1, 'is required').max(PASSWORD_MAX_LENGTH, 'is too long') }).safeParse(body);
+    const parsed = z
+      .object({ email, password: z.string(required).min(1, 'is required').max(PASSWORD_MAX_LENGTH, 'is too long') })
+      .safeParse(body);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
       return z.NEVER;

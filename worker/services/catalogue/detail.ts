@@ -16,7 +16,15 @@ type EpisodeRow = typeof episodes.$inferSelect;
 function toEpisodeLink(row: EpisodeRow, withLinks: boolean): EpisodeLink {
   const link_m3u8 = withLinks ? row.m3u8Url : '';
   const link_embed = withLinks ? row.embedUrl : '';
-  return { id: row.id, episode: row.episode, name: row.name, server_name: row.serverName, linkfilm: link_m3u8 || link_embed, link_m3u8, link_embed };
+  return {
+    id: row.id,
+    episode: row.episode,
+    name: row.name,
+    server_name: row.serverName,
+    linkfilm: link_m3u8 || link_embed,
+    link_m3u8,
+    link_embed,
+  };
 }
 
 /** Groups episodes by server in first-seen server order, each server's list by episode number. */
@@ -32,14 +40,30 @@ export function groupByServer(rows: EpisodeRow[], withLinks: boolean): ServerEpi
 
 /** The film with its taxonomy, episodes (links included) and recommendations: the same for every viewer. */
 async function loadFilmRecord(db: Db, where: SQL) {
-  const [film] = await db.select({ ...cardColumns, director: films.director, actors: films.actors }).from(films).where(where).limit(1);
+  const [film] = await db
+    .select({ ...cardColumns, director: films.director, actors: films.actors })
+    .from(films)
+    .where(where)
+    .limit(1);
   if (!film) return null;
   const [genreRows, countryRows, episodeRows] = await Promise.all([
-    db.select({ slug: genres.slug, name: genres.name }).from(filmGenres).innerJoin(genres, eq(genres.id, filmGenres.genreId)).where(eq(filmGenres.filmId, film.id)),
-    db.select({ slug: countries.slug, name: countries.name }).from(filmCountries).innerJoin(countries, eq(countries.id, filmCountries.countryId)).where(eq(filmCountries.filmId, film.id)),
+    db
+      .select({ slug: genres.slug, name: genres.name })
+      .from(filmGenres)
+      .innerJoin(genres, eq(genres.id, filmGenres.genreId))
+      .where(eq(filmGenres.filmId, film.id)),
+    db
+      .select({ slug: countries.slug, name: countries.name })
+      .from(filmCountries)
+      .innerJoin(countries, eq(countries.id, filmCountries.countryId))
+      .where(eq(filmCountries.filmId, film.id)),
     db.select().from(episodes).where(eq(episodes.filmId, film.id)).orderBy(asc(episodes.id)),
   ]);
-  const recommendedFilms = await recommended(db, film.id, genreRows.map((g) => g.slug));
+  const recommendedFilms = await recommended(
+    db,
+    film.id,
+    genreRows.map((g) => g.slug),
+  );
   return { film, genreRows, countryRows, episodeRows, recommendedFilms };
 }
 
@@ -95,20 +119,32 @@ export async function filmComments(db: Db, filmId: number, sinceId = 0): Promise
 }
 
 export async function ratingSummary(db: Db, filmId: number) {
-  const [row] = await db.select({ total: count(), average: avg(ratings.stars) }).from(ratings).where(eq(ratings.filmId, filmId));
+  const [row] = await db
+    .select({ total: count(), average: avg(ratings.stars) })
+    .from(ratings)
+    .where(eq(ratings.filmId, filmId));
   const total = row?.total ?? 0;
   return { totalRatings: total, averageRating: total > 0 && row?.average != null ? Math.round(Number(row.average) * 10) / 10 : null };
 }
 
 /** GET /api/product/{slug}: the spec's detail response, with the VIP flags of SPEC.md §6. */
-export async function filmDetailBySlug(db: Db, slug: string, viewer: Viewer | null, cache?: FilmRecordCache): Promise<FilmDetailResponse & { cached: boolean }> {
+export async function filmDetailBySlug(
+  db: Db,
+  slug: string,
+  viewer: Viewer | null,
+  cache?: FilmRecordCache,
+): Promise<FilmDetailResponse & { cached: boolean }> {
   const { detail, access, recommended: recommendedFilms, cached } = await loadFilmDetail(db, { slug }, viewer, cache);
   // Comments and ratings are read fresh every time: a new comment or rating shows on the next load.
   const [commentList, general_assessment, own] = await Promise.all([
     filmComments(db, detail.id),
     ratingSummary(db, detail.id),
     viewer
-      ? db.select({ stars: ratings.stars }).from(ratings).where(and(eq(ratings.filmId, detail.id), eq(ratings.userId, viewer.id))).limit(1)
+      ? db
+          .select({ stars: ratings.stars })
+          .from(ratings)
+          .where(and(eq(ratings.filmId, detail.id), eq(ratings.userId, viewer.id)))
+          .limit(1)
       : Promise.resolve([]),
   ]);
   return {

@@ -36,7 +36,14 @@ export async function trendingSince(db: Db, since: number, limit = SIDEBAR): Pro
   const fill = await db
     .select(cardColumns)
     .from(films)
-    .where(rows.length ? notInArray(films.id, rows.map((r) => r.id)) : undefined)
+    .where(
+      rows.length
+        ? notInArray(
+            films.id,
+            rows.map((r) => r.id),
+          )
+        : undefined,
+    )
     .orderBy(desc(films.views), desc(films.updatedAt), desc(films.id))
     .limit(limit - rows.length);
   return [...rows, ...fill].map((r) => toFilmCard(r));
@@ -55,8 +62,15 @@ async function trending(db: Db, now: number, weekLimit = SIDEBAR): Promise<{ lis
 /** GET /api/product/product-home: both readings of the spec's home data (SPEC.md §3). */
 export async function homeData(db: Db, now: number): Promise<HomeData> {
   const [
-    phimbomoicapnhat, phimlemoicapnhat, phimdahoanthanh, phimhoathinh, phimtamlytimcam, phimvientuong,
-    phimhanhdong, phimsapchieu, trendingLists,
+    phimbomoicapnhat,
+    phimlemoicapnhat,
+    phimdahoanthanh,
+    phimhoathinh,
+    phimtamlytimcam,
+    phimvientuong,
+    phimhanhdong,
+    phimsapchieu,
+    trendingLists,
   ] = await Promise.all([
     rail(db, eq(films.categoryId, 24)),
     rail(db, eq(films.categoryId, 25)),
@@ -70,8 +84,15 @@ export async function homeData(db: Db, now: number): Promise<HomeData> {
     trending(db, now, HOT),
   ]);
   return {
-    phimhot: trendingLists.week, phimtrending: trendingLists.lists, phimbomoicapnhat, phimlemoicapnhat, phimdahoanthanh, phimhoathinh, phimtamlytimcam, phimvientuong,
-    phimhanhdong, phimsapchieu,
+    phimhot: trendingLists.week,
+    phimtrending: trendingLists.lists,
+    phimbomoicapnhat,
+    phimlemoicapnhat,
+    phimdahoanthanh,
+    phimhoathinh,
+    phimtamlytimcam,
+    phimvientuong,
+    phimhanhdong,
+    phimsapchieu,
   };
 }
-

@@ -77,16 +77,25 @@ export function pagination(page: number, pageSize: number, totalItems: number) {
 async function countListing(db: Db, scope: ListingScope, filters: SQL[]): Promise<number> {
   const count = sql<number>`count(*)`;
   if (scope.kind === 'genre') {
-    const [row] = await db.select({ n: count }).from(filmGenres).innerJoin(films, eq(films.id, filmGenres.filmId))
+    const [row] = await db
+      .select({ n: count })
+      .from(filmGenres)
+      .innerJoin(films, eq(films.id, filmGenres.filmId))
       .where(and(eq(filmGenres.genreId, genreId(scope.genre.slug)), ...filters));
     return row?.n ?? 0;
   }
   if (scope.kind === 'country') {
-    const [row] = await db.select({ n: count }).from(filmCountries).innerJoin(films, eq(films.id, filmCountries.filmId))
+    const [row] = await db
+      .select({ n: count })
+      .from(filmCountries)
+      .innerJoin(films, eq(films.id, filmCountries.filmId))
       .where(and(eq(filmCountries.countryId, countryId(scope.country.slug)), ...filters));
     return row?.n ?? 0;
   }
-  const [row] = await db.select({ n: count }).from(films).where(and(eq(films.categoryId, scope.category.id), ...filters));
+  const [row] = await db
+    .select({ n: count })
+    .from(films)
+    .where(and(eq(films.categoryId, scope.category.id), ...filters));
   return row?.n ?? 0;
 }
 
@@ -121,4 +130,3 @@ export async function listAllFilms(db: Db, input: { page: number; pageSize: numb
   ]);
   return { data: rows.map((r) => toFilmCard(r)), pagination: pagination(input.page, input.pageSize, total?.n ?? 0) };
 }
-

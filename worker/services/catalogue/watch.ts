@@ -15,12 +15,21 @@ export const VIP_MESSAGES: Record<Exclude<VipAccess, 'allowed'>, string> = {
 
 export function assertCanWatch(vipOnly: boolean, viewer: Viewer | null): void {
   const access = vipAccess(vipOnly, viewer);
-  if (access !== 'allowed') throw new ApiError(access === 'error1' ? 401 : 403, access === 'error1' ? 'vip_login_required' : 'vip_required', VIP_MESSAGES[access]);
+  if (access !== 'allowed')
+    throw new ApiError(access === 'error1' ? 401 : 403, access === 'error1' ? 'vip_login_required' : 'vip_required', VIP_MESSAGES[access]);
 }
 
 /** GET /api/product/{slug}/{episode}: one episode's link, on the requested server or the first one. */
-export async function episodeLink(db: Db, input: { slug: string; episode: number; server?: string }, viewer: Viewer | null): Promise<EpisodeResponse> {
-  const [film] = await db.select({ id: films.id, title: films.title, slug: films.slug, vipOnly: films.vipOnly }).from(films).where(eq(films.slug, input.slug)).limit(1);
+export async function episodeLink(
+  db: Db,
+  input: { slug: string; episode: number; server?: string },
+  viewer: Viewer | null,
+): Promise<EpisodeResponse> {
+  const [film] = await db
+    .select({ id: films.id, title: films.title, slug: films.slug, vipOnly: films.vipOnly })
+    .from(films)
+    .where(eq(films.slug, input.slug))
+    .limit(1);
   if (!film) throw notFound('Không tìm thấy phim');
   assertCanWatch(film.vipOnly, viewer);
   const rows = await db
@@ -48,7 +57,11 @@ export async function recordView(db: Db, slug: string, now: number): Promise<{ v
   const filmId = await filmIdBySlug(db, slug, 'title');
   const [, updated] = await db.batch([
     db.insert(viewEvents).values({ filmId, viewedAt: now }),
-    db.update(films).set({ views: sql`${films.views} + 1` }).where(eq(films.id, filmId)).returning({ views: films.views }),
+    db
+      .update(films)
+      .set({ views: sql`${films.views} + 1` })
+      .where(eq(films.id, filmId))
+      .returning({ views: films.views }),
   ]);
   return { views: updated[0]?.views ?? 0 };
 }

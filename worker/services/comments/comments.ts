@@ -25,7 +25,11 @@ export async function createComment(db: Db, input: CreateCommentInput): Promise<
 
   const parentId = input.parentId ?? null;
   if (parentId !== null) {
-    const [parent] = await db.select({ id: comments.id }).from(comments).where(and(eq(comments.id, parentId), eq(comments.filmId, filmId))).limit(1);
+    const [parent] = await db
+      .select({ id: comments.id })
+      .from(comments)
+      .where(and(eq(comments.id, parentId), eq(comments.filmId, filmId)))
+      .limit(1);
     if (!parent) throw badRequest('parent_id', 'bình luận gốc không tồn tại trong phim này');
   }
 
@@ -54,7 +58,10 @@ export async function createComment(db: Db, input: CreateCommentInput): Promise<
   ]);
   const row = inserted[0];
   if (!row) throw tooManyRequests(TOO_FAST);
-  const username = input.authorName ?? (await db.select({ username: users.username }).from(users).where(eq(users.id, input.userId)).limit(1))[0]?.username ?? '';
+  const username =
+    input.authorName ??
+    (await db.select({ username: users.username }).from(users).where(eq(users.id, input.userId)).limit(1))[0]?.username ??
+    '';
   return {
     filmSlug: input.filmSlug,
     comment: { id: row.id, parent_id: row.parentId, comment: row.body, createdAt: row.createdAt, users: { username } },

@@ -4,7 +4,8 @@ import { z } from 'zod';
 export const COMMENT_MAX_LENGTH = 2000;
 
 const emptyToNull = (v: unknown) => (v === '' || v === undefined || v === null || v === 0 || v === '0' ? null : v);
-const idLike = z.union([z.number(), z.string().trim().regex(/^\d+$/, 'must be a comment id').transform(Number)], { error: 'must be a comment id' })
+const idLike = z
+  .union([z.number(), z.string().trim().regex(/^\d+$/, 'must be a comment id').transform(Number)], { error: 'must be a comment id' })
   .pipe(z.number().int('must be a comment id').positive('must be a comment id').max(Number.MAX_SAFE_INTEGER));
 
 export const createCommentBodySchema = z.object({
@@ -24,7 +25,10 @@ export type CreateCommentBody = z.infer<typeof createCommentBodySchema>;
 
 export const commentsQuerySchema = z.object({
   /** Only comments with a larger id: what a reconnecting client missed. */
-  since: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number({ error: 'must be a comment id' }).int('must be a comment id').min(0, 'must be a comment id').optional()),
+  since: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce.number({ error: 'must be a comment id' }).int('must be a comment id').min(0, 'must be a comment id').optional(),
+  ),
 });
 
 export const filmSlugParamSchema = z.object({

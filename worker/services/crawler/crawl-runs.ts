@@ -131,7 +131,13 @@ export async function startOrResumeRun(
 }
 
 /** Counts, cursor and heartbeat in one write; inside a film's transaction when given its tx. */
-export async function saveProgress(db: Pick<Db, 'update'> | Pick<FilmTx, 'update'>, runId: number, counts: RunCounts, cursor: CrawlCursor, now: number): Promise<void> {
+export async function saveProgress(
+  db: Pick<Db, 'update'> | Pick<FilmTx, 'update'>,
+  runId: number,
+  counts: RunCounts,
+  cursor: CrawlCursor,
+  now: number,
+): Promise<void> {
   await db
     .update(crawlRuns)
     .set({ ...counts, progress: JSON.stringify(cursor), heartbeatAt: now })
@@ -139,7 +145,10 @@ export async function saveProgress(db: Pick<Db, 'update'> | Pick<FilmTx, 'update
 }
 
 export async function heartbeat(db: Db, runId: number, now: number): Promise<void> {
-  await db.update(crawlRuns).set({ heartbeatAt: now }).where(and(eq(crawlRuns.id, runId), eq(crawlRuns.status, 'running')));
+  await db
+    .update(crawlRuns)
+    .set({ heartbeatAt: now })
+    .where(and(eq(crawlRuns.id, runId), eq(crawlRuns.status, 'running')));
 }
 
 export async function finishRun(

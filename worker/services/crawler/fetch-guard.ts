@@ -1,14 +1,7 @@
 // SSRF guard for the crawler: only allowlisted origins, redirects followed by hand and re-checked,
 // bodies size-capped while streaming, JSON only. Uses fetch alone so it runs in Workers too.
 
-export type CrawlFetchErrorKind =
-  | 'disallowed_origin'
-  | 'too_many_redirects'
-  | 'too_large'
-  | 'timeout'
-  | 'network'
-  | 'http'
-  | 'not_json';
+export type CrawlFetchErrorKind = 'disallowed_origin' | 'too_many_redirects' | 'too_large' | 'timeout' | 'network' | 'http' | 'not_json';
 
 export class CrawlFetchError extends Error {
   override readonly name = 'CrawlFetchError';

@@ -9,15 +9,7 @@ import { films } from '../../db/schema';
 import { upsertFilm } from '../films/film-writer';
 import { filmChecksum } from './checksum';
 import { DEFAULT_CRAWL_LIST, isValidListPath } from './crawl-lists';
-import {
-  finishRun,
-  heartbeat,
-  saveProgress,
-  startOrResumeRun,
-  type CrawlParams,
-  type CrawlTrigger,
-  type RunCounts,
-} from './crawl-runs';
+import { finishRun, heartbeat, saveProgress, startOrResumeRun, type CrawlParams, type CrawlTrigger, type RunCounts } from './crawl-runs';
 import { allowedOriginSet, errorMessage, parseHttpUrl } from './fetch-guard';
 import { mapDetail, sourceTimes } from './film-mapper';
 import { createMutex, createSourceClient, forEachLimited, type SourceClient } from './source-client';
@@ -93,7 +85,10 @@ const SAVE_EVERY_MS = 2_000;
 const locks = new WeakMap<Db, ReturnType<typeof createMutex>>();
 function lockFor(db: Db) {
   let lock = locks.get(db);
-  if (!lock) locks.set(db, (lock = createMutex()));
+  if (!lock) {
+    lock = createMutex();
+    locks.set(db, lock);
+  }
   return lock;
 }
 
@@ -140,7 +135,11 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
   }, HEARTBEAT_EVERY_MS);
   // Counts and cursor are persisted together, so the saved state always describes the same films:
   // with a film's own write (same transaction), at page ends, and every few seconds in between.
-  const snapshot = () => ({ ...cursor, completed: [...completed], current: cursor.current && { ...cursor.current, films: [...cursor.current.films] } });
+  const snapshot = () => ({
+    ...cursor,
+    completed: [...completed],
+    current: cursor.current && { ...cursor.current, films: [...cursor.current.films] },
+  });
   let savedAt = now();
   const save = async () => {
     await saveProgress(db, run.id, counts, snapshot(), now());
@@ -165,7 +164,7 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
           continue;
         }
         const url = `${base}/${list}?page=${page}`;
-        let listPage;
+        let listPage: ReturnType<typeof parseListPage>;
         try {
           listPage = parseListPage(await client.getJson(url));
         } catch (err) {
@@ -212,7 +211,10 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
               record('failed');
               return saveSoon();
             }
-            const [existing] = await db.select({ checksum: films.sourceChecksum }).from(films).where(eq(films.sourceKey, prepared.sourceKey));
+            const [existing] = await db
+              .select({ checksum: films.sourceChecksum })
+              .from(films)
+              .where(eq(films.sourceKey, prepared.sourceKey));
             if (existing && existing.checksum === prepared.sourceChecksum && !params.force) {
               record('skipped');
               return saveSoon();
@@ -286,7 +288,13 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
       log(`${tag} stopped: ${errorMessage(err)}`);
       // If the database itself is gone this fails too and the run stays 'running': the next crawl resumes it.
       await withLock(() =>
-        finishRun(db, run.id, { status: 'failed', counts, cursor: { ...cursor, completed: [...completed] }, now: now(), error: errorMessage(err) }),
+        finishRun(db, run.id, {
+          status: 'failed',
+          counts,
+          cursor: { ...cursor, completed: [...completed] },
+          now: now(),
+          error: errorMessage(err),
+        }),
       ).catch(() => undefined);
     }
     throw err;

@@ -39,7 +39,10 @@ const text = z
   .nullish()
   .transform((v) => (v === null || v === undefined || typeof v === 'boolean' ? '' : String(v).trim()));
 
-const anyId = z.union([z.string(), z.number()]).nullish().transform((v) => (v === null || v === undefined ? undefined : String(v)));
+const anyId = z
+  .union([z.string(), z.number()])
+  .nullish()
+  .transform((v) => (v === null || v === undefined ? undefined : String(v)));
 
 const count = z.coerce.number().int().nonnegative().catch(0).optional();
 
@@ -50,17 +53,13 @@ export interface NamedRef {
 
 /** [{ name, slug }] | ['Hành Động'] | 'Cổ trang, Tình cảm' | null → NamedRef[]. */
 const namedRefs = z
-  .union([
-    z.array(z.union([z.string(), z.object({ name: text, slug: text }), z.null()])),
-    z.string(),
-    z.null(),
-  ])
+  .union([z.array(z.union([z.string(), z.object({ name: text, slug: text }), z.null()])), z.string(), z.null()])
   .optional()
   .transform((value): NamedRef[] => {
     if (!value) return [];
     const list = typeof value === 'string' ? value.split(',') : value;
     return list
-      .map((entry) => (typeof entry === 'string' ? { name: entry.trim(), slug: '' } : entry ?? { name: '', slug: '' }))
+      .map((entry) => (typeof entry === 'string' ? { name: entry.trim(), slug: '' } : (entry ?? { name: '', slug: '' })))
       .filter((ref) => ref.name || ref.slug);
   });
 
@@ -86,7 +85,10 @@ const year = z
   });
 
 /** Not part of OPhim: the demo source marks VIP-only films with `is_vip: true`. */
-const flag = z.unknown().optional().transform((v) => v === true || v === 1 || v === '1' || v === 'true' || v === 'on');
+const flag = z
+  .unknown()
+  .optional()
+  .transform((v) => v === true || v === 1 || v === '1' || v === 'true' || v === 'on');
 
 const episodeItem = z.object({
   name: text,
@@ -98,12 +100,18 @@ const episodeItem = z.object({
 
 const server = z.object({
   server_name: text,
-  server_data: z.array(z.union([episodeItem, z.null()])).nullish().transform((items) => (items ?? []).filter((i) => i !== null)),
+  server_data: z
+    .array(z.union([episodeItem, z.null()]))
+    .nullish()
+    .transform((items) => (items ?? []).filter((i) => i !== null)),
 });
 
 export type SourceServer = z.infer<typeof server>;
 
-const servers = z.array(z.union([server, z.null()])).nullish().transform((list) => (list ?? []).filter((s) => s !== null));
+const servers = z
+  .array(z.union([server, z.null()]))
+  .nullish()
+  .transform((list) => (list ?? []).filter((s) => s !== null));
 
 /** { time: '2024-05-01T10:00:00.000Z' } → unix ms; anything unparseable → undefined. */
 const sourceTime = z

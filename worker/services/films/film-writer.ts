@@ -119,7 +119,10 @@ export async function upsertFilm(db: Db, input: FilmInput, options: UpsertFilmOp
     let slug: string;
     if (existing) {
       ({ id, slug } = existing);
-      await tx.update(films).set({ ...values, updatedAt: input.updatedAt ?? now }).where(eq(films.id, id));
+      await tx
+        .update(films)
+        .set({ ...values, updatedAt: input.updatedAt ?? now })
+        .where(eq(films.id, id));
     } else {
       slug = await uniqueSlug(tx, input.slug || title);
       const [row] = await tx
@@ -197,7 +200,10 @@ function assertUniqueEpisodes(list: readonly EpisodeInput[]) {
 async function uniqueSlug(tx: Tx, preferred: string): Promise<string> {
   const base = slugify(preferred) || 'phim';
   // Slugs are [a-z0-9-] only, so the LIKE pattern holds no wildcard but the one added here.
-  const rows = await tx.select({ slug: films.slug }).from(films).where(or(eq(films.slug, base), like(films.slug, `${base}-%`)));
+  const rows = await tx
+    .select({ slug: films.slug })
+    .from(films)
+    .where(or(eq(films.slug, base), like(films.slug, `${base}-%`)));
   const taken = new Set(rows.map((r) => r.slug));
   const free = (s: string) => !taken.has(s) && !RESERVED_FILM_SLUGS.has(s);
   if (free(base)) return base;

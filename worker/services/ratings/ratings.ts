@@ -22,6 +22,9 @@ export async function rateFilm(db: Db, input: { filmSlug: string; userId: number
   await db
     .insert(ratings)
     .values({ filmId, userId: input.userId, stars: input.stars, createdAt: input.now, updatedAt: input.now })
-    .onConflictDoUpdate({ target: [ratings.filmId, ratings.userId], set: { stars: sql`excluded.stars`, updatedAt: sql`excluded.updated_at` } });
+    .onConflictDoUpdate({
+      target: [ratings.filmId, ratings.userId],
+      set: { stars: sql`excluded.stars`, updatedAt: sql`excluded.updated_at` },
+    });
   return { rating: input.stars, general_assessment: await ratingSummary(db, filmId) };
 }

@@ -17,7 +17,10 @@ interface PaginationProps {
   page: number;
   totalPages: number;
   /** Renders a real link to a page (so crawlers and middle-click work). */
-  renderLink: (page: number, props: { className: string; children: ReactNode; 'aria-label'?: string; 'aria-current'?: 'page'; rel?: string }) => ReactNode;
+  renderLink: (
+    page: number,
+    props: { className: string; children: ReactNode; 'aria-label'?: string; 'aria-current'?: 'page'; rel?: string },
+  ) => ReactNode;
 }
 
 /** SPEC.md §2.3 pagination: '< previous', five page links, a break label '...', 'next >'. */
@@ -38,7 +41,11 @@ export function Pagination({ page, totalPages, renderLink }: PaginationProps) {
         </li>
         {breakBefore && (
           <li>
-            {renderLink(Math.max(1, page - PAGE_LINKS), { className: 'page-link page-break', children: '...', 'aria-label': `Lùi ${PAGE_LINKS} trang` })}
+            {renderLink(Math.max(1, page - PAGE_LINKS), {
+              className: 'page-link page-break',
+              children: '...',
+              'aria-label': `Lùi ${PAGE_LINKS} trang`,
+            })}
           </li>
         )}
         {pages.map((p) => (
@@ -53,7 +60,11 @@ export function Pagination({ page, totalPages, renderLink }: PaginationProps) {
         ))}
         {breakAfter && (
           <li>
-            {renderLink(Math.min(totalPages, page + PAGE_LINKS), { className: 'page-link page-break', children: '...', 'aria-label': `Tới ${PAGE_LINKS} trang` })}
+            {renderLink(Math.min(totalPages, page + PAGE_LINKS), {
+              className: 'page-link page-break',
+              children: '...',
+              'aria-label': `Tới ${PAGE_LINKS} trang`,
+            })}
           </li>
         )}
         <li>

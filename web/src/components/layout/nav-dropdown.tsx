@@ -52,13 +52,14 @@ export function NavDropdown({ label, entries, columns = 3 }: { label: string; en
       </button>
       <ul id={id} className="nav-menu" style={{ ['--cols' as string]: columns }} hidden={!open}>
         {/* Entries render only while open: dozens of router links cost every page's first render. */}
-        {open && entries.map((entry) => (
-          <li key={entry.label}>
-            <Link {...entry.link} className="nav-menu-link" onClick={() => setOpen(false)}>
-              {entry.label}
-            </Link>
-          </li>
-        ))}
+        {open &&
+          entries.map((entry) => (
+            <li key={entry.label}>
+              <Link {...entry.link} className="nav-menu-link" onClick={() => setOpen(false)}>
+                {entry.label}
+              </Link>
+            </li>
+          ))}
       </ul>
     </li>
   );

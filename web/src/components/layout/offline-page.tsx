@@ -12,7 +12,9 @@ export function OfflinePage({ onRetry }: { onRetry?: () => void }) {
         </svg>
       </p>
       <h1>Bạn đang ngoại tuyến</h1>
-      <p className="muted">Trang này chưa được lưu trên thiết bị nên chưa thể mở khi không có mạng. Các trang bạn đã xem trước đó vẫn mở được.</p>
+      <p className="muted">
+        Trang này chưa được lưu trên thiết bị nên chưa thể mở khi không có mạng. Các trang bạn đã xem trước đó vẫn mở được.
+      </p>
       <div className="status-actions">
         {onRetry && (
           <button type="button" className="btn btn-primary" onClick={onRetry}>

@@ -7,7 +7,10 @@ import { Logo } from './logo';
 import { NavDropdown, type NavEntry } from './nav-dropdown';
 
 const genreEntries: NavEntry[] = GENRES.map((g) => ({ label: g.name, link: { to: '/the-loai/$slug', params: { slug: g.slug } } }));
-const countryEntries: NavEntry[] = COUNTRIES.filter((c) => c.inHeader).map((c) => ({ label: c.name, link: { to: '/$slug', params: { slug: c.slug } } }));
+const countryEntries: NavEntry[] = COUNTRIES.filter((c) => c.inHeader).map((c) => ({
+  label: c.name,
+  link: { to: '/$slug', params: { slug: c.slug } },
+}));
 const categoryEntries: NavEntry[] = [
   ...CATEGORIES.map((c) => ({ label: c.name, link: { to: `/${c.slug}` } as NavEntry['link'] })),
   { label: 'Hoạt Hình', link: { to: '/the-loai/$slug', params: { slug: 'hoat-hinh' } } },

@@ -1,4 +1,3 @@
-
 /**
  * Query string of a listing page (the filter bar "in effect" plus the page). Every field falls back
  * to "absent" when the URL holds something invalid, so a bad link shows the unfiltered list.
@@ -44,4 +43,3 @@ export function validateListingSearch(raw: Record<string, unknown>): ListingSear
   // Drop absent keys so URLs stay clean (?page=2 rather than ?page=2&sort=undefined).
   return Object.fromEntries(Object.entries(parsed).filter(([, v]) => v !== undefined)) as ListingSearch;
 }
-

@@ -12,7 +12,10 @@ export const accountQuery = (userId: string) =>
       const account = await unwrap<AccountDto>(authedCall((headers) => api.api.account.$get(undefined, { headers })));
       // The header's links follow the rights the API holds now, not the ones of sign-in time.
       const session = getSession();
-      if (session && (session.roles.join(',') !== account.roles.join(',') || session.permissions.join(',') !== account.permissions.join(','))) {
+      if (
+        session &&
+        (session.roles.join(',') !== account.roles.join(',') || session.permissions.join(',') !== account.permissions.join(','))
+      ) {
         storeRights(account.roles, account.permissions);
       }
       return account;
@@ -26,7 +29,9 @@ export const accountQuery = (userId: string) =>
  * this tab, which replaces the stored tokens.
  */
 export async function changePassword(input: { currentPassword?: string; newPassword: string }): Promise<string> {
-  const result = await unwrap<SignedIn & { message: string }>(authedCall((headers) => api.api.account.password.$post({ json: input }, { headers })));
+  const result = await unwrap<SignedIn & { message: string }>(
+    authedCall((headers) => api.api.account.password.$post({ json: input }, { headers })),
+  );
   storeSession(result);
   return result.message;
 }

@@ -49,6 +49,8 @@ export function logout(): void {
   const refreshToken = getRefreshToken();
   signOut();
   if (refreshToken) {
-    api.api['dang-xuat'].$post({ json: { token: refreshToken } }, { init: { keepalive: true } }).catch((error: unknown) => console.warn('[auth] logout call failed', error));
+    api.api['dang-xuat']
+      .$post({ json: { token: refreshToken } }, { init: { keepalive: true } })
+      .catch((error: unknown) => console.warn('[auth] logout call failed', error));
   }
 }

@@ -14,7 +14,8 @@ import { FormError } from './form-error';
 import './auth.css';
 
 const ROLE_NAMES: Record<string, string> = { admin: 'Quản trị viên', user: 'Thành viên' };
-const list = (items: string[], names: Record<string, string> = {}) => (items.length ? items.map((x) => names[x] ?? x).join(', ') : 'Không có');
+const list = (items: string[], names: Record<string, string> = {}) =>
+  items.length ? items.map((x) => names[x] ?? x).join(', ') : 'Không có';
 
 /** /account: who is signed in, their rights, a password change and "sign out everywhere". */
 export function AccountPage() {
@@ -99,7 +100,8 @@ function ChangePasswordForm({ hasPassword, email }: { hasPassword: boolean; emai
       setForm({ current: '', next: '', confirm: '' });
       toast.success(message);
     } catch (err) {
-      if (!(err instanceof SessionExpiredError)) setError(err instanceof ApiError ? err.message.replace(/^currentPassword: /, '') : 'Đã xảy ra lỗi, vui lòng thử lại sau.');
+      if (!(err instanceof SessionExpiredError))
+        setError(err instanceof ApiError ? err.message.replace(/^currentPassword: /, '') : 'Đã xảy ra lỗi, vui lòng thử lại sau.');
     } finally {
       setBusy(false);
     }
@@ -116,7 +118,15 @@ function ChangePasswordForm({ hasPassword, email }: { hasPassword: boolean; emai
         {hasPassword && (
           <div className="form-field">
             <label htmlFor="password-current">Mật khẩu hiện tại</label>
-            <input id="password-current" name="current-password" type="password" autoComplete="current-password" required value={form.current} onChange={set('current')} />
+            <input
+              id="password-current"
+              name="current-password"
+              type="password"
+              autoComplete="current-password"
+              required
+              value={form.current}
+              onChange={set('current')}
+            />
           </div>
         )}
         <div className="form-field">
@@ -139,7 +149,15 @@ function ChangePasswordForm({ hasPassword, email }: { hasPassword: boolean; emai
         </div>
         <div className="form-field">
           <label htmlFor="password-confirm">Nhập lại mật khẩu mới</label>
-          <input id="password-confirm" name="confirm-password" type="password" autoComplete="new-password" required value={form.confirm} onChange={set('confirm')} />
+          <input
+            id="password-confirm"
+            name="confirm-password"
+            type="password"
+            autoComplete="new-password"
+            required
+            value={form.confirm}
+            onChange={set('confirm')}
+          />
         </div>
         <FormError id="password-error" message={error} />
         <button type="submit" className="btn btn-primary" disabled={busy}>

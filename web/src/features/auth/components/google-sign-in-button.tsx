@@ -12,7 +12,12 @@ interface CredentialResponse {
 interface GoogleIdentity {
   accounts: {
     id: {
-      initialize(options: { client_id: string; callback: (response: CredentialResponse) => void; ux_mode?: 'popup' | 'redirect'; auto_select?: boolean }): void;
+      initialize(options: {
+        client_id: string;
+        callback: (response: CredentialResponse) => void;
+        ux_mode?: 'popup' | 'redirect';
+        auto_select?: boolean;
+      }): void;
       renderButton(parent: HTMLElement, options: Record<string, string | number>): void;
     };
   };
@@ -59,7 +64,15 @@ export function GoogleSignInButton({ onCredential, onError }: { onCredential: (c
           ux_mode: 'popup',
           callback: (response) => (response.credential ? handlers.current.onCredential(response.credential) : handlers.current.onError()),
         });
-        google.accounts.id.renderButton(box.current, { type: 'standard', theme: 'filled_black', size: 'large', shape: 'pill', text: 'signin_with', locale: 'vi', width: 300 });
+        google.accounts.id.renderButton(box.current, {
+          type: 'standard',
+          theme: 'filled_black',
+          size: 'large',
+          shape: 'pill',
+          text: 'signin_with',
+          locale: 'vi',
+          width: 300,
+        });
       })
       .catch((error: unknown) => {
         console.warn('[auth] Google sign-in unavailable', error);

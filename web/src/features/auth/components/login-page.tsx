@@ -14,7 +14,11 @@ export function LoginPage({ redirectTo }: { redirectTo?: string }) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
-  usePageMeta({ title: `Đăng nhập | ${SITE_SUFFIX}`, description: 'Đăng nhập PhimViet để bình luận, đánh giá phim và đăng ký gói VIP.', robots: 'noindex, follow' });
+  usePageMeta({
+    title: `Đăng nhập | ${SITE_SUFFIX}`,
+    description: 'Đăng nhập PhimViet để bình luận, đánh giá phim và đăng ký gói VIP.',
+    robots: 'noindex, follow',
+  });
 
   const attempt = async (credentials: Parameters<typeof signIn>[0], google: boolean) => {
     setBusy(true);
@@ -75,7 +79,12 @@ export function LoginPage({ redirectTo }: { redirectTo?: string }) {
             {busy ? 'Đang đăng nhập...' : 'Đăng nhập'}
           </button>
         </form>
-        {GOOGLE_CLIENT_ID && <GoogleSignInButton onCredential={(googleToken) => void attempt({ googleToken }, true)} onError={() => setError(GOOGLE_LOGIN_FAILED)} />}
+        {GOOGLE_CLIENT_ID && (
+          <GoogleSignInButton
+            onCredential={(googleToken) => void attempt({ googleToken }, true)}
+            onError={() => setError(GOOGLE_LOGIN_FAILED)}
+          />
+        )}
         <p className="auth-switch">
           Chưa có tài khoản? <Link to="/dang-ky">Đăng ký ngay</Link>
         </p>

@@ -54,11 +54,30 @@ export function RegisterPage() {
         <form className="auth-form" onSubmit={submit} aria-describedby="register-error">
           <div className="form-field">
             <label htmlFor="register-email">Email</label>
-            <input id="register-email" name="email" type="email" autoComplete="email" inputMode="email" required maxLength={254} value={form.email} onChange={set('email')} />
+            <input
+              id="register-email"
+              name="email"
+              type="email"
+              autoComplete="email"
+              inputMode="email"
+              required
+              maxLength={254}
+              value={form.email}
+              onChange={set('email')}
+            />
           </div>
           <div className="form-field">
             <label htmlFor="register-name">Tên hiển thị</label>
-            <input id="register-name" name="name" type="text" autoComplete="nickname" required maxLength={60} value={form.name} onChange={set('name')} />
+            <input
+              id="register-name"
+              name="name"
+              type="text"
+              autoComplete="nickname"
+              required
+              maxLength={60}
+              value={form.name}
+              onChange={set('name')}
+            />
           </div>
           <div className="form-field">
             <label htmlFor="register-password">Mật khẩu</label>

@@ -8,10 +8,12 @@ import type { ListingSearch } from '../listing-search';
 export const homeQuery = () =>
   queryOptions({
     queryKey: ['home'],
-    queryFn: (): Promise<HomeData> => unwrap<HomeData>(takeBootResponse('/api/product/product-home') ?? api.api.product['product-home'].$get()),
+    queryFn: (): Promise<HomeData> =>
+      unwrap<HomeData>(takeBootResponse('/api/product/product-home') ?? api.api.product['product-home'].$get()),
   });
 
-const isUnfilteredFirstPage = (search: ListingSearch) => Object.values({ ...search, page: search.page === 1 ? undefined : search.page }).every((v) => v === undefined);
+const isUnfilteredFirstPage = (search: ListingSearch) =>
+  Object.values({ ...search, page: search.page === 1 ? undefined : search.page }).every((v) => v === undefined);
 
 export const listingQuery = (endpoint: string, search: ListingSearch) =>
   queryOptions({
@@ -19,18 +21,18 @@ export const listingQuery = (endpoint: string, search: ListingSearch) =>
     queryFn: (): Promise<Paginated<FilmCard>> =>
       unwrap<Paginated<FilmCard>>(
         (isUnfilteredFirstPage(search) ? takeBootResponse(`/api/product/product-${endpoint}?page=1`) : undefined) ??
-        api.api.product[':listing{product-[a-z0-9+-]+}'].$get({
-          param: { listing: `product-${endpoint}` },
-          query: {
-            page: String(search.page ?? 1),
-            sort: search.sort,
-            category: search.category,
-            country: search.country,
-            type: search.type === undefined ? undefined : String(search.type),
-            year: search.year === undefined ? undefined : String(search.year),
-            keyword: search.keyword,
-          },
-        }),
+          api.api.product[':listing{product-[a-z0-9+-]+}'].$get({
+            param: { listing: `product-${endpoint}` },
+            query: {
+              page: String(search.page ?? 1),
+              sort: search.sort,
+              category: search.category,
+              country: search.country,
+              type: search.type === undefined ? undefined : String(search.type),
+              year: search.year === undefined ? undefined : String(search.year),
+              keyword: search.keyword,
+            },
+          }),
       ),
   });
 

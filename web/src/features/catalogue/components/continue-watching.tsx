@@ -29,7 +29,12 @@ export function ContinueWatching() {
                   Tập {entry.episode} · {formatClock(entry.time)}
                 </span>
               </Link>
-              <button type="button" className="continue-remove" aria-label={`Xoá ${entry.title} khỏi danh sách xem tiếp`} onClick={() => removeWatchEntry(entry.slug)}>
+              <button
+                type="button"
+                className="continue-remove"
+                aria-label={`Xoá ${entry.title} khỏi danh sách xem tiếp`}
+                onClick={() => removeWatchEntry(entry.slug)}
+              >
                 ×
               </button>
             </li>

@@ -2,7 +2,17 @@ import { Link } from '@tanstack/react-router';
 import type { FilmDetail } from '../../../../../worker/schemas/catalogue';
 
 /** Episodes grouped by server; the current one (on the watch page) is highlighted. */
-export function EpisodeList({ film, current, currentServer, headingLevel = 3 }: { film: FilmDetail; current?: number; currentServer?: string; headingLevel?: 2 | 3 }) {
+export function EpisodeList({
+  film,
+  current,
+  currentServer,
+  headingLevel = 3,
+}: {
+  film: FilmDetail;
+  current?: number;
+  currentServer?: string;
+  headingLevel?: 2 | 3;
+}) {
   const Heading = `h${headingLevel}` as const;
   return (
     <div className="episode-servers">

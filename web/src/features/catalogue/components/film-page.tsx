@@ -75,7 +75,14 @@ export function FilmPage({ slug }: { slug: string }) {
         />
         <section className="film-hero">
           <div className="film-poster-col">
-            <Poster src={film.hinhanh || film.thumb} alt={`Poster phim ${film.title}`} priority width={260} height={364} className="film-poster" />
+            <Poster
+              src={film.hinhanh || film.thumb}
+              alt={`Poster phim ${film.title}`}
+              priority
+              width={260}
+              height={364}
+              className="film-poster"
+            />
             <button type="button" className="btn btn-primary btn-block btn-watch" onClick={watch} disabled={!!blocked}>
               <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="currentColor">
                 <path d="M8 5v14l11-7z" />
@@ -152,10 +159,26 @@ export function FilmPage({ slug }: { slug: string }) {
 
         <section className="film-tabs-section">
           <div className="tabs" role="tablist" aria-label="Thông tin phim">
-            <button type="button" role="tab" id="film-tab-episodes" aria-controls="film-panel-episodes" aria-selected={tab === 'episodes'} className={`tab ${tab === 'episodes' ? 'active' : ''}`} onClick={() => setTab('episodes')}>
+            <button
+              type="button"
+              role="tab"
+              id="film-tab-episodes"
+              aria-controls="film-panel-episodes"
+              aria-selected={tab === 'episodes'}
+              className={`tab ${tab === 'episodes' ? 'active' : ''}`}
+              onClick={() => setTab('episodes')}
+            >
               Danh sách tập
             </button>
-            <button type="button" role="tab" id="film-tab-info" aria-controls="film-panel-info" aria-selected={tab === 'info'} className={`tab ${tab === 'info' ? 'active' : ''}`} onClick={() => setTab('info')}>
+            <button
+              type="button"
+              role="tab"
+              id="film-tab-info"
+              aria-controls="film-panel-info"
+              aria-selected={tab === 'info'}
+              className={`tab ${tab === 'info' ? 'active' : ''}`}
+              onClick={() => setTab('info')}
+            >
               Thông tin phim
             </button>
           </div>

@@ -35,7 +35,12 @@ export function FilterBar({ applied, onApply }: { applied: Filters; onApply: (fi
     >
       <div className="filter-field">
         <label htmlFor={`${id}-sort`}>Sắp xếp</label>
-        <select id={`${id}-sort`} name="sort" value={draft.sort ?? ''} onChange={(e) => set('sort', str(e.target.value) as Filters['sort'])}>
+        <select
+          id={`${id}-sort`}
+          name="sort"
+          value={draft.sort ?? ''}
+          onChange={(e) => set('sort', str(e.target.value) as Filters['sort'])}
+        >
           <option value="">- Sắp xếp -</option>
           <option value="createdAt">Mới Cập Nhật</option>
           <option value="views">Lượt Xem</option>

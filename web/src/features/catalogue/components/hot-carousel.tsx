@@ -73,7 +73,14 @@ export const HotCarousel = memo(function HotCarousel({ films }: { films: FilmCar
             ? films.map((film, i) => (
                 <div className="swiper-slide hot-slide" key={film.id}>
                   <FilmLink slug={film.slug} className="hot-link">
-                    <Poster src={film.hinhanh || film.thumb} alt={`Poster phim ${film.title}`} width={240} height={336} priority={i < 3} className="hot-poster" />
+                    <Poster
+                      src={film.hinhanh || film.thumb}
+                      alt={`Poster phim ${film.title}`}
+                      width={240}
+                      height={336}
+                      priority={i < 3}
+                      className="hot-poster"
+                    />
                     <span className="hot-overlay">
                       <span className="hot-title">{film.title}</span>
                       <span className="hot-sub">

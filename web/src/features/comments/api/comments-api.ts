@@ -6,13 +6,20 @@ import { authedCall } from '../../../lib/auth-request';
 /** POST /api/product/comment (Bearer, refreshed and retried once on 401/403): a comment or a reply. */
 export async function postComment(slug: string, text: string, parentId: number | null): Promise<CommentDto> {
   return unwrap<CommentDto>(
-    authedCall((headers) => api.api.product.comment.$post({ json: { titlefilm: slug, contentcomment: text, ...(parentId ? { parent_id: parentId } : {}) } }, { headers })),
+    authedCall((headers) =>
+      api.api.product.comment.$post(
+        { json: { titlefilm: slug, contentcomment: text, ...(parentId ? { parent_id: parentId } : {}) } },
+        { headers },
+      ),
+    ),
   );
 }
 
 /** GET /api/product/{slug}/comments?since=<id>: what a reconnecting page missed. */
 export async function fetchCommentsSince(slug: string, sinceId: number): Promise<CommentDto[]> {
-  const body = await unwrap<{ data: CommentDto[] }>(api.api.product[':slug'].comments.$get({ param: { slug }, query: { since: String(sinceId) } }));
+  const body = await unwrap<{ data: CommentDto[] }>(
+    api.api.product[':slug'].comments.$get({ param: { slug }, query: { since: String(sinceId) } }),
+  );
   return body.data;
 }
 

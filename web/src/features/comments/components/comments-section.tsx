@@ -77,7 +77,14 @@ export function CommentsSection({ slug, comments }: CommentsSectionProps) {
         <label htmlFor={`comment-input-${slug}`} className="visually-hidden">
           Nội dung bình luận
         </label>
-        <textarea id={`comment-input-${slug}`} required rows={3} placeholder="Để lại bình luận ..." value={text} onChange={(e) => setText(e.target.value)} />
+        <textarea
+          id={`comment-input-${slug}`}
+          required
+          rows={3}
+          placeholder="Để lại bình luận ..."
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+        />
         <button type="submit" className="btn btn-primary" disabled={sending}>
           Bình luận
         </button>
@@ -145,7 +152,15 @@ function CommentItem({ node, send }: { node: CommentNode; send: Send }) {
             <label htmlFor={`reply-${node.id}`} className="visually-hidden">
               Trả lời {node.users.username}
             </label>
-            <textarea id={`reply-${node.id}`} required rows={2} placeholder="Reply..." value={reply} onChange={(e) => setReply(e.target.value)} autoFocus />
+            <textarea
+              id={`reply-${node.id}`}
+              required
+              rows={2}
+              placeholder="Reply..."
+              value={reply}
+              onChange={(e) => setReply(e.target.value)}
+              autoFocus
+            />
             <div className="form-actions">
               <button type="submit" className="btn btn-primary btn-sm" disabled={sending}>
                 Reply

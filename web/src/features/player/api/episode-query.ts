@@ -9,7 +9,12 @@ export const episodeQuery = (slug: string, episode: number, server: string | und
   queryOptions({
     queryKey: ['episode', slug, episode, server ?? '', getSession()?.id ?? ''],
     queryFn: async (): Promise<EpisodeResponse> =>
-      unwrap(api.api.product[':slug'][':episode'].$get({ param: { slug, episode: `tap-${episode}` }, query: { server } }, { headers: await readHeaders() })),
+      unwrap(
+        api.api.product[':slug'][':episode'].$get(
+          { param: { slug, episode: `tap-${episode}` }, query: { server } },
+          { headers: await readHeaders() },
+        ),
+      ),
   });
 
 /** POST /api/product/report_error (stored for admins, rate limited). */

@@ -47,7 +47,11 @@ export function ReportErrorDialog({ open, onClose, slug, episode, serverName }: 
       onClose();
     } catch (error) {
       const status = error instanceof ApiError ? error.status : 0;
-      toast.error(status === 429 ? 'Bạn đã gửi quá nhiều báo lỗi. Vui lòng thử lại sau ít phút.' : `Không gửi được báo lỗi: ${(error as Error).message}`);
+      toast.error(
+        status === 429
+          ? 'Bạn đã gửi quá nhiều báo lỗi. Vui lòng thử lại sau ít phút.'
+          : `Không gửi được báo lỗi: ${(error as Error).message}`,
+      );
     } finally {
       setSending(false);
     }

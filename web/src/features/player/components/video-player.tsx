@@ -33,7 +33,18 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
   const callbacks = useRef({ onProgress, onEnded, onResumed, startAt });
   callbacks.current = { onProgress, onEnded, onResumed, startAt };
 
-  useImperativeHandle(ref, () => ({ get video() { return videoRef.current; }, get box() { return boxRef.current; } }), []);
+  useImperativeHandle(
+    ref,
+    () => ({
+      get video() {
+        return videoRef.current;
+      },
+      get box() {
+        return boxRef.current;
+      },
+    }),
+    [],
+  );
 
   useEffect(() => {
     const video = videoRef.current;
@@ -58,28 +69,35 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
         video.load();
       };
     } else {
-      void import('hls.js').then(({ default: Hls }) => {
-        if (cancelled) return;
-        if (!Hls.isSupported()) {
-          setError('Trình duyệt không hỗ trợ phát video này.');
-          return;
-        }
-        const hls = new Hls({ maxBufferLength: 30, enableWorker: true });
-        let recoveredMedia = false;
-        hls.on(Hls.Events.ERROR, (_event, data) => {
-          if (!data.fatal) return;
-          if (data.type === Hls.ErrorTypes.MEDIA_ERROR && !recoveredMedia) {
-            recoveredMedia = true;
-            hls.recoverMediaError();
-          } else {
-            setError(data.type === Hls.ErrorTypes.NETWORK_ERROR ? 'Không tải được video. Hãy thử server khác.' : 'Không phát được video. Hãy thử server khác.');
-            hls.destroy();
+      void import('hls.js').then(
+        ({ default: Hls }) => {
+          if (cancelled) return;
+          if (!Hls.isSupported()) {
+            setError('Trình duyệt không hỗ trợ phát video này.');
+            return;
           }
-        });
-        hls.loadSource(m3u8);
-        hls.attachMedia(video);
-        destroy = () => hls.destroy();
-      }, () => setError('Không tải được trình phát. Hãy kiểm tra kết nối mạng.'));
+          const hls = new Hls({ maxBufferLength: 30, enableWorker: true });
+          let recoveredMedia = false;
+          hls.on(Hls.Events.ERROR, (_event, data) => {
+            if (!data.fatal) return;
+            if (data.type === Hls.ErrorTypes.MEDIA_ERROR && !recoveredMedia) {
+              recoveredMedia = true;
+              hls.recoverMediaError();
+            } else {
+              setError(
+                data.type === Hls.ErrorTypes.NETWORK_ERROR
+                  ? 'Không tải được video. Hãy thử server khác.'
+                  : 'Không phát được video. Hãy thử server khác.',
+              );
+              hls.destroy();
+            }
+          });
+          hls.loadSource(m3u8);
+          hls.attachMedia(video);
+          destroy = () => hls.destroy();
+        },
+        () => setError('Không tải được trình phát. Hãy kiểm tra kết nối mạng.'),
+      );
     }
     return () => {
       cancelled = true;
@@ -119,7 +137,16 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
   return (
     <div className="player-box" ref={boxRef}>
       {m3u8 ? (
-        <video ref={videoRef} className="player-video" controls playsInline preload="metadata" poster={poster} aria-label={`Video: ${title}`} data-testid="video" />
+        <video
+          ref={videoRef}
+          className="player-video"
+          controls
+          playsInline
+          preload="metadata"
+          poster={poster}
+          aria-label={`Video: ${title}`}
+          data-testid="video"
+        />
       ) : embed ? (
         <iframe
           className="player-iframe"

@@ -72,7 +72,11 @@ function Watch({ data, episode, server }: { data: FilmDetailResponse; episode: n
   const nextEpisode = list.find((e) => e.episode > episode)?.episode;
   const goNext = useCallback(() => {
     if (nextEpisode === undefined) return;
-    void navigate({ to: '/xem-phim/$slug/$episode', params: { slug: film.slug, episode: `tap-${nextEpisode}` }, search: serverName ? { server: serverName } : {} });
+    void navigate({
+      to: '/xem-phim/$slug/$episode',
+      params: { slug: film.slug, episode: `tap-${nextEpisode}` },
+      search: serverName ? { server: serverName } : {},
+    });
   }, [navigate, film.slug, nextEpisode, serverName]);
 
   const toggleFullscreen = useCallback(() => {
@@ -91,12 +95,28 @@ function Watch({ data, episode, server }: { data: FilmDetailResponse; episode: n
     if (!link) return;
     const prev = getWatchEntry(film.slug);
     const same = prev && prev.episode === episode;
-    saveWatchEntry({ slug: film.slug, title: film.title, poster: film.thumb || film.hinhanh, episode, server: link.server_name, time: same ? prev.time : 0, duration: same ? prev.duration : 0 });
+    saveWatchEntry({
+      slug: film.slug,
+      title: film.title,
+      poster: film.thumb || film.hinhanh,
+      episode,
+      server: link.server_name,
+      time: same ? prev.time : 0,
+      duration: same ? prev.duration : 0,
+    });
   }, [link, film.slug, film.title, film.thumb, film.hinhanh, episode]);
 
   const onProgress = useCallback(
     (time: number, duration: number) => {
-      saveWatchEntry({ slug: film.slug, title: film.title, poster: film.thumb || film.hinhanh, episode, server: serverName ?? '', time, duration });
+      saveWatchEntry({
+        slug: film.slug,
+        title: film.title,
+        poster: film.thumb || film.hinhanh,
+        episode,
+        server: serverName ?? '',
+        time,
+        duration,
+      });
     },
     [film.slug, film.title, film.thumb, film.hinhanh, episode, serverName],
   );
@@ -218,7 +238,15 @@ function Watch({ data, episode, server }: { data: FilmDetailResponse; episode: n
           </section>
         </aside>
       </div>
-      {current && <ReportErrorDialog open={reporting} onClose={() => setReporting(false)} slug={film.slug} episode={episode} serverName={serverName ?? ''} />}
+      {current && (
+        <ReportErrorDialog
+          open={reporting}
+          onClose={() => setReporting(false)}
+          slug={film.slug}
+          episode={episode}
+          serverName={serverName ?? ''}
+        />
+      )}
     </div>
   );
 }

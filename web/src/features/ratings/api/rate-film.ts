@@ -9,7 +9,9 @@ export const RATING_FAILED = 'Có lỗi xảy ra khi đánh giá. Vui lòng th�
 
 /** POST /api/product/rating_star (Bearer, refreshed and retried once on 401/403). */
 export async function rateFilm(slug: string, stars: number): Promise<RateFilmResult> {
-  return unwrap<RateFilmResult>(authedCall((headers) => api.api.product.rating_star.$post({ json: { titlefilm: slug, starselect: stars } }, { headers })));
+  return unwrap<RateFilmResult>(
+    authedCall((headers) => api.api.product.rating_star.$post({ json: { titlefilm: slug, starselect: stars } }, { headers })),
+  );
 }
 
 /**
@@ -17,6 +19,12 @@ export async function rateFilm(slug: string, stars: number): Promise<RateFilmRes
  * cached copy of the film shows them at once (the viewer's own stars only in their own copy).
  */
 export function applyRating(queryClient: QueryClient, slug: string, viewerId: string, result: RateFilmResult): void {
-  queryClient.setQueriesData<FilmDetailResponse>({ queryKey: ['film', slug] }, (old) => old && { ...old, general_assessment: result.general_assessment });
-  queryClient.setQueriesData<FilmDetailResponse>({ queryKey: ['film', slug, viewerId] }, (old) => old && { ...old, rating_star: { rating: result.rating } });
+  queryClient.setQueriesData<FilmDetailResponse>(
+    { queryKey: ['film', slug] },
+    (old) => old && { ...old, general_assessment: result.general_assessment },
+  );
+  queryClient.setQueriesData<FilmDetailResponse>(
+    { queryKey: ['film', slug, viewerId] },
+    (old) => old && { ...old, rating_star: { rating: result.rating } },
+  );
 }

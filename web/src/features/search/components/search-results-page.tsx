@@ -60,7 +60,9 @@ export function SearchResultsPage({ q, page }: { q: string; page: number }) {
           <Pagination
             page={data.pagination.page}
             totalPages={data.pagination.totalPages}
-            renderLink={(p, props) => <Link to="/tim-kiem/$q" params={{ q: query }} search={p > 1 ? { page: p } : {}} activeOptions={{ exact: true }} {...props} />}
+            renderLink={(p, props) => (
+              <Link to="/tim-kiem/$q" params={{ q: query }} search={p > 1 ? { page: p } : {}} activeOptions={{ exact: true }} {...props} />
+            )}
           />
         </>
       ) : null}
