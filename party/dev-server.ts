@@ -15,6 +15,24 @@ export interface PartyKitDev {
   stop: () => Promise<void>;
 }
 
+/**
+ * The arguments of `partykit dev` for this repo, wherever it is started (npm start and npm run dev,
+ * the live tests, bench/live.ts): offline-safe (no Cloudflare cf fetch, no hotkeys on a non-TTY) and
+ * with the room's shared secret.
+ */
+export function partyKitDevArgs(options: { port: number | string; secret: string; live?: boolean }): string[] {
+  return [
+    'dev',
+    '--port',
+    String(options.port),
+    '--disable-request-cf-fetch',
+    '--no-hotkeys',
+    '--var',
+    `PARTY_SECRET=${options.secret}`,
+    ...(options.live ? ['--live'] : []),
+  ];
+}
+
 /** A port nobody listens on right now (loopback). */
 export function freePort(): Promise<number> {
   return new Promise((done, fail) => {
@@ -55,16 +73,12 @@ export async function startPartyKitDev(options: {
   log?: boolean;
 }): Promise<PartyKitDev> {
   const port = options.port ?? (await freePort());
-  const child = spawn(
-    resolve(REPO_ROOT, 'node_modules/.bin/partykit'),
-    ['dev', '--port', String(port), '--disable-request-cf-fetch', '--no-hotkeys', '--var', `PARTY_SECRET=${options.secret}`],
-    {
-      cwd: REPO_ROOT,
-      detached: true,
-      stdio: options.log ? 'inherit' : 'ignore',
-      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
-    },
-  );
+  const child = spawn(resolve(REPO_ROOT, 'node_modules/.bin/partykit'), partyKitDevArgs({ port, secret: options.secret }), {
+    cwd: REPO_ROOT,
+    detached: true,
+    stdio: options.log ? 'inherit' : 'ignore',
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
+  });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   try {

@@ -1,18 +1,11 @@
-import { eq } from 'drizzle-orm';
 import { createMiddleware } from 'hono/factory';
-import { users } from '../db/schema';
 import { verifyAccessToken } from '../services/auth/access-token';
+import { loadViewer } from '../services/auth/viewer';
 import type { AppEnv, Viewer } from './context';
 import { forbidden, unauthorized } from './errors';
 
-const splitList = (csv: string): string[] =>
-  csv
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-
 /** The token in 'Authorization: Bearer <token>', or null. */
-export function bearerToken(header: string | undefined): string | null {
+function bearerToken(header: string | undefined): string | null {
   const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
   return match?.[1] ?? null;
 }
@@ -28,32 +21,9 @@ export const viewerMiddleware = createMiddleware<AppEnv>(async (c, next) => {
   c.set('viewer', null);
   const token = bearerToken(c.req.header('authorization'));
   if (token) {
-    const { config, now, db } = c.var.deps;
+    const { config, now } = c.var.deps;
     const claims = await verifyAccessToken(config, token, now());
-    if (claims) {
-      const [user] = await db
-        .select({
-          id: users.id,
-          email: users.email,
-          username: users.username,
-          roles: users.roles,
-          permissions: users.permissions,
-          sessionEpoch: users.sessionEpoch,
-        })
-        .from(users)
-        .where(eq(users.id, Number(claims.sub)))
-        .limit(1);
-      if (user && claims.epoch === user.sessionEpoch) {
-        const viewer: Viewer = {
-          id: user.id,
-          email: user.email,
-          name: user.username,
-          roles: splitList(user.roles),
-          permissions: splitList(user.permissions),
-        };
-        c.set('viewer', viewer);
-      }
-    }
+    if (claims) c.set('viewer', await loadViewer(c.var.db, Number(claims.sub), claims.epoch));
   }
   await next();
 });
