@@ -351,6 +351,5 @@ export const usersRelations = relations(users, ({ many }) => ({
 }));
 
 export type Film = typeof films.$inferSelect;
-export type NewFilm = typeof films.$inferInsert;
 export type Episode = typeof episodes.$inferSelect;
 export type User = typeof users.$inferSelect;
