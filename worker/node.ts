@@ -1,4 +1,4 @@
-// Node host: wiring only (DESIGN.md §2). libSQL file/URL, the built PWA and demo media from one port,
+// Node host: wiring only (docs/architecture.md). libSQL file/URL, the built PWA and demo media from one port,
 // a one-minute ticker for scheduled jobs, graceful shutdown.
 import { serve, type ServerType } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';

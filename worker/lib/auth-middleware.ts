@@ -41,7 +41,7 @@ export interface AccessRule {
   permissions?: string[];
 }
 
-/** True when the viewer holds any listed role or any listed permission (SPEC.md §6 route guard). */
+/** True when the viewer holds any listed role or any listed permission (the route guard of every admin/VIP rule). */
 export function viewerMatches(viewer: Viewer | null, rule: AccessRule): boolean {
   if (!viewer) return false;
   return (rule.roles ?? []).some((r) => viewer.roles.includes(r)) || (rule.permissions ?? []).some((p) => viewer.permissions.includes(p));

@@ -3,7 +3,7 @@ import type { Viewer } from '../../lib/context';
 export type VipAccess = 'allowed' | 'error1' | 'error';
 
 /**
- * SPEC.md §6: a VIP-only film is viewable with permission VIP1 or VIP2. No viewer or no permission at all
+ * docs/decisions/0003-vip-access.md: a VIP-only film is viewable with permission VIP1 or VIP2. No viewer or no permission at all
  * → 'error1' (sign in and buy); permissions lacking both → 'error' (buy). Admins manage the catalogue and
  * may always watch (docs/decisions/0003-vip-access.md).
  */

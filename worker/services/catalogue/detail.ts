@@ -110,7 +110,7 @@ async function recommended(db: Db, filmId: number, genreSlugs: string[]): Promis
   return rows.map((r) => toFilmCard(r));
 }
 
-/** GET /api/product/{slug}: the spec's detail response, with the VIP flags of SPEC.md §6. */
+/** GET /api/product/{slug}: the spec's detail response, with the VIP flags of docs/decisions/0003-vip-access.md. */
 export async function filmDetailBySlug(
   db: Db,
   slug: string,

@@ -7,7 +7,7 @@ import type { EpisodeResponse } from '../../schemas/catalogue';
 import { vipAccess, type VipAccess } from './access';
 import { filmIdBySlug, findFilmBySlug } from './film-lookup';
 
-/** SPEC.md §8 texts for a VIP-only film the viewer may not watch. */
+/** The product's texts for a VIP-only film the viewer may not watch (docs/decisions/0003-vip-access.md). */
 export const VIP_MESSAGES: Record<Exclude<VipAccess, 'allowed'>, string> = {
   error1: 'Bạn cần đăng nhập và mua gói xem VIP để có thể xem được phim này!',
   error: 'Bạn cần mua gói xem VIP để có thể xem được phim này!',

@@ -1,4 +1,4 @@
-// The crawler (DESIGN.md §7): walks list pages of an OPhim-compatible source, fetches each film's
+// The crawler: walks list pages of an OPhim-compatible source, fetches each film's
 // detail, and upserts it through the film writer — one transaction per film, skipped when its
 // checksum is unchanged. Runs are recorded in crawl_runs and resumed after a crash. Only fetch and
 // WebCrypto: the same code runs under Node and in Workers.
