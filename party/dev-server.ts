@@ -45,7 +45,8 @@ export function freePort(): Promise<number> {
   });
 }
 
-async function stopChild(child: ChildProcess): Promise<void> {
+/** Stops a detached child and its process group (SIGTERM, SIGKILL after 5 s); resolves once it has exited. */
+export async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   // The child leads its own process group (detached), so this reaches workerd and esbuild too.
