@@ -1,8 +1,9 @@
+import { AUTH_MESSAGES } from '../../../worker/schemas/auth';
 import { api } from './api-client';
 import { getRefreshToken, getSession, getToken, signOut, storeTokens } from './session';
 
-/** SPEC.md §8: what the viewer is told when the session cannot be renewed. */
-export const SESSION_EXPIRED_MESSAGE = 'Phiên đăng nhập đã hết hạn. Vui lòng đăng nhập lại.';
+/** What the viewer is told when the session cannot be renewed (the API's own 401 text). */
+export const SESSION_EXPIRED_MESSAGE = AUTH_MESSAGES.sessionExpired;
 
 /** No refresh token, or the API refused it (expired, revoked, replayed): the session is over. */
 export class SessionExpiredError extends Error {

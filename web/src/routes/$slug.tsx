@@ -1,10 +1,11 @@
 import { createFileRoute, notFound } from '@tanstack/react-router';
-import { isNotFound } from '../lib/api-client';
+import { filmComments, filmRating } from '../app/film-slots';
 import { filmQuery, homeQuery, listingQuery } from '../features/catalogue/api/catalogue-queries';
 import { FilmPage } from '../features/catalogue/components/film-page';
 import { ListingPage } from '../features/catalogue/components/listing-page';
 import { countryListing } from '../features/catalogue/listing-scope';
 import { validateListingSearch } from '../features/catalogue/listing-search';
+import { isNotFound } from '../lib/api-client';
 import { awaitOnFirstLoad } from '../lib/first-load';
 
 /** /{slug}: a country listing when the slug is one of the 35 countries, otherwise a film page. */
@@ -32,6 +33,6 @@ export const Route = createFileRoute('/$slug')({
     const { slug } = Route.useParams();
     const search = Route.useSearch();
     const country = countryListing(slug);
-    return country ? <ListingPage info={country} search={search} /> : <FilmPage slug={slug} />;
+    return country ? <ListingPage info={country} search={search} /> : <FilmPage slug={slug} rating={filmRating} comments={filmComments} />;
   },
 });

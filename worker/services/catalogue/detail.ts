@@ -4,7 +4,8 @@ import { comments, countries, episodes, filmCountries, filmGenres, films, genres
 import type { Viewer } from '../../lib/context';
 import { notFound } from '../../lib/errors';
 import type { TtlCache } from '../../lib/ttl-cache';
-import type { CommentDto, EpisodeLink, FilmCard, FilmDetail, FilmDetailResponse, ServerEpisodes } from '../../schemas/catalogue';
+import type { EpisodeLink, FilmCard, FilmDetail, FilmDetailResponse, ServerEpisodes } from '../../schemas/catalogue';
+import type { CommentDto } from '../../schemas/comments';
 import { vipAccess } from './access';
 import { cardColumns, toFilmCard } from './film-card';
 import { hasGenre } from './listing';

@@ -1,10 +1,11 @@
+import { AUTH_MESSAGES } from '../../../../../worker/schemas/auth';
 import { api, ApiError, isNetworkError, unwrap } from '../../../lib/api-client';
 import { getRefreshToken, signOut, storeSession, type SignedIn } from '../../../lib/session';
 
-/** SPEC.md §8 texts of the sign-in and registration screens. */
-export const LOGIN_FAILED = 'Thông tin đăng nhập không chính xác !!!';
+/** Texts of the sign-in and registration screens; the ones the API also answers live in the wire contract. */
+export const LOGIN_FAILED = AUTH_MESSAGES.loginFailed;
 export const LOGIN_ERROR = 'Đã xảy ra lỗi khi đăng nhập. Vui lòng thử lại sau.';
-export const GOOGLE_LOGIN_FAILED = 'Đăng nhập thất bại. Vui lòng thử lại.';
+export const GOOGLE_LOGIN_FAILED = AUTH_MESSAGES.googleLoginFailed;
 export const PASSWORD_MISMATCH = 'Passwords do not match. Please check your inputs.';
 export const REGISTRATION_FAILED = 'Registration failed';
 export const REGISTRATION_ERROR = 'An error occurred during registration';
@@ -15,7 +16,7 @@ type Credentials = { email: string; password: string } | { googleToken: string }
 
 /** POST /api/dang-nhap; on 200 the answer is kept in session storage (SPEC.md §3, §7.3). */
 export async function signIn(credentials: Credentials): Promise<SignedIn> {
-  const session = await unwrap<SignedIn>(api.api['dang-nhap'].$post({ json: credentials }));
+  const session = await unwrap(api.api['dang-nhap'].$post({ json: credentials }));
   storeSession(session);
   return session;
 }

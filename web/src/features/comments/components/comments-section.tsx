@@ -1,6 +1,6 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { CommentDto } from '../../../../../worker/schemas/catalogue';
+import type { CommentDto } from '../../../../../worker/schemas/comments';
 import { SessionExpiredError } from '../../../lib/auth-request';
 import { formatDateTime } from '../../../lib/format';
 import { getSession } from '../../../lib/session';

@@ -1,19 +1,17 @@
-import { useQuery } from '@tanstack/react-query';
+import { type UseQueryResult, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { toast } from '../../../lib/toast';
-import type { FilmDetailResponse } from '../../../../../worker/schemas/catalogue';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { type FilmDetailResponse, VIP_MESSAGES } from '../../../../../worker/schemas/catalogue';
 import { Breadcrumb } from '../../../components/film/breadcrumb';
+import { EpisodeList } from '../../../components/film/episode-list';
 import { SideFilmList } from '../../../components/film/side-film-list';
 import { OfflinePage } from '../../../components/layout/offline-page';
 import { isNetworkError } from '../../../lib/api-client';
 import { formatClock } from '../../../lib/format';
 import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
+import { toast } from '../../../lib/toast';
+import { useVipGate, vipBlockOf } from '../../../lib/vip-gate';
 import { getWatchEntry, saveWatchEntry } from '../../../lib/watch-history';
-import { filmQuery } from '../../catalogue/api/catalogue-queries';
-import { EpisodeList } from '../../catalogue/components/episode-list';
-import { useVipGate, VIP_MESSAGES, vipBlockOf } from '../../catalogue/hooks/use-vip-gate';
-import { CommentsSection } from '../../comments/components/comments-section';
 import { episodeQuery } from '../api/episode-query';
 import { useLightsOff } from '../hooks/use-lights-off';
 import { usePlayerShortcuts } from '../hooks/use-player-shortcuts';
@@ -23,8 +21,18 @@ import { VideoPlayer, type PlayerHandle } from './video-player';
 const SERVER_BUTTONS = 3;
 
 /** The watch page (SPEC.md §2.6): 'Loading...', 'Error: {message}', or the player with its controls. */
-export function WatchPage({ slug, episode, server }: { slug: string; episode: number; server?: string }) {
-  const film = useQuery(filmQuery(slug));
+export function WatchPage({
+  film,
+  episode,
+  server,
+  comments,
+}: {
+  /** The film's detail query (routes/ owns the catalogue's query). */
+  film: UseQueryResult<FilmDetailResponse>;
+  episode: number;
+  server?: string;
+  comments: (data: FilmDetailResponse) => ReactNode;
+}) {
   if (film.isPending) {
     return (
       <div className="container watch-state">
@@ -43,10 +51,20 @@ export function WatchPage({ slug, episode, server }: { slug: string; episode: nu
     );
   }
   if (!film.data) return null;
-  return <Watch data={film.data} episode={episode} server={server} />;
+  return <Watch data={film.data} episode={episode} server={server} comments={comments} />;
 }
 
-function Watch({ data, episode, server }: { data: FilmDetailResponse; episode: number; server?: string }) {
+function Watch({
+  data,
+  episode,
+  server,
+  comments,
+}: {
+  data: FilmDetailResponse;
+  episode: number;
+  server?: string;
+  comments: (data: FilmDetailResponse) => ReactNode;
+}) {
   const film = data.datafilm;
   const navigate = useNavigate();
   const servers = film.servers.filter((s) => s.linkfilms.length > 0);
@@ -229,7 +247,7 @@ function Watch({ data, episode, server }: { data: FilmDetailResponse; episode: n
             <p className="film-synopsis">{film.descripts}</p>
           </section>
 
-          <CommentsSection slug={film.slug} comments={data.comments} />
+          {comments(data)}
         </div>
         <aside className="layout-side" aria-label="Phim đề xuất">
           <section className="side-box">

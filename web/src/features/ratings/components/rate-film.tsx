@@ -1,14 +1,15 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { RATING_MAX, RATING_MIN } from '../../../../../worker/schemas/ratings';
 import { SessionExpiredError } from '../../../lib/auth-request';
 import { getSession } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
 import { applyRating, LOGIN_TO_RATE, RATING_FAILED, rateFilm } from '../api/rate-film';
 import './rate-film.css';
 
-const STARS = Array.from({ length: 10 }, (_, i) => i + 1);
+const STARS = Array.from({ length: RATING_MAX - RATING_MIN + 1 }, (_, i) => RATING_MIN + i);
 
-/** 1..10 stars (SPEC.md §2.5); the new average shows as soon as the API answers. */
+/** 1..10 stars; the new average shows as soon as the API answers. */
 export function RateFilm({ slug, own }: { slug: string; own: number | null }) {
   const queryClient = useQueryClient();
   const [hover, setHover] = useState(0);

@@ -1,23 +1,40 @@
-// Request bodies and response shapes of the account endpoints (SPEC.md §7.3). Pure zod + types.
+// Wire contract of sign-up, sign-in and sessions: request bodies, answers, limits and the
+// texts both the API and the web show. Pure zod + types: the web imports it.
 import { z } from 'zod';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password';
+
+/** Below this the registration form and POST /dang-ky refuse a password. */
+export const PASSWORD_MIN_LENGTH = 8;
+/** PBKDF2 hashes any length, but an unbounded input is a cheap denial of service. */
+export const PASSWORD_MAX_LENGTH = 256;
+export const NAME_MAX_LENGTH = 60;
+export const EMAIL_MAX_LENGTH = 254;
+
+/** The sign-in and session texts: the API answers them and the web shows them as they are. */
+export const AUTH_MESSAGES = {
+  loginFailed: 'Thông tin đăng nhập không chính xác !!!',
+  googleLoginFailed: 'Đăng nhập thất bại. Vui lòng thử lại.',
+  emailTaken: 'Email này đã được đăng ký. Vui lòng đăng nhập hoặc dùng email khác.',
+  sessionExpired: 'Phiên đăng nhập đã hết hạn. Vui lòng đăng nhập lại.',
+  tooManyLogins: 'Bạn đã thử đăng nhập quá nhiều lần. Vui lòng thử lại sau ít phút.',
+  tooManySignups: 'Bạn đã đăng ký quá nhiều lần. Vui lòng thử lại sau.',
+} as const;
 
 const required = { error: 'is required' };
 const email = z
   .string(required)
   .trim()
   .min(1, 'is required')
-  .max(254, 'must be at most 254 characters')
+  .max(EMAIL_MAX_LENGTH, `must be at most ${EMAIL_MAX_LENGTH} characters`)
   .pipe(z.email({ error: 'must be a valid email address' }))
   .transform((e) => e.toLowerCase());
-const password = z
+export const passwordSchema = z
   .string(required)
   .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`);
-const name = z.string(required).trim().min(1, 'is required').max(60, 'must be at most 60 characters');
+const name = z.string(required).trim().min(1, 'is required').max(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`);
 const opaqueToken = z.string(required).trim().min(1, 'is required').max(512, 'is too long');
 
-export const registerBodySchema = z.object({ email, name, password });
+export const registerBodySchema = z.object({ email, name, password: passwordSchema });
 export type RegisterInput = z.infer<typeof registerBodySchema>;
 
 /**
@@ -49,14 +66,7 @@ export type LoginInput = z.infer<typeof loginBodySchema>;
 /** POST /refresh_token and /dang-xuat: { token } is the refresh token. */
 export const refreshBodySchema = z.object({ token: opaqueToken });
 
-export const changePasswordBodySchema = z.object({
-  /** Required when the account has a password; a Google-only account sets its first one without it. */
-  currentPassword: z.string().max(PASSWORD_MAX_LENGTH, 'is too long').optional(),
-  newPassword: password,
-});
-export type ChangePasswordInput = z.infer<typeof changePasswordBodySchema>;
-
-/** What POST /dang-nhap answers; the web stores these in session storage (SPEC.md §3). */
+/** What POST /dang-nhap answers; the web keeps it in session storage. */
 export interface LoginResponse {
   token: string;
   refreshToken: string;
@@ -70,16 +80,4 @@ export interface LoginResponse {
 export interface RefreshResponse {
   tokennew: string;
   refreshToken: string;
-}
-
-/** The signed-in user's own account (GET /account). Never carries the password hash. */
-export interface AccountDto {
-  id: number;
-  email: string;
-  name: string;
-  roles: string[];
-  permissions: string[];
-  hasPassword: boolean;
-  googleLinked: boolean;
-  createdAt: number;
 }
