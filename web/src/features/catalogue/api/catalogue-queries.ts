@@ -1,7 +1,8 @@
-import { queryOptions } from '@tanstack/react-query';
+import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { api, isNetworkError, takeBootResponse, unwrap, unwrapBootOr } from '../../../lib/api-client';
 import { readHeaders, tokenExpiring } from '../../../lib/auth-request';
 import { getSession, getToken } from '../../../lib/session';
+import { awaitOnFirstLoad } from '../../../lib/first-load';
 import type { ListingSearch } from '../listing-search';
 
 export const homeQuery = () =>
@@ -32,6 +33,10 @@ export const listingQuery = (endpoint: string, search: ListingSearch) =>
         }),
       ),
   });
+
+/** What a listing page's loader waits for: the page of films and the home data its sidebar shows. */
+export const ensureListing = (queryClient: QueryClient, endpoint: string, search: ListingSearch) =>
+  awaitOnFirstLoad(Promise.all([queryClient.ensureQueryData(listingQuery(endpoint, search)), queryClient.ensureQueryData(homeQuery())]));
 
 /**
  * A film's detail is personal when signed in (VIP access, the viewer's own rating), so the cache
