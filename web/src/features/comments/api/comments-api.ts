@@ -31,7 +31,12 @@ export function mergeComments(queryClient: QueryClient, slug: string, incoming: 
   queryClient.setQueriesData<FilmDetailResponse>({ queryKey: ['film', slug] }, (old) => {
     if (!old) return old;
     const known = new Set(old.comments.map((c) => c.id));
-    const fresh = incoming.filter((c) => !known.has(c.id) && (known.add(c.id), true));
+    const fresh: CommentDto[] = [];
+    for (const c of incoming) {
+      if (known.has(c.id)) continue;
+      known.add(c.id);
+      fresh.push(c);
+    }
     if (fresh.length === 0) return old;
     return { ...old, comments: [...old.comments, ...fresh].sort((a, b) => a.id - b.id) };
   });

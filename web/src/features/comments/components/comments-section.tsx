@@ -20,6 +20,9 @@ interface CommentNode extends CommentDto {
 }
 
 /** Top-level comments first (parent_id empty), replies nested under their parent (SPEC.md §2.5). */
+/** The reply box takes the focus when it opens (a stable ref callback runs once per mount). */
+const focusOnMount = (el: HTMLTextAreaElement | null) => el?.focus();
+
 export function buildCommentTree(comments: CommentDto[]): CommentNode[] {
   const nodes = new Map<number, CommentNode>(comments.map((c) => [c.id, { ...c, replies: [] }]));
   const roots: CommentNode[] = [];
@@ -159,7 +162,7 @@ function CommentItem({ node, send }: { node: CommentNode; send: Send }) {
               placeholder="Reply..."
               value={reply}
               onChange={(e) => setReply(e.target.value)}
-              autoFocus
+              ref={focusOnMount}
             />
             <div className="form-actions">
               <button type="submit" className="btn btn-primary btn-sm" disabled={sending}>

@@ -189,17 +189,18 @@ function Watch({
               />
             ) : null}
             <div className="player-controls" role="toolbar" aria-label="Điều khiển trình phát">
-              <div className="server-buttons" role="group" aria-label="Chọn server">
+              <fieldset className="server-buttons" aria-label="Chọn server">
                 {Array.from({ length: SERVER_BUTTONS }, (_, i) => {
                   const s = servers[i];
                   const active = !!s && s.server_name === serverName;
                   return (
                     <button
+                      // biome-ignore lint/suspicious/noArrayIndexKey: the three server slots are fixed positions ('Server 1…3'), never reordered.
                       key={i}
                       type="button"
                       className={`btn btn-sm ${active ? 'btn-primary' : 'btn-ghost'}`}
                       aria-pressed={active}
-                      disabled={!s || !s.linkfilms.some((e) => e.episode === episode)}
+                      disabled={!s?.linkfilms.some((e) => e.episode === episode)}
                       title={s ? s.server_name : 'Không có server này'}
                       onClick={() => s && void navigate({ to: '.', search: { server: s.server_name } as never, replace: true })}
                     >
@@ -207,7 +208,7 @@ function Watch({
                     </button>
                   );
                 })}
-              </div>
+              </fieldset>
               <div className="player-actions">
                 <button type="button" className="btn btn-sm btn-ghost" onClick={toggleFullscreen} disabled={!link}>
                   Phóng to

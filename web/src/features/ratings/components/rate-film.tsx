@@ -43,7 +43,7 @@ export function RateFilm({ slug, own }: { slug: string; own: number | null }) {
       <span id={`rate-${slug}`} className="rate-label">
         Đánh giá của bạn
       </span>
-      <div className="rate-stars" role="group" aria-labelledby={`rate-${slug}`} onMouseLeave={() => setHover(0)}>
+      <fieldset className="rate-stars" aria-labelledby={`rate-${slug}`} onMouseLeave={() => setHover(0)}>
         {STARS.map((n) => (
           <button
             key={n}
@@ -62,7 +62,7 @@ export function RateFilm({ slug, own }: { slug: string; own: number | null }) {
             </svg>
           </button>
         ))}
-      </div>
+      </fieldset>
       <span className="rate-status" role="status" data-testid="own-rating">
         {own ? `${thanked ? 'Cảm ơn bạn! ' : ''}Bạn đã chấm ${own}/10` : hover ? `${hover}/10` : ''}
       </span>
