@@ -1,23 +1,9 @@
 // Wire contract of sign-up, sign-in and sessions: request bodies, answers, limits and the
 // texts both the API and the web show. Pure zod + types: the web imports it.
 import { z } from 'zod';
+import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './values';
 
-/** Below this the registration form and POST /dang-ky refuse a password. */
-export const PASSWORD_MIN_LENGTH = 8;
-/** PBKDF2 hashes any length, but an unbounded input is a cheap denial of service. */
-export const PASSWORD_MAX_LENGTH = 256;
-export const NAME_MAX_LENGTH = 60;
-export const EMAIL_MAX_LENGTH = 254;
-
-/** The sign-in and session texts: the API answers them and the web shows them as they are. */
-export const AUTH_MESSAGES = {
-  loginFailed: 'Thông tin đăng nhập không chính xác !!!',
-  googleLoginFailed: 'Đăng nhập thất bại. Vui lòng thử lại.',
-  emailTaken: 'Email này đã được đăng ký. Vui lòng đăng nhập hoặc dùng email khác.',
-  sessionExpired: 'Phiên đăng nhập đã hết hạn. Vui lòng đăng nhập lại.',
-  tooManyLogins: 'Bạn đã thử đăng nhập quá nhiều lần. Vui lòng thử lại sau ít phút.',
-  tooManySignups: 'Bạn đã đăng ký quá nhiều lần. Vui lòng thử lại sau.',
-} as const;
+export { AUTH_MESSAGES, EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './values';
 
 const required = { error: 'is required' };
 const email = z

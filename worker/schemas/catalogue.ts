@@ -3,6 +3,8 @@ import { z } from 'zod';
 import type { CommentDto } from './comments';
 import type { RatingSummary } from './ratings';
 
+export { VIP_ERROR_CODES, VIP_MESSAGES, type VipBlock } from './values';
+
 /** A film as listings, home rails and search show it (no episode links ever). */
 export interface FilmCard {
   id: number;
@@ -170,15 +172,3 @@ export const episodeParamSchema = slugParamSchema.extend({
 });
 
 export const episodeQuerySchema = z.object({ server: z.string().max(100).optional() });
-
-/**
- * Why a viewer may not watch a VIP-only film: 'error1' signed out or no permission at all (sign in and
- * buy), 'error' permissions lacking VIP1 and VIP2 (buy). The film detail carries the flag; the episode
- * endpoint answers 401 vip_login_required / 403 vip_required with the same text.
- */
-export type VipBlock = 'error1' | 'error';
-export const VIP_MESSAGES: Record<VipBlock, string> = {
-  error1: 'Bạn cần đăng nhập và mua gói xem VIP để có thể xem được phim này!',
-  error: 'Bạn cần mua gói xem VIP để có thể xem được phim này!',
-};
-export const VIP_ERROR_CODES: Record<VipBlock, string> = { error1: 'vip_login_required', error: 'vip_required' };

@@ -1,16 +1,8 @@
 // Wire contract of comments: the REST endpoints and the live room (party/messages.ts) share it.
 import { z } from 'zod';
+import { COMMENT_MAX_LENGTH } from './values';
 
-/** Counted in characters (code points), so an emoji counts once. */
-export const COMMENT_MAX_LENGTH = 2000;
-/** The header carrying the shared secret on the API's pushes to a film's comment room. */
-export const PARTY_SECRET_HEADER = 'x-party-secret';
-/** The PartyKit party serving one room per film slug. */
-export const COMMENTS_PARTY = 'comments';
-
-export const COMMENT_MESSAGES = {
-  tooFast: 'Bạn bình luận quá nhanh. Vui lòng chờ một lát rồi thử lại.',
-} as const;
+export { COMMENT_MAX_LENGTH, COMMENT_MESSAGES, COMMENTS_PARTY, PARTY_SECRET_HEADER } from './values';
 
 export interface CommentDto {
   id: number;

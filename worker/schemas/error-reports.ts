@@ -1,9 +1,8 @@
 // Wire contract of POST /product/report_error (the watch page's 'Báo lỗi' button).
 import { z } from 'zod';
+import { REPORT_MESSAGE_MAX_LENGTH, REPORT_REASONS } from './values';
 
-/** Reasons offered by the watch page's 'Báo lỗi' button. */
-export const REPORT_REASONS = ['khong-phat-duoc', 'sai-tap', 'am-thanh', 'phu-de', 'khac'] as const;
-export const REPORT_MESSAGE_MAX_LENGTH = 1000;
+export { REPORT_MESSAGE_MAX_LENGTH, REPORT_MESSAGES, REPORT_REASONS } from './values';
 
 export const reportErrorSchema = z.object({
   slug: z.string({ error: 'is required' }).trim().min(1, 'is required').max(200),
@@ -13,7 +12,3 @@ export const reportErrorSchema = z.object({
   message: z.string().max(REPORT_MESSAGE_MAX_LENGTH, `must be at most ${REPORT_MESSAGE_MAX_LENGTH} characters`).optional(),
 });
 export type ReportErrorInput = z.infer<typeof reportErrorSchema>;
-
-export const REPORT_MESSAGES = {
-  tooMany: 'Bạn đã báo lỗi quá nhiều lần, vui lòng thử lại sau ít phút.',
-} as const;

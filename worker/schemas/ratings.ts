@@ -1,9 +1,9 @@
 // Wire contract of film ratings (POST /product/rating_star and the film detail's summary).
 import { z } from 'zod';
+import { RATING_MAX, RATING_MIN } from './values';
 
-/** Stars run from 1 to RATING_MAX, whole numbers. */
-export const RATING_MIN = 1;
-export const RATING_MAX = 10;
+export { RATING_MAX, RATING_MIN } from './values';
+
 const STARS_ERROR = `must be a whole number from ${RATING_MIN} to ${RATING_MAX}`;
 
 /**

@@ -1,4 +1,4 @@
-import { AUTH_MESSAGES } from '../../../worker/schemas/auth';
+import { AUTH_MESSAGES } from '../../../worker/schemas/values';
 import { api } from './api-client';
 import { getRefreshToken, getSession, getToken, signOut, storeTokens } from './session';
 

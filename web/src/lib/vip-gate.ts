@@ -1,6 +1,7 @@
 import { useNavigate, useRouter } from '@tanstack/react-router';
 import { useEffect, useRef } from 'react';
-import { type FilmDetailResponse, VIP_ERROR_CODES, VIP_MESSAGES, type VipBlock } from '../../../worker/schemas/catalogue';
+import type { FilmDetailResponse } from '../../../worker/schemas/catalogue';
+import { VIP_ERROR_CODES, VIP_MESSAGES, type VipBlock } from '../../../worker/schemas/values';
 import { ApiError } from './api-client';
 
 /**

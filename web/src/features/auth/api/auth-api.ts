@@ -1,4 +1,4 @@
-import { AUTH_MESSAGES } from '../../../../../worker/schemas/auth';
+import { AUTH_MESSAGES } from '../../../../../worker/schemas/values';
 import { api, ApiError, isNetworkError, unwrap } from '../../../lib/api-client';
 import { getRefreshToken, signOut, storeSession, type SignedIn } from '../../../lib/session';
 

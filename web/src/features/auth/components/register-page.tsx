@@ -1,11 +1,10 @@
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../../../worker/schemas/auth';
+import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../../../worker/schemas/values';
 import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
 import { toast } from '../../../lib/toast';
 import { PASSWORD_MISMATCH, register, registrationErrorMessage, signIn } from '../api/auth-api';
 import { FormError } from './form-error';
-import './auth.css';
 
 /** /dang-ky: email, name, password and its confirmation; then signed in. */
 export function RegisterPage() {

@@ -1,4 +1,4 @@
-import { RATING_MAX } from '../../../../../worker/schemas/ratings';
+import { RATING_MAX } from '../../../../../worker/schemas/values';
 import { formatRating } from '../../../lib/format';
 
 const STARS = Array.from({ length: RATING_MAX }, (_, i) => i + 1);

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { COMMENTS_PARTY } from '../../../../../worker/schemas/comments';
+import { COMMENTS_PARTY } from '../../../../../worker/schemas/values';
 import { partyEndpoint } from '../../../lib/party-host';
 import { fetchCommentsSince, lastCommentId, mergeComments } from '../api/comments-api';
 

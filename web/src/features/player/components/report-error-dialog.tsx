@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { toast } from '../../../lib/toast';
-import { REPORT_MESSAGE_MAX_LENGTH, REPORT_MESSAGES, type ReportErrorInput } from '../../../../../worker/schemas/error-reports';
+import type { ReportErrorInput } from '../../../../../worker/schemas/error-reports';
+import { REPORT_MESSAGE_MAX_LENGTH, REPORT_MESSAGES } from '../../../../../worker/schemas/values';
 import { ApiError } from '../../../lib/api-client';
 import { reportError } from '../api/episode-query';
 

@@ -1,7 +1,8 @@
 import { type UseQueryResult, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
-import { type FilmDetailResponse, VIP_MESSAGES } from '../../../../../worker/schemas/catalogue';
+import type { FilmDetailResponse } from '../../../../../worker/schemas/catalogue';
+import { VIP_MESSAGES } from '../../../../../worker/schemas/values';
 import { Breadcrumb } from '../../../components/film/breadcrumb';
 import { EpisodeList } from '../../../components/film/episode-list';
 import { SideFilmList } from '../../../components/film/side-film-list';

@@ -1,11 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { RATING_MAX, RATING_MIN } from '../../../../../worker/schemas/ratings';
+import { RATING_MAX, RATING_MIN } from '../../../../../worker/schemas/values';
 import { SessionExpiredError } from '../../../lib/auth-request';
 import { getSession } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
 import { applyRating, LOGIN_TO_RATE, RATING_FAILED, rateFilm } from '../api/rate-film';
-import './rate-film.css';
 
 const STARS = Array.from({ length: RATING_MAX - RATING_MIN + 1 }, (_, i) => RATING_MIN + i);
 
