@@ -1,8 +1,8 @@
 import type * as Party from 'partykit/server';
 import { timingSafeEqual } from '../worker/lib/bytes';
+import { PARTY_SECRET_HEADER } from '../worker/schemas/comments';
 import { clientMessageSchema, roomPushSchema, type RoomEvent } from './messages';
 
-export const PARTY_SECRET_HEADER = 'x-party-secret';
 /** Film slugs are ASCII; anything else is not a room we serve (and would split one film's audience). */
 const ROOM_ID = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,199}$/;
 const MAX_PUSH_BYTES = 64 * 1024;

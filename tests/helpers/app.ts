@@ -1,7 +1,7 @@
 import { createApp } from '../../worker/app';
 import { loadConfig, type Config } from '../../worker/config';
 import type { AppDeps } from '../../worker/lib/context';
-import type { ErrorBody } from '../../worker/lib/errors';
+import type { ErrorBody } from '../../worker/schemas/errors';
 import { openMigratedDatabase } from '../../worker/db/node-client';
 
 export interface TestApp {

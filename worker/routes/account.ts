@@ -3,7 +3,7 @@ import { requireViewer } from '../lib/auth-middleware';
 import type { AppEnv } from '../lib/context';
 import { validate } from '../lib/validate';
 import { changePassword, getAccount, logoutEverywhere } from '../services/auth/accounts';
-import { changePasswordBodySchema } from '../services/auth/schemas';
+import { changePasswordBodySchema } from '../schemas/account';
 
 /** The signed-in user's own account: /api/account. */
 export const accountRoutes = new Hono<AppEnv>()

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../lib/context';
 import { validate } from '../lib/validate';
 import { login, logout, refreshSession, registerUser } from '../services/auth/accounts';
-import { loginBodySchema, refreshBodySchema, registerBodySchema } from '../services/auth/schemas';
+import { loginBodySchema, refreshBodySchema, registerBodySchema } from '../schemas/auth';
 import { clientIp } from '../services/rate-limit';
 
 /** The product's account calls, at its paths (/api/dang-ky, /api/dang-nhap, /api/refresh_token) plus logout. */

@@ -4,6 +4,8 @@ import { NotFoundPage } from '../components/layout/not-found-page';
 import { OfflineBanner } from '../components/layout/offline-banner';
 import { SiteFooter } from '../components/layout/site-footer';
 import { SiteHeader } from '../components/layout/site-header';
+import { AccountLinks } from '../features/auth/components/account-links';
+import { SearchBox } from '../features/search/components/search-box';
 import type { Session } from '../lib/session';
 import { AppToaster } from '../lib/toast';
 
@@ -25,7 +27,7 @@ function RootLayout() {
         Bỏ qua tới nội dung chính
       </a>
       <OfflineBanner />
-      <SiteHeader />
+      <SiteHeader account={<AccountLinks />} search={<SearchBox />} />
       <main id="main" tabIndex={-1}>
         <Outlet />
       </main>

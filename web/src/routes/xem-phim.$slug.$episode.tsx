@@ -1,4 +1,6 @@
+import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, notFound } from '@tanstack/react-router';
+import { filmComments } from '../app/film-slots';
 import { filmQuery } from '../features/catalogue/api/catalogue-queries';
 import { WatchPage } from '../features/player/components/watch-page';
 import { parseEpisodeSegment } from '../features/player/episode-segment';
@@ -16,6 +18,7 @@ export const Route = createFileRoute('/xem-phim/$slug/$episode')({
   component: function WatchRoute() {
     const { slug, episode } = Route.useParams();
     const { server } = Route.useSearch();
-    return <WatchPage slug={slug} episode={parseEpisodeSegment(episode)!} server={server} />;
+    const film = useQuery(filmQuery(slug));
+    return <WatchPage film={film} episode={parseEpisodeSegment(episode)!} server={server} comments={filmComments} />;
   },
 });

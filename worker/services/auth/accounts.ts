@@ -9,16 +9,19 @@ import { verifyGoogleIdToken } from './google';
 import { burnPasswordCheck, hashPassword, needsRehash, verifyPassword } from './password';
 import { issueRefreshToken, revokeAllForUser, revokeFamilyOfToken, rotateRefreshToken } from './refresh-tokens';
 import { splitList } from './viewer';
-import type { AccountDto, ChangePasswordInput, LoginInput, LoginResponse, RefreshResponse, RegisterInput } from './schemas';
+import type { AccountDto, ChangePasswordInput } from '../../schemas/account';
+import { AUTH_MESSAGES, type LoginInput, type LoginResponse, type RefreshResponse, type RegisterInput } from '../../schemas/auth';
 
 export type AuthDeps = Pick<AppDeps, 'db' | 'config' | 'now' | 'fetch'>;
 
-export const LOGIN_FAILED = 'Thông tin đăng nhập không chính xác !!!';
-export const EMAIL_TAKEN = 'Email này đã được đăng ký. Vui lòng đăng nhập hoặc dùng email khác.';
-export const SESSION_EXPIRED = 'Phiên đăng nhập đã hết hạn. Vui lòng đăng nhập lại.';
-const GOOGLE_FAILED = 'Đăng nhập thất bại. Vui lòng thử lại.';
-const TOO_MANY_LOGINS = 'Bạn đã thử đăng nhập quá nhiều lần. Vui lòng thử lại sau ít phút.';
-const TOO_MANY_SIGNUPS = 'Bạn đã đăng ký quá nhiều lần. Vui lòng thử lại sau.';
+const {
+  loginFailed: LOGIN_FAILED,
+  emailTaken: EMAIL_TAKEN,
+  sessionExpired: SESSION_EXPIRED,
+  googleLoginFailed: GOOGLE_FAILED,
+  tooManyLogins: TOO_MANY_LOGINS,
+  tooManySignups: TOO_MANY_SIGNUPS,
+} = AUTH_MESSAGES;
 
 export function toAccountDto(user: User): AccountDto {
   return {

@@ -10,10 +10,6 @@ const SCHEME = 'pbkdf2-sha256';
 const SALT_BYTES = 16;
 const HASH_BYTES = 32;
 
-export const PASSWORD_MIN_LENGTH = 8;
-/** Bounds the work one request can ask for; long passphrases still fit. */
-export const PASSWORD_MAX_LENGTH = 256;
-
 async function derive(password: string, salt: Uint8Array<ArrayBuffer>, iterations: number): Promise<Uint8Array> {
   const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(password.normalize('NFC')), 'PBKDF2', false, ['deriveBits']);
   const bits = await crypto.subtle.deriveBits({ name: 'PBKDF2', hash: 'SHA-256', salt, iterations }, key, HASH_BYTES * 8);

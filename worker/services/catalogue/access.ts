@@ -1,6 +1,7 @@
 import type { Viewer } from '../../lib/context';
+import type { VipBlock } from '../../schemas/catalogue';
 
-export type VipAccess = 'allowed' | 'error1' | 'error';
+export type VipAccess = 'allowed' | VipBlock;
 
 /**
  * docs/decisions/0003-vip-access.md: a VIP-only film is viewable with permission VIP1 or VIP2. No viewer or no permission at all

@@ -2,11 +2,9 @@ import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { comments, rateLimits, users } from '../../db/schema';
 import { badRequest, tooManyRequests } from '../../lib/errors';
-import type { CommentDto } from '../../schemas/catalogue';
+import { COMMENT_MESSAGES, type CommentDto } from '../../schemas/comments';
 import { filmIdBySlug } from '../catalogue/film-lookup';
 import { countHit, RATE_LIMITS } from '../rate-limit';
-
-const TOO_FAST = 'Bạn bình luận quá nhanh. Vui lòng chờ một lát rồi thử lại.';
 
 export interface CreateCommentInput {
   filmSlug: string;
@@ -56,7 +54,7 @@ export async function createComment(db: Db, input: CreateCommentInput): Promise<
       .returning({ id: comments.id, parentId: comments.parentId, body: comments.body, createdAt: comments.createdAt }),
   ]);
   const row = inserted[0];
-  if (!row) throw tooManyRequests(TOO_FAST);
+  if (!row) throw tooManyRequests(COMMENT_MESSAGES.tooFast);
   const username =
     input.authorName ??
     (await db.select({ username: users.username }).from(users).where(eq(users.id, input.userId)).limit(1))[0]?.username ??

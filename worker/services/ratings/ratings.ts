@@ -1,18 +1,9 @@
 import { and, avg, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { ratings } from '../../db/schema';
-import type { FilmDetailResponse } from '../../schemas/catalogue';
+import type { RateFilmResult, RatingSummary } from '../../schemas/ratings';
 import { filmIdBySlug } from '../catalogue/film-lookup';
 import { enforceRateLimits, RATE_LIMITS } from '../rate-limit';
-
-/** Count and mean stars (one decimal, null with no rating): the film detail's general_assessment. */
-export type RatingSummary = FilmDetailResponse['general_assessment'];
-
-export interface RateFilmResult {
-  /** The viewer's own stars. */
-  rating: number;
-  general_assessment: RatingSummary;
-}
 
 /** One rating per user per film: rating again replaces the stars. */
 export async function rateFilm(db: Db, input: { filmSlug: string; userId: number; stars: number; now: number }): Promise<RateFilmResult> {

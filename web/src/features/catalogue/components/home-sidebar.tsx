@@ -107,6 +107,7 @@ function SideSkeleton() {
   return (
     <ul className="side-list" aria-hidden="true">
       {Array.from({ length: 5 }, (_, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: fixed placeholders that never reorder: the position is the identity.
         <li key={i} className="side-item side-item-skeleton">
           <span className="poster poster-skeleton side-poster" />
           <span className="side-body">

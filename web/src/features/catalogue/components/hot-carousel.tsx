@@ -92,6 +92,7 @@ export const HotCarousel = memo(function HotCarousel({ films }: { films: FilmCar
                 </div>
               ))
             : Array.from({ length: 6 }, (_, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: fixed placeholders that never reorder: the position is the identity.
                 <div className="swiper-slide hot-slide" key={i} aria-hidden="true">
                   <span className="poster poster-skeleton hot-poster" />
                 </div>

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { COMMENTS_PARTY } from '../../../../../worker/schemas/values';
 import { partyEndpoint } from '../../../lib/party-host';
 import { fetchCommentsSince, lastCommentId, mergeComments } from '../api/comments-api';
 
@@ -23,7 +24,7 @@ export function useLiveComments(slug: string): void {
     Promise.all([import('partysocket'), import('../../../../../party/messages')])
       .then(([{ PartySocket }, { parseRoomEvent }]) => {
         if (closed) return;
-        const live = new PartySocket({ ...partyEndpoint(), party: 'comments', room: slug });
+        const live = new PartySocket({ ...partyEndpoint(), party: COMMENTS_PARTY, room: slug });
         live.addEventListener('open', () => void catchUp());
         live.addEventListener('message', (event: MessageEvent) => {
           const message = parseRoomEvent(event.data);

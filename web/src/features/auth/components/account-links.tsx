@@ -1,7 +1,7 @@
 import { Link } from '@tanstack/react-router';
-import { LOGGED_OUT, LOGOUT_CONFIRM, logout } from '../../features/auth/api/auth-api';
-import { toast } from '../../lib/toast';
-import { hasVip2, isAdmin, useSession } from '../../lib/session';
+import { hasVip2, isAdmin, useSession } from '../../../lib/session';
+import { toast } from '../../../lib/toast';
+import { LOGGED_OUT, LOGOUT_CONFIRM, logout } from '../api/auth-api';
 
 /**
  * The header's session-dependent links: /dang-nhap signed out; /account and logout
