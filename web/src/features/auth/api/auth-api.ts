@@ -14,7 +14,7 @@ export const LOGOUT_CONFIRM = 'Bạn có chắc chắn muốn đăng xuất?';
 
 type Credentials = { email: string; password: string } | { googleToken: string };
 
-/** POST /api/dang-nhap; on 200 the answer is kept in session storage (SPEC.md §3, §7.3). */
+/** POST /api/dang-nhap; on 200 the answer is kept in session storage. */
 export async function signIn(credentials: Credentials): Promise<SignedIn> {
   const session = await unwrap(api.api['dang-nhap'].$post({ json: credentials }));
   storeSession(session);
@@ -42,7 +42,7 @@ export function registrationErrorMessage(error: unknown): string {
 }
 
 /**
- * SPEC.md §4 logout of this tab: the session is cleared at once and the API is told to revoke the
+ * Logout of this tab: the session is cleared at once and the API is told to revoke the
  * refresh token's family (POST /api/dang-xuat) in the background; a failed call changes nothing
  * for the viewer (the tokens are gone from this tab, the access token dies within 15 minutes).
  */
