@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { createMiddleware } from 'hono/factory';
 import { users } from '../db/schema';
 import { verifyAccessToken } from '../services/auth/access-token';
+import { activePlans } from '../services/payments/orders';
 import type { AppEnv, Viewer } from './context';
 import { forbidden, unauthorized } from './errors';
 
@@ -44,12 +45,15 @@ export const viewerMiddleware = createMiddleware<AppEnv>(async (c, next) => {
         .where(eq(users.id, Number(claims.sub)))
         .limit(1);
       if (user && claims.epoch === user.sessionEpoch) {
+        // Effective permissions = admin-granted ∪ active subscriptions, read per request so an expiry or
+        // a payment applies to the very next request (docs/decisions/0400-payments.md).
+        const plans = await activePlans(db, user.id, now());
         const viewer: Viewer = {
           id: user.id,
           email: user.email,
           name: user.username,
           roles: splitList(user.roles),
-          permissions: splitList(user.permissions),
+          permissions: [...new Set([...splitList(user.permissions), ...plans])],
         };
         c.set('viewer', viewer);
       }
