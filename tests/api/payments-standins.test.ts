@@ -1,6 +1,6 @@
 // The demo's gateway stand-ins (demo/payment-gateways.ts) against the real API over HTTP: the pages take
 // our signed requests, call our IPN before redirecting, and the redirect query verifies on our side.
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,9 +15,7 @@ let standins: PaymentStandins;
 
 beforeAll(async () => {
   // The API on a real port (the stand-ins call its IPN), the app itself built once both ports are known.
-  let handler:
-    | ((req: Parameters<Parameters<typeof createServer>[0]>[0], res: Parameters<Parameters<typeof createServer>[0]>[1]) => void)
-    | undefined;
+  let handler: RequestListener | undefined;
   api = createServer((req, res) => handler?.(req, res));
   await new Promise<void>((done) => api.listen(0, '127.0.0.1', done));
   const publicUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
