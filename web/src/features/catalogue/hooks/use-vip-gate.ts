@@ -9,6 +9,9 @@ export const VIP_MESSAGES = {
   error: 'Bạn cần mua gói xem VIP để có thể xem được phim này!',
 } as const;
 
+/** The 'error' alert's way to the plans (docs/decisions/0401-vip-error-flags.md). */
+export const VIP_PLANS_PROMPT = 'Bấm OK để xem các gói VIP, hoặc Hủy để quay lại.';
+
 export type VipBlock = keyof typeof VIP_MESSAGES | null;
 
 /**
@@ -33,7 +36,12 @@ export function useVipGate(block: VipBlock, slug: string): void {
   useEffect(() => {
     if (!block || told.current === slug) return;
     told.current = slug;
-    window.alert(VIP_MESSAGES[block]);
+    // 'error' (signed in, no VIP): the alert offers the plans; 'error1' keeps the spec's plain alert.
+    if (block === 'error' && window.confirm(`${VIP_MESSAGES.error}\n\n${VIP_PLANS_PROMPT}`)) {
+      void navigate({ to: '/dang-ky-goi-vip' });
+      return;
+    }
+    if (block === 'error1') window.alert(VIP_MESSAGES[block]);
     if (window.history.length > 1) router.history.back();
     else void navigate({ to: '/' });
   }, [block, slug, router, navigate]);

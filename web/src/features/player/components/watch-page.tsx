@@ -137,7 +137,7 @@ function Watch({ data, episode, server }: { data: FilmDetailResponse; episode: n
             {blocked ? (
               <div className="player-box">
                 <p className="player-message" role="alert">
-                  {VIP_MESSAGES[blocked]}
+                  {VIP_MESSAGES[blocked]} <Link to="/dang-ky-goi-vip">Xem các gói VIP</Link>
                 </p>
               </div>
             ) : !current ? (
