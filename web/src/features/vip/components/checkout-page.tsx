@@ -9,6 +9,7 @@ import {
   type PlanId,
   VIP_TEXTS,
 } from '../../../../../worker/schemas/vip';
+import { Breadcrumb } from '../../../components/film/breadcrumb';
 import { ApiError } from '../../../lib/api-client';
 import { SessionExpiredError } from '../../../lib/auth-request';
 import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
@@ -57,11 +58,14 @@ export function CheckoutPage({ plan: planId, price }: { plan: PlanId; price?: nu
 
   return (
     <div className="container vip-page">
-      <nav className="breadcrumb" aria-label="Các bước">
-        <Link to="/dang-ky-goi-vip">Chọn gói</Link>
-        <span className="breadcrumb-sep">/</span>
-        <span>{plan.name}</span>
-      </nav>
+      <Breadcrumb
+        crumbs={[
+          <Link key="plans" to="/dang-ky-goi-vip">
+            Đăng ký gói VIP
+          </Link>,
+          <span key="plan">{plan.name}</span>,
+        ]}
+      />
       <h1 className="page-heading">Đăng ký gói {plan.name}</h1>
       {!session && (
         <div className="vip-login" role="alert">
