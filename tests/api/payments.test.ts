@@ -4,6 +4,7 @@
 import { createHmac } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { DEMO_PAYMENT_SECRETS, loadConfig } from '../../worker/config';
 import { films, payments, subscriptions } from '../../worker/db/schema';
 import type { BankTransferResponse, GatewayOrderResponse, Order, PaymentReturnResponse } from '../../worker/schemas/vip';
 import { createTestApp, errorOf, type TestApp } from '../helpers/app';
@@ -537,5 +538,28 @@ describe('VIP-only films', () => {
     expect(after.error).toBeUndefined();
     expect(after.error1).toBeUndefined();
     expect((await t.deps.db.select().from(payments)).length).toBe(1);
+  });
+});
+
+describe('payment configuration', () => {
+  const production = { APP_ENV: 'production', JWT_SECRET: 'p'.repeat(40), PARTY_SECRET: 'q'.repeat(20) };
+
+  it('outside production points the gateways at the local stand-ins with the demo secrets', () => {
+    const config = loadConfig({ APP_ENV: 'development', PAYMENT_STANDIN_PORT: '9123' });
+    expect(config.VNPAY_URL).toBe('http://127.0.0.1:9123/vnpay/paymentv2/vpcpay.html');
+    expect(config.MOMO_ENDPOINT).toBe('http://127.0.0.1:9123/momo/v2/gateway/api/create');
+    expect(config.VNPAY_HASH_SECRET).toBe(DEMO_PAYMENT_SECRETS.VNPAY_HASH_SECRET);
+    expect(loadConfig({ APP_ENV: 'test', VNPAY_HASH_SECRET: 'mine-0123456789' }).VNPAY_HASH_SECRET).toBe('mine-0123456789');
+  });
+
+  it('production leaves unset gateways unset and refuses demo secrets and loopback gateway URLs', () => {
+    const config = loadConfig(production);
+    expect([config.VNPAY_HASH_SECRET, config.MOMO_SECRET_KEY, config.BANK_ACCOUNT_NUMBER]).toEqual([undefined, undefined, undefined]);
+    expect(() => loadConfig({ ...production, VNPAY_HASH_SECRET: DEMO_PAYMENT_SECRETS.VNPAY_HASH_SECRET })).toThrow(/VNPAY_HASH_SECRET/);
+    expect(() => loadConfig({ ...production, MOMO_SECRET_KEY: DEMO_PAYMENT_SECRETS.MOMO_SECRET_KEY })).toThrow(/MOMO_SECRET_KEY/);
+    expect(() => loadConfig({ ...production, VNPAY_URL: 'http://127.0.0.1:8789/vnpay/paymentv2/vpcpay.html' })).toThrow(/VNPAY_URL/);
+    expect(loadConfig({ ...production, VNPAY_HASH_SECRET: 'real-secret-from-vnpay' }).VNPAY_URL).toBe(
+      'https://sandbox.vnpayment.vn/paymentv2/vpcpay.html',
+    );
   });
 });
