@@ -6,15 +6,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig } from '../worker/config';
-import { and, desc, eq } from 'drizzle-orm';
 import { DEFAULT_DATABASE_URL, openMigratedDatabase } from '../worker/db/node-client';
-import { crawlRuns, films } from '../worker/db/schema';
 import { REPO_ROOT, startNodeServer, WEB_DIST } from '../worker/node';
-import { runCrawl } from '../worker/services/crawler/index';
+import { runCrawl, startCrawlState } from '../worker/services/crawler/index';
 import { seedDemoAccounts } from '../worker/services/auth/demo-accounts';
 import { demoMediaDir, prepareDemoMedia } from '../demo/media';
 import { startDemoSource } from '../demo/server';
 import { startPaymentStandins, type PaymentStandins } from '../demo/payment-gateways';
+import { partyKitDevArgs } from '../party/dev-server';
 
 // No network beyond the npm registry: keep wrangler/miniflare/partykit from phoning home.
 process.env.WRANGLER_SEND_METRICS ??= 'false';
@@ -39,16 +38,7 @@ function runToEnd(command: string, argv: string[]): Promise<void> {
 
 function startPartyKit(partyHost: string, secret: string, live: boolean): void {
   const port = new URL(partyHost).port || '1999';
-  run(bin('partykit'), [
-    'dev',
-    '--port',
-    port,
-    '--disable-request-cf-fetch',
-    '--no-hotkeys',
-    '--var',
-    `PARTY_SECRET=${secret}`,
-    ...(live ? ['--live'] : []),
-  ]);
+  run(bin('partykit'), partyKitDevArgs({ port, secret, live }));
 }
 
 async function main(): Promise<void> {
@@ -80,14 +70,8 @@ async function main(): Promise<void> {
 
   // Crawl when the catalogue is empty, or resume a first crawl that was interrupted (Ctrl-C, crash):
   // the crawler picks up the unfinished run from its cursor.
-  const filmCount = await database.db.$count(films);
-  const [lastStartCrawl] = await database.db
-    .select({ status: crawlRuns.status })
-    .from(crawlRuns)
-    .where(and(eq(crawlRuns.trigger, 'start'), eq(crawlRuns.source, demo.url)))
-    .orderBy(desc(crawlRuns.id))
-    .limit(1);
-  if (filmCount === 0 || (lastStartCrawl && lastStartCrawl.status !== 'done')) {
+  const { filmCount, interrupted } = await startCrawlState(database.db, demo.url);
+  if (filmCount === 0 || interrupted) {
     console.log(`• ${filmCount === 0 ? 'Kho phim trống' : 'Tiếp tục lần thu thập bị gián đoạn'}: thu thập dữ liệu mẫu từ ${demo.url}`);
     const summary = await runCrawl(
       // The demo source is on loopback: no politeness delay is owed to it.

@@ -42,8 +42,8 @@ export interface HranaServer {
   /** http://127.0.0.1:PORT, usable as DATABASE_URL. */
   url: string;
   path: string;
-  /** Counters for tests: HTTP requests by path, and streams still open. */
-  stats: { requests: Record<string, number>; openStreams: () => number };
+  /** Counters for tests: HTTP requests by path, streams still open, requests queued behind another stream's transaction. */
+  stats: { requests: Record<string, number>; openStreams: () => number; waiting: () => number };
   close: () => Promise<void>;
 }
 
@@ -449,7 +449,7 @@ export async function startHranaServer(options: HranaServerOptions = {}): Promis
   return {
     url: `http://${host}:${port}`,
     path,
-    stats: { requests, openStreams: () => streams.size },
+    stats: { requests, openStreams: () => streams.size, waiting: () => waiters.length },
     close: async () => {
       for (const stream of streams.values()) closeStream(stream);
       streams.clear();

@@ -1,4 +1,4 @@
-// The whole product's data model, designed once (DESIGN.md §6). Later features add behaviour, not tables.
+// The whole product's data model, designed once. Later features add behaviour, not tables.
 // Times are unix milliseconds. Wire names (spec's Vietnamese fields) are mapped in services, not here.
 import { relations, sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
@@ -351,6 +351,5 @@ export const usersRelations = relations(users, ({ many }) => ({
 }));
 
 export type Film = typeof films.$inferSelect;
-export type NewFilm = typeof films.$inferInsert;
 export type Episode = typeof episodes.$inferSelect;
 export type User = typeof users.$inferSelect;

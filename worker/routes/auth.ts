@@ -5,7 +5,7 @@ import { login, logout, refreshSession, registerUser } from '../services/auth/ac
 import { loginBodySchema, refreshBodySchema, registerBodySchema } from '../services/auth/schemas';
 import { clientIp } from '../services/rate-limit';
 
-/** SPEC.md §7.3 account calls, at the spec's paths (/api/dang-ky, /api/dang-nhap, /api/refresh_token) plus logout. */
+/** The product's account calls, at its paths (/api/dang-ky, /api/dang-nhap, /api/refresh_token) plus logout. */
 export const authRoutes = new Hono<AppEnv>()
   .post('/dang-ky', validate('json', registerBodySchema), async (c) => {
     const user = await registerUser(c.var.deps, { ...c.req.valid('json'), ip: clientIp(c.req.raw.headers) });

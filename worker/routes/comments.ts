@@ -11,7 +11,7 @@ export const commentRoutes = new Hono<AppEnv>()
   .post('/comment', requireViewer, validate('json', createCommentBodySchema), async (c) => {
     const body = c.req.valid('json');
     const { deps } = c.var;
-    const { filmSlug, comment } = await createComment(deps.db, {
+    const { filmSlug, comment } = await createComment(c.var.db, {
       filmSlug: body.titlefilm,
       userId: c.var.viewer.id,
       authorName: c.var.viewer.name,

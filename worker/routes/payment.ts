@@ -9,7 +9,7 @@ import { createOrderBodySchema, VIP_TEXTS } from '../schemas/vip';
 
 type BuyerEnv = AppEnv & { Variables: { viewer: Viewer } };
 
-/** Subscribing and paying need a signed-in user, with the spec's own message (SPEC §8). */
+/** Subscribing and paying need a signed-in user, told so in the product's own words. */
 const requireBuyer = createMiddleware<BuyerEnv>(async (c, next) => {
   if (!c.var.viewer) throw unauthorized(VIP_TEXTS.loginRequired);
   await next();

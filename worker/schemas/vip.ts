@@ -59,7 +59,7 @@ export const PLANS: Record<PlanId, Plan> = {
 
 export const PLAN_LIST: Plan[] = PLAN_IDS.map((id) => PLANS[id]);
 
-/** The true VND amount of an order (SPEC's "× 10" is corrected: docs/decisions/0400-payments.md). */
+/** The true VND amount of an order, never "× 10" (docs/decisions/0400-payments.md). */
 export const orderAmount = (plan: PlanId, months: number): number => PLANS[plan].monthlyPrice * months;
 
 export const VIP_TEXTS = {
@@ -128,7 +128,7 @@ export interface BankTransferResponse {
   months: number;
   amount: number;
   bank: { name: string; accountNumber: string; accountHolder: string };
-  /** The transfer note: the registered email (SPEC §2.8). */
+  /** The transfer note: the registered email, so the transfer can be matched to the account. */
   note: string;
   name: string;
   email: string;

@@ -24,7 +24,7 @@ export function episodeBadge(sotap: string): string {
   return /tập/i.test(text) ? text : `${text} Tập`;
 }
 
-/** Average shown to one decimal, or 'N/A' (SPEC.md §2.5). */
+/** Average shown to one decimal, or 'N/A'. */
 export function formatRating(average: number | null | undefined): string {
   return average == null || Number.isNaN(average) ? 'N/A' : average.toFixed(1);
 }

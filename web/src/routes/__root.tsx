@@ -9,7 +9,7 @@ import { AppToaster } from '../lib/toast';
 
 export interface RouterContext {
   queryClient: QueryClient;
-  /** The signed-in viewer ({ token, id, email, name, roles, permissions }) or null (SPEC.md §3). */
+  /** The signed-in viewer ({ token, id, email, name, roles, permissions }) or null. */
   auth: Session | null;
 }
 

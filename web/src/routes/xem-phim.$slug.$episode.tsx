@@ -10,7 +10,7 @@ export const Route = createFileRoute('/xem-phim/$slug/$episode')({
     typeof raw.server === 'string' && raw.server.length > 0 && raw.server.length <= 100 ? { server: raw.server } : {},
   loader: ({ context, params }) => {
     if (parseEpisodeSegment(params.episode) === undefined) throw notFound();
-    // The page shows its own 'Loading...' / 'Error: {message}' states (SPEC.md §2.6).
+    // The page shows its own 'Loading...' / 'Error: {message}' states.
     return awaitOnFirstLoad(context.queryClient.ensureQueryData(filmQuery(params.slug)));
   },
   component: function WatchRoute() {

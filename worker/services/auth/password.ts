@@ -1,4 +1,4 @@
-import { fromBase64, randomBytes, timingSafeEqual, toBase64 } from './encoding';
+import { fromBase64, randomBytes, timingSafeEqual, toBase64 } from '../../lib/bytes';
 
 /**
  * Cloudflare Workers refuses PBKDF2 above 100,000 iterations in production (local workerd does not),

@@ -3,10 +3,10 @@ import type { Viewer } from '../../lib/context';
 export type VipAccess = 'allowed' | 'error1' | 'error';
 
 /**
- * SPEC.md §6: a VIP-only film is viewable with permission VIP1 or VIP2. A visitor who is not signed in
- * → 'error1' (sign in and buy); a signed-in user without VIP1/VIP2 → 'error' (buy), not the literal "no
- * permission at all → error1" that would tell a signed-in user to sign in (docs/decisions/0401-vip-error-flags.md).
- * Admins manage the catalogue and may always watch (docs/decisions/0003-vip-access.md).
+ * A VIP-only film is viewable with permission VIP1 or VIP2 (admin-granted or by an active subscription).
+ * A visitor who is not signed in → 'error1' (sign in and buy); a signed-in user without VIP1/VIP2 → 'error'
+ * (buy), not the literal "no permission at all → error1" (docs/decisions/0401-vip-error-flags.md). Admins
+ * manage the catalogue and may always watch (docs/decisions/0003-vip-access.md).
  */
 export function vipAccess(vipOnly: boolean, viewer: Viewer | null): VipAccess {
   if (!vipOnly) return 'allowed';

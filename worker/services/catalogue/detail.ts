@@ -1,13 +1,15 @@
-import { and, asc, avg, count, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ne, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { comments, countries, episodes, filmCountries, filmGenres, films, genres, ratings, users } from '../../db/schema';
+import { countries, episodes, filmCountries, filmGenres, films, genres } from '../../db/schema';
 import type { Viewer } from '../../lib/context';
 import { notFound } from '../../lib/errors';
 import type { TtlCache } from '../../lib/ttl-cache';
-import type { CommentDto, EpisodeLink, FilmCard, FilmDetail, FilmDetailResponse, ServerEpisodes } from '../../schemas/catalogue';
+import type { EpisodeLink, FilmCard, FilmDetail, FilmDetailResponse, ServerEpisodes } from '../../schemas/catalogue';
 import { vipAccess } from './access';
 import { cardColumns, toFilmCard } from './film-card';
 import { hasGenre } from './listing';
+import { filmComments } from '../comments/comments';
+import { ownRating, ratingSummary } from '../ratings/ratings';
 
 const RECOMMENDED = 8;
 
@@ -108,26 +110,7 @@ async function recommended(db: Db, filmId: number, genreSlugs: string[]): Promis
   return rows.map((r) => toFilmCard(r));
 }
 
-export async function filmComments(db: Db, filmId: number, sinceId = 0): Promise<CommentDto[]> {
-  const rows = await db
-    .select({ id: comments.id, parentId: comments.parentId, body: comments.body, createdAt: comments.createdAt, username: users.username })
-    .from(comments)
-    .innerJoin(users, eq(users.id, comments.userId))
-    .where(and(eq(comments.filmId, filmId), sql`${comments.id} > ${sinceId}`))
-    .orderBy(asc(comments.id));
-  return rows.map((r) => ({ id: r.id, parent_id: r.parentId, comment: r.body, createdAt: r.createdAt, users: { username: r.username } }));
-}
-
-export async function ratingSummary(db: Db, filmId: number) {
-  const [row] = await db
-    .select({ total: count(), average: avg(ratings.stars) })
-    .from(ratings)
-    .where(eq(ratings.filmId, filmId));
-  const total = row?.total ?? 0;
-  return { totalRatings: total, averageRating: total > 0 && row?.average != null ? Math.round(Number(row.average) * 10) / 10 : null };
-}
-
-/** GET /api/product/{slug}: the spec's detail response, with the VIP flags of SPEC.md §6. */
+/** GET /api/product/{slug}: the spec's detail response, with the VIP flags of docs/decisions/0003-vip-access.md. */
 export async function filmDetailBySlug(
   db: Db,
   slug: string,
@@ -139,18 +122,12 @@ export async function filmDetailBySlug(
   const [commentList, general_assessment, own] = await Promise.all([
     filmComments(db, detail.id),
     ratingSummary(db, detail.id),
-    viewer
-      ? db
-          .select({ stars: ratings.stars })
-          .from(ratings)
-          .where(and(eq(ratings.filmId, detail.id), eq(ratings.userId, viewer.id)))
-          .limit(1)
-      : Promise.resolve([]),
+    viewer ? ownRating(db, detail.id, viewer.id) : null,
   ]);
   return {
     datafilm: detail,
     comments: commentList,
-    rating_star: { rating: own[0]?.stars ?? null },
+    rating_star: { rating: own },
     general_assessment,
     recommended: recommendedFilms,
     cached,

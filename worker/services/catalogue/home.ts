@@ -59,7 +59,7 @@ async function trending(db: Db, now: number, weekLimit = SIDEBAR): Promise<{ lis
   return { lists: { day, week: week.slice(0, SIDEBAR), month }, week };
 }
 
-/** GET /api/product/product-home: both readings of the spec's home data (SPEC.md §3). */
+/** GET /api/product/product-home: both readings of the spec's home data. */
 export async function homeData(db: Db, now: number): Promise<HomeData> {
   const [
     phimbomoicapnhat,

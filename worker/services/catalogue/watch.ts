@@ -5,9 +5,9 @@ import type { Viewer } from '../../lib/context';
 import { ApiError, notFound } from '../../lib/errors';
 import type { EpisodeResponse } from '../../schemas/catalogue';
 import { vipAccess, type VipAccess } from './access';
-import { filmIdBySlug } from './film-lookup';
+import { filmIdBySlug, findFilmBySlug } from './film-lookup';
 
-/** SPEC.md §8 texts for a VIP-only film the viewer may not watch. */
+/** The product's texts for a VIP-only film the viewer may not watch (docs/decisions/0003-vip-access.md). */
 export const VIP_MESSAGES: Record<Exclude<VipAccess, 'allowed'>, string> = {
   error1: 'Bạn cần đăng nhập và mua gói xem VIP để có thể xem được phim này!',
   error: 'Bạn cần mua gói xem VIP để có thể xem được phim này!',
@@ -25,11 +25,7 @@ export async function episodeLink(
   input: { slug: string; episode: number; server?: string },
   viewer: Viewer | null,
 ): Promise<EpisodeResponse> {
-  const [film] = await db
-    .select({ id: films.id, title: films.title, slug: films.slug, vipOnly: films.vipOnly })
-    .from(films)
-    .where(eq(films.slug, input.slug))
-    .limit(1);
+  const film = await findFilmBySlug(db, input.slug);
   if (!film) throw notFound('Không tìm thấy phim');
   assertCanWatch(film.vipOnly, viewer);
   const rows = await db

@@ -1,8 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { and, avg, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { ratings } from '../../db/schema';
 import type { FilmDetailResponse } from '../../schemas/catalogue';
-import { ratingSummary } from '../catalogue/detail';
 import { filmIdBySlug } from '../catalogue/film-lookup';
 import { enforceRateLimits, RATE_LIMITS } from '../rate-limit';
 
@@ -27,4 +26,23 @@ export async function rateFilm(db: Db, input: { filmSlug: string; userId: number
       set: { stars: sql`excluded.stars`, updatedAt: sql`excluded.updated_at` },
     });
   return { rating: input.stars, general_assessment: await ratingSummary(db, filmId) };
+}
+
+export async function ratingSummary(db: Db, filmId: number): Promise<RatingSummary> {
+  const [row] = await db
+    .select({ total: count(), average: avg(ratings.stars) })
+    .from(ratings)
+    .where(eq(ratings.filmId, filmId));
+  const total = row?.total ?? 0;
+  return { totalRatings: total, averageRating: total > 0 && row?.average != null ? Math.round(Number(row.average) * 10) / 10 : null };
+}
+
+/** The viewer's own stars for the film, or null before they rate it. */
+export async function ownRating(db: Db, filmId: number, userId: number): Promise<number | null> {
+  const [row] = await db
+    .select({ stars: ratings.stars })
+    .from(ratings)
+    .where(and(eq(ratings.filmId, filmId), eq(ratings.userId, userId)))
+    .limit(1);
+  return row?.stars ?? null;
 }

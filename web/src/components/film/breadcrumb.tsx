@@ -2,7 +2,7 @@ import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { SITE_NAME } from '../../lib/page-meta';
 
-/** Home icon, site name, then '>' before each crumb (SPEC.md §2.3, §2.6); the last one is the page. */
+/** Home icon, site name, then '>' before each crumb; the last one is the page. */
 export function Breadcrumb({ crumbs }: { crumbs: ReactNode[] }) {
   return (
     <nav aria-label="Breadcrumb" className="breadcrumb">

@@ -7,7 +7,7 @@ import { FormError } from './form-error';
 import { GOOGLE_CLIENT_ID, GoogleSignInButton } from './google-sign-in-button';
 import './auth.css';
 
-/** /dang-nhap (SPEC.md §2.7): email and password (Enter submits), and Google when configured. */
+/** /dang-nhap: email and password (Enter submits), and Google when configured. */
 export function LoginPage({ redirectTo }: { redirectTo?: string }) {
   const navigate = useNavigate();
   const [email, setEmail] = useState('');

@@ -7,7 +7,7 @@ import { PASSWORD_MISMATCH, register, registrationErrorMessage, signIn } from '.
 import { FormError } from './form-error';
 import './auth.css';
 
-/** /dang-ky (SPEC.md §2.7, §5): email, name, password and its confirmation; then signed in. */
+/** /dang-ky: email, name, password and its confirmation; then signed in. */
 export function RegisterPage() {
   const navigate = useNavigate();
   const [form, setForm] = useState({ email: '', name: '', password: '', confirm: '' });

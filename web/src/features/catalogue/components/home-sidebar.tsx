@@ -12,7 +12,7 @@ export function sidebarYears(now = new Date()): number[] {
   return Array.from({ length: YEAR_BUTTONS }, (_, i) => now.getFullYear() - i);
 }
 
-/** The home page's right column (SPEC.md §2.4). */
+/** The home page's right column. */
 export const HomeSidebar = memo(function HomeSidebar({ data }: { data: HomeData | undefined }) {
   return (
     <aside className="layout-side" aria-label="Thanh bên">

@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 import type { FilmDetailResponse } from '../../../../../worker/schemas/catalogue';
 import { ApiError } from '../../../lib/api-client';
 
-/** SPEC.md §8: a VIP-only film without the right to watch it. */
+/** A VIP-only film without the right to watch it. */
 export const VIP_MESSAGES = {
   error1: 'Bạn cần đăng nhập và mua gói xem VIP để có thể xem được phim này!',
   error: 'Bạn cần mua gói xem VIP để có thể xem được phim này!',

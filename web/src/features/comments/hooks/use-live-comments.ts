@@ -4,7 +4,7 @@ import { partyEndpoint } from '../../../lib/party-host';
 import { fetchCommentsSince, lastCommentId, mergeComments } from '../api/comments-api';
 
 /**
- * Joins the film's live room while the page is open (SPEC.md §4 "Live connection"; one PartyKit
+ * Joins the film's live room while the page is open (one PartyKit
  * room per slug, docs/decisions/0201) and appends the comments it broadcasts to the film's cache.
  * Each time the socket opens (first connect, and every reconnect after a network loss) the page
  * asks the API for what it may have missed since its newest comment (GET …/comments?since=).

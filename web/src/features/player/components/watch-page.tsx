@@ -22,7 +22,7 @@ import { VideoPlayer, type PlayerHandle } from './video-player';
 
 const SERVER_BUTTONS = 3;
 
-/** The watch page (SPEC.md §2.6): 'Loading...', 'Error: {message}', or the player with its controls. */
+/** The watch page: 'Loading...', 'Error: {message}', or the player with its controls. */
 export function WatchPage({ slug, episode, server }: { slug: string; episode: number; server?: string }) {
   const film = useQuery(filmQuery(slug));
   if (film.isPending) {

@@ -8,7 +8,7 @@ import './rate-film.css';
 
 const STARS = Array.from({ length: 10 }, (_, i) => i + 1);
 
-/** 1..10 stars (SPEC.md §2.5); the new average shows as soon as the API answers. */
+/** 1..10 stars; the new average shows as soon as the API answers. */
 export function RateFilm({ slug, own }: { slug: string; own: number | null }) {
   const queryClient = useQueryClient();
   const [hover, setHover] = useState(0);

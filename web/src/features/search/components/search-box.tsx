@@ -7,7 +7,7 @@ import type { SearchNavState } from '../search-state';
 import { RESULTS_PAGE_SIZE, SUGGESTION_LIMIT, searchQuery } from '../api/search-queries';
 
 /**
- * The header search (SPEC.md §2.1) as an ARIA combobox: suggestions (image, title, English name) for
+ * The header search as an ARIA combobox: suggestions (image, title, English name) for
  * a trimmed non-empty query, at most 5, debounced; arrow keys move, Enter opens the highlighted film
  * or submits, Escape closes. Submitting goes to /tim-kiem/{q} with the results as navigation state.
  */

@@ -18,7 +18,7 @@ import { rememberBankTransfer, startBankTransfer, startGatewayPayment } from '..
 import { addMonths, formatDate, formatVnd } from './format';
 import './vip.css';
 
-/** /dang-ky-goi-vip/{plan}: step 2, duration and method, the total and next billing date (SPEC §2.8). */
+/** /dang-ky-goi-vip/{plan}: step 2, duration and method, the total and next billing date. */
 export function CheckoutPage({ plan: planId, price }: { plan: PlanId; price?: number }) {
   const plan = PLANS[planId];
   const session = useSession();

@@ -20,7 +20,7 @@ export function addMonths(from: Date, months: number): Date {
 
 export const isPlanId = (p: unknown): p is PlanId => typeof p === 'string' && p in PLANS;
 
-/** SPEC §5: the price query value is read from its leading digits (display only). */
+/** The price query value is read from its leading digits (display only: the server prices orders). */
 export function leadingPrice(raw: unknown): number | undefined {
   const match = String(raw ?? '').match(/^\d+/);
   const n = match ? Number(match[0]) : Number.NaN;

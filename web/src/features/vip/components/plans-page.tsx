@@ -7,7 +7,7 @@ import { plansQuery } from '../api/vip-api';
 import { formatVnd } from './format';
 import './vip.css';
 
-/** /dang-ky-goi-vip: step 1, choose VIP 1 or VIP 2 (SPEC §2.8). */
+/** /dang-ky-goi-vip: step 1, choose VIP 1 or VIP 2. */
 export function PlansPage() {
   const session = useSession();
   const { data } = useQuery(plansQuery());
