@@ -12,6 +12,7 @@ import { runCrawl, startCrawlState } from '../worker/services/crawler/index';
 import { seedDemoAccounts } from '../worker/services/auth/demo-accounts';
 import { demoMediaDir, prepareDemoMedia } from '../demo/media';
 import { startDemoSource } from '../demo/server';
+import { startPaymentStandins, type PaymentStandins } from '../demo/payment-gateways';
 import { partyKitDevArgs } from '../party/dev-server';
 
 // No network beyond the npm registry: keep wrangler/miniflare/partykit from phoning home.
@@ -91,12 +92,32 @@ async function main(): Promise<void> {
     console.log(`• Kho phim có ${filmCount} phim: bỏ qua thu thập ban đầu`);
   }
 
+  // Outside production, VNPay and MoMo stand-ins on loopback with the demo secrets (docs/decisions/0400-payments.md).
+  let standins: PaymentStandins | undefined;
+  if (
+    config.APP_ENV !== 'production' &&
+    config.VNPAY_TMN_CODE &&
+    config.VNPAY_HASH_SECRET &&
+    config.MOMO_PARTNER_CODE &&
+    config.MOMO_ACCESS_KEY &&
+    config.MOMO_SECRET_KEY
+  ) {
+    standins = await startPaymentStandins({
+      port: config.PAYMENT_STANDIN_PORT,
+      publicUrl: config.PUBLIC_URL,
+      vnpay: { tmnCode: config.VNPAY_TMN_CODE, hashSecret: config.VNPAY_HASH_SECRET },
+      momo: { partnerCode: config.MOMO_PARTNER_CODE, accessKey: config.MOMO_ACCESS_KEY, secretKey: config.MOMO_SECRET_KEY },
+      log: (line) => console.log(`  [cổng thanh toán mô phỏng] ${line}`),
+    });
+  }
+
   const server = await startNodeServer({ port, config, database, demoMediaDir: mediaDir, ticker: true });
   if (mode === 'start') startPartyKit(config.PARTYKIT_HOST, config.PARTY_SECRET, false);
 
   console.log(`\n  PhimViet đang chạy: ${server.url}`);
   console.log(`  Bình luận trực tiếp (PartyKit): ${config.PARTYKIT_HOST}`);
   console.log(`  Nguồn phim mẫu (OPhim): ${demo.url}`);
+  if (standins) console.log(`  Cổng thanh toán mô phỏng (VNPay, MoMo): ${standins.url}`);
   if (demoAccounts.length > 0) {
     console.log('  Tài khoản mẫu (chỉ dùng cục bộ):');
     for (const account of demoAccounts) console.log(`    ${account.label.padEnd(6)} ${account.email} / ${account.password}`);
@@ -108,7 +129,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     for (const child of children) child.kill('SIGTERM');
-    await Promise.allSettled([server.close(), demo.close()]);
+    await Promise.allSettled([server.close(), demo.close(), standins?.close()]);
     database.client.close();
     process.exit(0);
   };

@@ -44,7 +44,7 @@ export default async function setup(project: TestProject) {
     if (build.status !== 0) throw new Error('npm run build failed');
   }
   const dir = mkdtempSync(join(tmpdir(), 'phimviet-e2e-'));
-  const [port, demoPort, partyPort] = [await freePort(), await freePort(), await freePort()];
+  const [port, demoPort, partyPort, paymentPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const baseURL = `http://localhost:${port}`;
   // Its own PartyKit port (a developer's `npm start` keeps 1999); the Node host names it to the page.
   const partyURL = `http://127.0.0.1:${partyPort}`;
@@ -60,6 +60,8 @@ export default async function setup(project: TestProject) {
       DEMO_SOURCE_PORT: String(demoPort),
       CRAWL_SOURCES: `http://127.0.0.1:${demoPort}`,
       PARTYKIT_HOST: partyURL,
+      // The VNPay/MoMo stand-ins (demo/payment-gateways.ts) on their own port.
+      PAYMENT_STANDIN_PORT: String(paymentPort),
       APP_ENV: 'test',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

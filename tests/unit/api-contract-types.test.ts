@@ -6,7 +6,7 @@ import type { ClientResponse, hc, InferResponseType } from 'hono/client';
 import type { SuccessStatusCode } from 'hono/utils/http-status';
 import { describe, expectTypeOf, it } from 'vitest';
 import { unwrap } from '../../web/src/lib/api-client';
-import type { AccountDto } from '../../worker/schemas/account';
+import type { AccountResponse } from '../../worker/schemas/account';
 import type { AppType } from '../../worker/app';
 import type { LoginResponse, RefreshResponse } from '../../worker/schemas/auth';
 import type { EpisodeResponse, FilmCard, FilmDetailResponse, HomeData, Paginated } from '../../worker/schemas/catalogue';
@@ -36,7 +36,7 @@ describe('wire contract types', () => {
   it('auth and account routes answer the auth and account schema types', () => {
     expectTypeOf<Body<Api['dang-nhap']['$post']>>().toEqualTypeOf<LoginResponse>();
     expectTypeOf<Body<Api['refresh_token']['$post']>>().toEqualTypeOf<RefreshResponse>();
-    expectTypeOf<Body<Api['account']['$get']>>().toEqualTypeOf<AccountDto>();
+    expectTypeOf<Body<Api['account']['$get']>>().toEqualTypeOf<AccountResponse>();
     expectTypeOf<Body<Api['account']['password']['$post']>>().toMatchTypeOf<LoginResponse & { message: string }>();
   });
 

@@ -219,7 +219,7 @@ export const payments = sqliteTable(
     gateway: text('gateway', { enum: ['vnpay', 'momo', 'bank_transfer'] }).notNull(),
     /** Our order reference sent to the gateway; unique so a callback maps to one payment. */
     txnRef: text('txn_ref').notNull().unique(),
-    status: text('status', { enum: ['pending', 'paid', 'failed'] })
+    status: text('status', { enum: ['pending', 'paid', 'failed', 'cancelled'] })
       .notNull()
       .default('pending'),
     providerTxnId: text('provider_txn_id'),

@@ -1,6 +1,7 @@
 // Wire contract of the signed-in user's own account (GET /account, password change, sign out everywhere).
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, passwordSchema } from './auth';
+import type { AccountSubscription } from './vip';
 
 export const changePasswordBodySchema = z.object({
   /** Required when the account has a password; a Google-only account sets its first one without it. */
@@ -20,3 +21,6 @@ export interface AccountDto {
   googleLinked: boolean;
   createdAt: number;
 }
+
+/** GET /account: the account, the permissions the API applies (admin-granted ∪ active subscriptions) and the subscriptions. */
+export interface AccountResponse extends AccountDto, AccountSubscription {}

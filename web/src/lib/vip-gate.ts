@@ -4,6 +4,9 @@ import type { FilmDetailResponse } from '../../../worker/schemas/catalogue';
 import { VIP_ERROR_CODES, VIP_MESSAGES, type VipBlock } from '../../../worker/schemas/values';
 import { ApiError } from './api-client';
 
+/** The 'error' alert's way to the plans (docs/decisions/0401-vip-error-flags.md). */
+export const VIP_PLANS_PROMPT = 'Bấm OK để xem các gói VIP, hoặc Hủy để quay lại.';
+
 /**
  * Why the viewer may not watch: the film detail's error1/error flag, or the episode endpoint's
  * 401 vip_login_required / 403 vip_required (the same rule, worker/services/catalogue/access.ts).
@@ -26,7 +29,12 @@ export function useVipGate(block: VipBlock | null, slug: string): void {
   useEffect(() => {
     if (!block || told.current === slug) return;
     told.current = slug;
-    window.alert(VIP_MESSAGES[block]);
+    // 'error' (signed in, no VIP): the alert offers the plans; 'error1' keeps the spec's plain alert.
+    if (block === 'error' && window.confirm(`${VIP_MESSAGES.error}\n\n${VIP_PLANS_PROMPT}`)) {
+      void navigate({ to: '/dang-ky-goi-vip' });
+      return;
+    }
+    if (block === 'error1') window.alert(VIP_MESSAGES[block]);
     if (window.history.length > 1) router.history.back();
     else void navigate({ to: '/' });
   }, [block, slug, router, navigate]);

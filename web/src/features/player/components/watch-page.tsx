@@ -156,7 +156,7 @@ function Watch({
             {blocked ? (
               <div className="player-box">
                 <p className="player-message" role="alert">
-                  {VIP_MESSAGES[blocked]}
+                  {VIP_MESSAGES[blocked]} <Link to="/dang-ky-goi-vip">Xem các gói VIP</Link>
                 </p>
               </div>
             ) : !current ? (
