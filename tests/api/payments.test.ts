@@ -238,6 +238,15 @@ describe('GET /api/payment/vnpay-ipn', () => {
     expect(await ipn(vnpayResult(orderId, 207_000))).toEqual({ RspCode: '99', Message: 'Unknown error' });
   });
 
+  it('a sign-in after paying lists the plan in permissions, as the API applies them', async () => {
+    const user = await buyer();
+    const { orderId } = await startVnpay(user.auth, { plan: 'VIP2', months: 1 });
+    expect(user.session.permissions).toEqual([]);
+    expect(await ipn(vnpayResult(orderId, 99_000))).toMatchObject({ RspCode: '00' });
+    const again = await login(t, user);
+    expect(again.permissions.sort()).toEqual(['VIP1', 'VIP2']);
+  });
+
   it('two identical IPNs at once credit the order once', async () => {
     const { auth } = await buyer();
     const { orderId } = await startVnpay(auth);

@@ -1,7 +1,6 @@
 import { createMiddleware } from 'hono/factory';
 import { verifyAccessToken } from '../services/auth/access-token';
 import { loadViewer } from '../services/auth/viewer';
-import { activePlans } from '../services/payments/orders';
 import type { AppEnv, Viewer } from './context';
 import { forbidden, unauthorized } from './errors';
 
@@ -24,13 +23,7 @@ export const viewerMiddleware = createMiddleware<AppEnv>(async (c, next) => {
   if (token) {
     const { config, now } = c.var.deps;
     const claims = await verifyAccessToken(config, token, now());
-    const viewer = claims ? await loadViewer(c.var.db, Number(claims.sub), claims.epoch) : null;
-    if (viewer) {
-      // Effective permissions = admin-granted ∪ active subscriptions, read per request so an expiry or
-      // a payment applies to the very next request (docs/decisions/0400-payments.md).
-      const plans = await activePlans(c.var.db, viewer.id, now());
-      c.set('viewer', { ...viewer, permissions: [...new Set([...viewer.permissions, ...plans])] });
-    }
+    if (claims) c.set('viewer', await loadViewer(c.var.db, Number(claims.sub), claims.epoch, now()));
   }
   await next();
 });

@@ -8,6 +8,7 @@ import { type AccessTokenClaims, signAccessToken } from './access-token';
 import { verifyGoogleIdToken } from './google';
 import { burnPasswordCheck, hashPassword, needsRehash, verifyPassword } from './password';
 import { issueRefreshToken, revokeAllForUser, revokeFamilyOfToken, rotateRefreshToken } from './refresh-tokens';
+import { activeSubscriptions, withPlans } from '../payments/orders';
 import { splitList } from './viewer';
 import type { AccountDto, ChangePasswordInput } from '../../schemas/account';
 import { AUTH_MESSAGES, type LoginInput, type LoginResponse, type RefreshResponse, type RegisterInput } from '../../schemas/auth';
@@ -65,7 +66,9 @@ export async function startSession(deps: AuthDeps, user: User): Promise<LoginRes
     name: user.username,
     email: user.email,
     roles: claims.roles,
-    permissions: claims.permissions,
+    // What the API will apply (admin-granted ∪ active subscriptions); the token itself carries only the
+    // granted ones, and the API never trusts a token's permissions anyway (it reads the viewer per request).
+    permissions: withPlans(claims.permissions, await activeSubscriptions(deps.db, user.id, now)),
   };
 }
 

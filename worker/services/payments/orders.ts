@@ -34,26 +34,38 @@ export function addMonths(ms: number, months: number): number {
   return target.getTime() - GMT7_MS;
 }
 
-/** The latest expiry of each plan the user holds right now (expired ones left out). */
-export async function activeSubscriptions(db: Db, userId: number, now: number): Promise<Subscription[]> {
-  const rows = await db
+/** The query behind activeSubscriptions, for callers that batch it with their own (the viewer load). */
+export function activeSubscriptionsQuery(db: Db, userId: number, now: number) {
+  return db
     .select({ plan: subscriptions.plan, expiresAt: max(subscriptions.expiresAt) })
     .from(subscriptions)
     .where(and(eq(subscriptions.userId, userId), gt(subscriptions.expiresAt, now)))
     .groupBy(subscriptions.plan);
+}
+
+/** Rows of activeSubscriptionsQuery as subscriptions, highest plan first. */
+export function toSubscriptions(rows: { plan: PlanId; expiresAt: number | null }[]): Subscription[] {
   return rows
     .filter((r): r is Subscription => r.expiresAt !== null)
     .sort((a, b) => PLANS[b.plan].monthlyPrice - PLANS[a.plan].monthlyPrice);
 }
 
-/** Permissions the user's active subscriptions give, with the plans they include (VIP2 → VIP1 too). */
-export async function activePlans(db: Db, userId: number, now: number): Promise<PlanId[]> {
-  const plans = new Set<PlanId>();
-  for (const s of await activeSubscriptions(db, userId, now)) {
-    plans.add(s.plan);
-    for (const included of PLANS[s.plan].includes) plans.add(included);
+/** The latest expiry of each plan the user holds right now (expired ones left out). */
+export async function activeSubscriptions(db: Db, userId: number, now: number): Promise<Subscription[]> {
+  return toSubscriptions(await activeSubscriptionsQuery(db, userId, now));
+}
+
+/**
+ * Effective permissions = those an admin granted ∪ the plans of active subscriptions, with what each
+ * plan includes (VIP2 → VIP1 too).
+ */
+export function withPlans(granted: string[], active: Subscription[]): string[] {
+  const permissions = new Set(granted);
+  for (const s of active) {
+    permissions.add(s.plan);
+    for (const included of PLANS[s.plan].includes) permissions.add(included);
   }
-  return [...plans];
+  return [...permissions];
 }
 
 export interface OrderRow {
