@@ -151,7 +151,7 @@ export const updatePermissionsSchema = z.object({
   /** The whole new set: a subset of VIP1, VIP2. */
   edited_Permissions: z
     .array(z.enum(PERMISSIONS, { error: "must be 'VIP1' or 'VIP2'" }), { error: 'must be a list of VIP1 / VIP2' })
-    .max(2)
+    .max(10, 'must be a list of VIP1 / VIP2')
     .transform((p) => [...new Set(p)]),
 });
 export type UpdatePermissionsInput = z.infer<typeof updatePermissionsSchema>;
@@ -191,24 +191,42 @@ export interface ResetPasswordResponse {
 // DELETE /api/product/delete_product?title=, DELETE /api/product/delete_products,
 // POST /api/product/edit_packageVIP1 (admin only). List: GET /api/product?page=&q= (50 per page).
 
-/** The spec's add-film fields (SPEC.md §7.1). */
-export const addFilmSchema = z.object({
-  title: z.string({ error: 'is required' }).trim().min(1, 'is required').max(300, 'must be at most 300 characters'),
-  hinhanh: optionalHttpUrlOrEmpty.default(''),
-  nameenglish: text(300).default(''),
-  trangthai: text(100).default(''),
-  sotap: text(50).default(''),
-  thoiluong: text(50).default(''),
+/** The spec's film fields (SPEC.md §7.1) other than title and category_id; none has a default here. */
+const filmFields = {
+  hinhanh: optionalHttpUrlOrEmpty,
+  nameenglish: text(300),
+  trangthai: text(100),
+  sotap: text(50),
+  thoiluong: text(50),
   namphathanh: releaseYear,
-  chatluong: text(50).default(''),
-  ngonngu: text(100).default(''),
-  daodien: text(500).default(''),
-  dienvien: text(2000).default(''),
-  theloai: theloai.default([]),
+  chatluong: text(50),
+  ngonngu: text(100),
+  daodien: text(500),
+  dienvien: text(2000),
+  theloai,
   quocgia: z.preprocess(emptyToUndefined, quocgia.optional()),
-  descripts: text(10_000).default(''),
+  descripts: text(10_000),
+  VIP1: vip1Flag,
+};
+const filmTitle = z.string({ error: 'is required' }).trim().min(1, 'is required').max(300, 'must be at most 300 characters');
+
+/** POST /api/admin/addphim: the spec's add-film fields; only title and category_id are required. */
+export const addFilmSchema = z.object({
+  ...filmFields,
+  title: filmTitle,
+  hinhanh: filmFields.hinhanh.default(''),
+  nameenglish: filmFields.nameenglish.default(''),
+  trangthai: filmFields.trangthai.default(''),
+  sotap: filmFields.sotap.default(''),
+  thoiluong: filmFields.thoiluong.default(''),
+  chatluong: filmFields.chatluong.default(''),
+  ngonngu: filmFields.ngonngu.default(''),
+  daodien: filmFields.daodien.default(''),
+  dienvien: filmFields.dienvien.default(''),
+  theloai: filmFields.theloai.default([]),
+  descripts: filmFields.descripts.default(''),
   category_id: categoryId,
-  VIP1: vip1Flag.default(0),
+  VIP1: filmFields.VIP1.default(0),
 });
 export type AddFilmInput = z.infer<typeof addFilmSchema>;
 export interface AddFilmResponse {
@@ -217,16 +235,18 @@ export interface AddFilmResponse {
   id: number;
 }
 
-/** POST /api/product/edit_productphim { data }: the film by slug, then any fields to change. */
+/** POST /api/product/edit_productphim { data }: the film by slug, then only the fields to change. */
 export const editFilmSchema = z.object({
-  data: addFilmSchema
-    .partial()
-    .extend({
-      slug,
-      title: z.string().trim().min(1, 'is required').max(300).optional(),
-      category_id: categoryId.optional(),
-    })
-    .strip(),
+  data: z.object({
+    slug,
+    title: filmTitle.optional(),
+    category_id: categoryId.optional(),
+    ...Object.fromEntries(Object.entries(filmFields).map(([k, v]) => [k, v.optional()])),
+  } as {
+    slug: typeof slug;
+    title: z.ZodOptional<typeof filmTitle>;
+    category_id: z.ZodOptional<typeof categoryId>;
+  } & { [K in keyof typeof filmFields]: z.ZodOptional<(typeof filmFields)[K]> }),
 });
 export type EditFilmInput = z.infer<typeof editFilmSchema>;
 
