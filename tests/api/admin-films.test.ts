@@ -141,9 +141,9 @@ describe('edit, VIP1, delete', () => {
   });
 
   it('deletes several films in one batch with their episodes, comments, ratings, views, reports, links and search rows', async () => {
-    const a = (await add())?.body!;
-    const b = (await add({ ...FILM, title: 'Mắt Biếc' }))?.body!;
-    const keep = (await add({ ...FILM, title: 'Bố Già' }))?.body!;
+    const a = (await add()).body!;
+    const b = (await add({ ...FILM, title: 'Mắt Biếc' })).body!;
+    const keep = (await add({ ...FILM, title: 'Bố Già' })).body!;
     const viewer = await createUser(t.deps.db);
     for (const film of [a, b, keep]) {
       await t.request('/api/product/create_xemphim', {
@@ -174,7 +174,7 @@ describe('edit, VIP1, delete', () => {
   });
 
   it('deletes nothing when one of the titles is unknown (404) and refuses an empty list (400)', async () => {
-    const a = (await add())?.body!;
+    const a = (await add()).body!;
     const res = await t.request('/api/product/delete_products', {
       method: 'DELETE',
       json: { titles: [a.slug, 'khong-co'] },
@@ -190,7 +190,7 @@ describe('edit, VIP1, delete', () => {
 
 describe('episodes', () => {
   it('adds an episode that plays on the public site; the same episode on the same server updates it', async () => {
-    const film = (await add({ ...FILM, category_id: 24, title: 'Nhà Bà Nữ' }))?.body!;
+    const film = (await add({ ...FILM, category_id: 24, title: 'Nhà Bà Nữ' })).body!;
     const first = await t.request('/api/product/create_xemphim', {
       json: { selectedTitle: film.slug, episode: 1, linkfilm: 'https://cdn.example.com/nha-ba-nu/1.m3u8' },
       headers: auth,
@@ -243,7 +243,7 @@ describe('episodes', () => {
   });
 
   it('edits and deletes one episode; moving onto a taken episode number is a 409', async () => {
-    const film = (await add())?.body!;
+    const film = (await add()).body!;
     const ids: number[] = [];
     for (const episode of [1, 2]) {
       const res = await t.request('/api/product/create_xemphim', {
