@@ -240,3 +240,24 @@ describe('the scheduler tick', () => {
     expect((await t.deps.db.select().from(crawlSchedules))[0]?.status).toBe(3);
   });
 });
+
+describe('a run whose source left CRAWL_SOURCES', () => {
+  it('fails at the next tick instead of being retried forever, and its schedule is marked failed', async () => {
+    await setup({ clock: true });
+    await t.request('/api/create_scheduled_crawls', {
+      json: { categories: ['Hành Động'], date: '2026-01-15', time: '19:01' },
+      headers: auth,
+    });
+    clock!.advance(60_000);
+    // Claimed and given a run while the source was allowed…
+    await claimDueSchedules(t.deps, t.deps.now());
+    // …then the operator removed it from the allowlist before the run could start.
+    t.deps.config = { ...t.deps.config, CRAWL_SOURCES: ['https://ophim1.com'] };
+    const tick = await crawlTick(t.deps, 60_000);
+    expect(tick.advanced.map((r) => r.outcome)).toEqual(['failed']);
+    const [run] = await t.deps.db.select().from(crawlRuns);
+    expect(run).toMatchObject({ status: 'failed', error: expect.stringContaining('CRAWL_SOURCES') });
+    expect((await t.deps.db.select().from(crawlSchedules))[0]?.status).toBe(3);
+    expect((await crawlTick(t.deps, 60_000)).advanced).toEqual([]);
+  });
+});

@@ -163,6 +163,15 @@ export async function advanceRun(
   } catch (err) {
     if (err instanceof CrawlBusyError) return 'busy';
     if (err instanceof CrawlRunError) return 'failed';
+    if (err instanceof CrawlRequestError) {
+      // Refused before it started (its source left CRAWL_SOURCES): no later tick can do better.
+      const now = deps.now();
+      await deps.db
+        .update(crawlRuns)
+        .set({ status: 'failed', error: err.message, finishedAt: now, heartbeatAt: now })
+        .where(and(eq(crawlRuns.id, runId), eq(crawlRuns.status, 'running')));
+      return 'failed';
+    }
     // Any other failure is recorded on the run by the crawler (or left for the next tick to resume).
     log?.(`[crawl #${runId}] ${errorMessage(err)}`);
     return 'failed';
