@@ -72,6 +72,8 @@ export default async function setup(project: TestProject) {
       CRAWL_SOURCES: `http://127.0.0.1:${demoPort}`,
       PARTYKIT_HOST: partyURL,
       APP_ENV: 'test',
+      // The scheduler ticks every few seconds instead of every minute, so a scheduled crawl is seen done soon after it is due.
+      SCHEDULER_TICK_MS: process.env.SCHEDULER_TICK_MS ?? '5000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

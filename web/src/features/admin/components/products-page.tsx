@@ -81,18 +81,19 @@ export function ProductsPage({
     setEditing(null);
   }
 
+  // The flag flips in the same event as the click (SPEC.md §4: display first, then saved); a failure puts it back.
   const vip1 = useMutation({
     mutationFn: ({ film, value }: { film: FilmCard; value: 0 | 1 }) => setFilmVip1(film.slug, value),
-    onMutate: ({ film, value }) => {
-      patchFilm(film.slug, { VIP1: value });
-      return { before: film.VIP1 };
-    },
     onSuccess: (_res, { film, value }) => toast.success(`${film.title}: ${value ? 'chỉ dành cho VIP' : 'miễn phí'}`),
-    onError: (error, { film }, context) => {
-      if (context) patchFilm(film.slug, { VIP1: context.before });
+    onError: (error, { film }) => {
+      patchFilm(film.slug, { VIP1: film.VIP1 });
       toast.error('Không lưu được VIP1', { description: messageOf(error) });
     },
   });
+  const flipVip1 = (film: FilmCard, value: 0 | 1) => {
+    patchFilm(film.slug, { VIP1: value });
+    vip1.mutate({ film, value });
+  };
 
   const save = useMutation({
     mutationFn: (data: FilmEdit) => editFilm(data),
@@ -190,6 +191,17 @@ export function ProductsPage({
           </Link>
         ),
     }),
+    column.accessor('VIP1', {
+      header: 'VIP1',
+      cell: ({ row: { original: f } }) => (
+        <input
+          type="checkbox"
+          aria-label={`VIP1 của ${f.title}`}
+          checked={f.VIP1 === 1}
+          onChange={(e) => flipVip1(f, e.target.checked ? 1 : 0)}
+        />
+      ),
+    }),
     column.accessor('nameenglish', {
       header: 'Tên tiếng Anh',
       cell: ({ row: { original: f } }) => field(f, 'nameenglish', 'Tên tiếng Anh', f.nameenglish, 140),
@@ -228,17 +240,6 @@ export function ProductsPage({
       cell: ({ row: { original: f } }) => field(f, 'chatluong', 'Chất lượng', f.chatluong, 70),
     }),
     column.accessor('views', { header: 'Lượt xem', cell: (c) => formatNumber(c.getValue()) }),
-    column.accessor('VIP1', {
-      header: 'VIP1',
-      cell: ({ row: { original: f } }) => (
-        <input
-          type="checkbox"
-          aria-label={`VIP1 của ${f.title}`}
-          checked={f.VIP1 === 1}
-          onChange={(e) => vip1.mutate({ film: f, value: e.target.checked ? 1 : 0 })}
-        />
-      ),
-    }),
     column.display({
       id: 'actions',
       header: '',
@@ -324,7 +325,9 @@ export function ProductsPage({
               {table.getHeaderGroups().map((group) => (
                 <tr key={group.id}>
                   {group.headers.map((header) => (
-                    <th key={header.id}>{flexRender(header.column.columnDef.header, header.getContext())}</th>
+                    <th key={header.id} data-col={header.column.id}>
+                      {flexRender(header.column.columnDef.header, header.getContext())}
+                    </th>
                   ))}
                 </tr>
               ))}
@@ -337,7 +340,9 @@ export function ProductsPage({
                   data-slug={row.original.slug}
                 >
                   {row.getVisibleCells().map((cell) => (
-                    <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>
+                    <td key={cell.id} data-col={cell.column.id}>
+                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                    </td>
                   ))}
                 </tr>
               ))}

@@ -44,32 +44,24 @@ export function UsersPage({ page, q, onSearch }: { page: number; q: string; onSe
 
   const roleMutation = useMutation({
     mutationFn: ({ user, role }: { user: AdminUser; role: Role }) => updateRole(user.id, role),
-    onMutate: ({ user, role }) => {
-      patchUser(user.id, (u) => ({ ...u, roles: [role] }));
-      return { before: user.roles };
-    },
     onSuccess: (res, { user, role }) => {
       patchUser(user.id, () => res.user);
       toast.success(`Đã cập nhật vai trò của ${user.email} thành ${role}`);
     },
-    onError: (error, { user }, context) => {
-      if (context) patchUser(user.id, (u) => ({ ...u, roles: context.before }));
+    onError: (error, { user }) => {
+      patchUser(user.id, (u) => ({ ...u, roles: user.roles }));
       toast.error(ADMIN_TEXTS.updateRoleFailed, { description: messageOf(error) });
     },
   });
 
   const permissionMutation = useMutation({
     mutationFn: ({ user, permissions }: { user: AdminUser; permissions: Permission[] }) => updatePermissions(user.id, permissions),
-    onMutate: ({ user, permissions }) => {
-      patchUser(user.id, (u) => ({ ...u, permissions }));
-      return { before: user.permissions };
-    },
     onSuccess: (res, { user, permissions }) => {
       patchUser(user.id, () => res.user);
       toast.success(`Đã cập nhật quyền của ${user.email}: ${permissions.length ? permissions.join(', ') : 'không có'}`);
     },
-    onError: (error, { user }, context) => {
-      if (context) patchUser(user.id, (u) => ({ ...u, permissions: context.before }));
+    onError: (error, { user }) => {
+      patchUser(user.id, (u) => ({ ...u, permissions: user.permissions }));
       toast.error(ADMIN_TEXTS.updatePermissionsFailed, { description: messageOf(error) });
     },
   });
@@ -81,8 +73,10 @@ export function UsersPage({ page, q, onSearch }: { page: number; q: string; onSe
   });
 
   const togglePermission = (user: AdminUser, permission: Permission, on: boolean) => {
-    const next = on ? [...new Set([...user.permissions, permission])] : user.permissions.filter((p) => p !== permission);
-    permissionMutation.mutate({ user, permissions: next.sort() });
+    const next = (on ? [...new Set([...user.permissions, permission])] : user.permissions.filter((p) => p !== permission)).sort();
+    // Shown at once (in the same event as the click), put back if the save fails.
+    patchUser(user.id, (u) => ({ ...u, permissions: next }));
+    permissionMutation.mutate({ user, permissions: next });
   };
 
   const columns = [
@@ -98,7 +92,11 @@ export function UsersPage({ page, q, onSearch }: { page: number; q: string; onSe
           className="admin-select"
           aria-label={`Vai trò của ${user.email}`}
           value={user.roles.includes('admin') ? 'admin' : 'user'}
-          onChange={(e) => roleMutation.mutate({ user, role: e.target.value === 'admin' ? 'admin' : 'user' })}
+          onChange={(e) => {
+            const role = e.target.value === 'admin' ? 'admin' : 'user';
+            patchUser(user.id, (u) => ({ ...u, roles: [role] }));
+            roleMutation.mutate({ user, role });
+          }}
         >
           {(['user', 'admin'] as const).map((r) => (
             <option key={r} value={r}>
