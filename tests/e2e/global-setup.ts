@@ -70,9 +70,6 @@ export default async function setup(project: TestProject) {
       PUBLIC_URL: baseURL,
       DEMO_SOURCE_PORT: String(demoPort),
       CRAWL_SOURCES: `http://127.0.0.1:${demoPort}`,
-      // The scheduler ticks every 2 s instead of every minute, so a crawl scheduled a minute ahead is
-      // claimed and done within seconds of its time (worker/node.ts).
-      SCHEDULER_TICK_MS: '2000',
       PARTYKIT_HOST: partyURL,
       APP_ENV: 'test',
       // The scheduler ticks every few seconds instead of every minute, so a scheduled crawl is seen done soon after it is due.
