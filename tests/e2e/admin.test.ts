@@ -118,6 +118,14 @@ describe('admin area', () => {
     await page.reload();
     expect(await page.getByLabel(`VIP1 của ${email}`).isChecked()).toBe(true);
     expect(await page.getByLabel(`Vai trò của ${email}`).inputValue()).toBe('admin');
+
+    // Both writes are in the audit log an admin reads.
+    await page.getByRole('link', { name: 'Nhật ký' }).click();
+    await page.getByLabel('Lọc theo thao tác').selectOption('user.permissions');
+    await page.getByRole('row').filter({ hasText: 'user.permissions' }).filter({ hasText: '["VIP1"]' }).first().waitFor();
+    await page.getByLabel('Lọc theo thao tác').selectOption('user.roles');
+    await page.getByRole('row').filter({ hasText: 'user.roles' }).filter({ hasText: '["admin"]' }).first().waitFor();
+    expect(await page.getByRole('row').filter({ hasText: 'user.permissions' }).count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });

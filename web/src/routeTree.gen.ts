@@ -22,6 +22,7 @@ import { Route as PhimSapChieuRouteImport } from './routes/phim-sap-chieu'
 import { Route as PhimShowsRouteImport } from './routes/phim-shows'
 import { Route as AdminIndexRouteImport } from './routes/admin/index'
 import { Route as AdminAnalyticsRouteImport } from './routes/admin/analytics'
+import { Route as AdminAuditRouteImport } from './routes/admin/audit'
 import { Route as AdminAuto_crawlphimRouteImport } from './routes/admin/auto_crawlphim'
 import { Route as AdminDashboardRouteImport } from './routes/admin/dashboard'
 import { Route as AdminErrorReportsRouteImport } from './routes/admin/error-reports'
@@ -100,6 +101,11 @@ const AdminAnalyticsRoute = AdminAnalyticsRouteImport.update({
   path: '/analytics',
   getParentRoute: () => AdminRoute,
 } as any)
+const AdminAuditRoute = AdminAuditRouteImport.update({
+  id: '/audit',
+  path: '/audit',
+  getParentRoute: () => AdminRoute,
+} as any)
 const AdminAuto_crawlphimRoute = AdminAuto_crawlphimRouteImport.update({
   id: '/auto_crawlphim',
   path: '/auto_crawlphim',
@@ -175,6 +181,7 @@ export interface FileRoutesByFullPath {
   '/phim-sap-chieu': typeof PhimSapChieuRoute
   '/phim-shows': typeof PhimShowsRoute
   '/admin/analytics': typeof AdminAnalyticsRoute
+  '/admin/audit': typeof AdminAuditRoute
   '/admin/auto_crawlphim': typeof AdminAuto_crawlphimRoute
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/error-reports': typeof AdminErrorReportsRoute
@@ -201,6 +208,7 @@ export interface FileRoutesByTo {
   '/phim-sap-chieu': typeof PhimSapChieuRoute
   '/phim-shows': typeof PhimShowsRoute
   '/admin/analytics': typeof AdminAnalyticsRoute
+  '/admin/audit': typeof AdminAuditRoute
   '/admin/auto_crawlphim': typeof AdminAuto_crawlphimRoute
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/error-reports': typeof AdminErrorReportsRoute
@@ -229,6 +237,7 @@ export interface FileRoutesById {
   '/phim-sap-chieu': typeof PhimSapChieuRoute
   '/phim-shows': typeof PhimShowsRoute
   '/admin/analytics': typeof AdminAnalyticsRoute
+  '/admin/audit': typeof AdminAuditRoute
   '/admin/auto_crawlphim': typeof AdminAuto_crawlphimRoute
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/error-reports': typeof AdminErrorReportsRoute
@@ -258,6 +267,7 @@ export interface FileRouteTypes {
     | '/phim-sap-chieu'
     | '/phim-shows'
     | '/admin/analytics'
+    | '/admin/audit'
     | '/admin/auto_crawlphim'
     | '/admin/dashboard'
     | '/admin/error-reports'
@@ -284,6 +294,7 @@ export interface FileRouteTypes {
     | '/phim-sap-chieu'
     | '/phim-shows'
     | '/admin/analytics'
+    | '/admin/audit'
     | '/admin/auto_crawlphim'
     | '/admin/dashboard'
     | '/admin/error-reports'
@@ -311,6 +322,7 @@ export interface FileRouteTypes {
     | '/phim-sap-chieu'
     | '/phim-shows'
     | '/admin/analytics'
+    | '/admin/audit'
     | '/admin/auto_crawlphim'
     | '/admin/dashboard'
     | '/admin/error-reports'
@@ -436,6 +448,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminAnalyticsRouteImport
       parentRoute: typeof AdminRoute
     }
+    '/admin/audit': {
+      id: '/admin/audit'
+      path: '/audit'
+      fullPath: '/admin/audit'
+      preLoaderRoute: typeof AdminAuditRouteImport
+      parentRoute: typeof AdminRoute
+    }
     '/admin/auto_crawlphim': {
       id: '/admin/auto_crawlphim'
       path: '/auto_crawlphim'
@@ -525,6 +544,7 @@ declare module '@tanstack/react-router' {
 
 interface AdminRouteChildren {
   AdminAnalyticsRoute: typeof AdminAnalyticsRoute
+  AdminAuditRoute: typeof AdminAuditRoute
   AdminAuto_crawlphimRoute: typeof AdminAuto_crawlphimRoute
   AdminDashboardRoute: typeof AdminDashboardRoute
   AdminErrorReportsRoute: typeof AdminErrorReportsRoute
@@ -539,6 +559,7 @@ interface AdminRouteChildren {
 
 const AdminRouteChildren: AdminRouteChildren = {
   AdminAnalyticsRoute: AdminAnalyticsRoute,
+  AdminAuditRoute: AdminAuditRoute,
   AdminAuto_crawlphimRoute: AdminAuto_crawlphimRoute,
   AdminDashboardRoute: AdminDashboardRoute,
   AdminErrorReportsRoute: AdminErrorReportsRoute,

@@ -33,7 +33,8 @@ export type AdminPath =
   | '/admin/orders'
   | '/admin/error-reports'
   | '/admin/analytics'
-  | '/admin/settings';
+  | '/admin/settings'
+  | '/admin/audit';
 
 export interface AdminNavItem {
   to: AdminPath;
@@ -55,4 +56,5 @@ export const ADMIN_NAV: readonly AdminNavItem[] = [
   { to: '/admin/error-reports', label: 'Báo lỗi', area: 'adminOnly' },
   { to: '/admin/analytics', label: 'Thống kê', area: 'adminOnly' },
   { to: '/admin/settings', label: 'Cài đặt', area: 'adminOnly' },
+  { to: '/admin/audit', label: 'Nhật ký', area: 'adminOnly' },
 ];

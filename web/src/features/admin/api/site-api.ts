@@ -41,3 +41,12 @@ export const errorReportsQuery = (page: number, state: ReportState) =>
 /** POST /api/admin/error-reports/{id}/resolve (admin). */
 export const resolveErrorReport = (id: number) =>
   adminCall((headers) => api.api.admin['error-reports'][':id'].resolve.$post({ param: { id: String(id) } }, { headers }));
+
+/** GET /api/admin/audit?page=&action= (admin): who changed what, when, before → after. */
+export const auditQuery = (page: number, action: string) =>
+  queryOptions({
+    queryKey: ['admin', 'audit', page, action],
+    queryFn: () =>
+      adminCall((headers) => api.api.admin.audit.$get({ query: { page: String(page), action: action || undefined } }, { headers })),
+    placeholderData: (previous) => previous,
+  });
