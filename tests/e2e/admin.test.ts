@@ -91,6 +91,7 @@ describe('admin area', () => {
         'Báo lỗi',
         'Thống kê',
         'Cài đặt',
+        'Nhật ký',
       ]);
     await page.getByLabel('Tìm người dùng').fill(email);
     await page.waitForURL(/q=/);
