@@ -192,6 +192,12 @@ export function AutoCrawlPage() {
     schedule.mutate();
   };
 
+  // A schedule that starts or ends has a crawl run to show: the runs list follows the statuses.
+  const scheduleStates = schedules.data?.data.map((s) => `${s.id}:${s.status}`).join(',');
+  useEffect(() => {
+    if (scheduleStates !== undefined) void queryClient.invalidateQueries({ queryKey: ['admin', 'crawl-runs'] });
+  }, [scheduleStates, queryClient]);
+
   const running = runs.data?.data.find((r) => r.state === 'running' && r.id !== runId);
 
   return (
