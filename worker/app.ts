@@ -8,7 +8,11 @@ import type { CachedResponse } from './lib/public-cache';
 import { TtlCache } from './lib/ttl-cache';
 import type { FilmRecord } from './services/catalogue/detail';
 import { accountRoutes } from './routes/account';
-import { adminOrderRoutes } from './routes/admin-orders';
+import { backOfficeRoutes } from './routes/admin/back-office';
+import { adminCrawlRoutes } from './routes/admin/crawls';
+import { adminOrderRoutes } from './routes/admin/orders';
+import { adminAddFilmRoutes, adminProductRoutes } from './routes/admin/films';
+import { adminUserRoutes } from './routes/admin/users';
 import { authRoutes } from './routes/auth';
 import { catalogueRoutes, categoryRoutes } from './routes/catalogue';
 import { commentRoutes } from './routes/comments';
@@ -50,6 +54,12 @@ export function createApp(deps: AppDeps) {
     .route('/', authRoutes)
     .route('/account', accountRoutes)
     .route('/category', categoryRoutes)
+    .route('/', adminUserRoutes)
+    .route('/', adminCrawlRoutes)
+    .route('/admin', adminAddFilmRoutes)
+    .route('/admin', backOfficeRoutes)
+    // Before the catalogue: its /product/:slug/:episode would otherwise catch /product/delete_product.
+    .route('/product', adminProductRoutes)
     // Before the catalogue: its /product/:slug/:episode would otherwise catch /product/:slug/comments.
     .route('/product', commentRoutes)
     .route('/product', ratingRoutes)

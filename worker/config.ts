@@ -21,6 +21,12 @@ export const configSchema = z.object({
   CRAWL_MAX_RESPONSE_BYTES: z.coerce.number().int().positive().default(5_000_000),
   CRAWL_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(4),
   CRAWL_DELAY_MS: z.coerce.number().int().min(0).default(100),
+  /** Base URL admin and scheduled crawls read (its origin must be in CRAWL_SOURCES); npm start points it at the demo source. */
+  CRAWL_SOURCE: z.string().url().default('http://127.0.0.1:8788'),
+  /** Wall-clock budget of crawling per scheduler tick or waitUntil (Workers minute crons stop after 30 s of CPU). */
+  CRAWL_TICK_BUDGET_MS: z.coerce.number().int().min(1_000).max(600_000).default(20_000),
+  /** Node host: how often the scheduler ticks (the Cron Trigger's stand-in); tests run it faster. */
+  SCHEDULER_TICK_MS: z.coerce.number().int().min(200).max(3_600_000).default(60_000),
   /** Seconds anonymous public catalogue reads are reused (docs/decisions/0006); 0 turns the cache off. */
   PUBLIC_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   GOOGLE_CLIENT_ID: z.string().optional(),
@@ -36,6 +42,7 @@ export const configSchema = z.object({
   MOMO_ENDPOINT: z.string().url().optional(),
   /** Port of the local gateway stand-ins that `npm start` runs outside production. */
   PAYMENT_STANDIN_PORT: z.coerce.number().int().min(1).max(65535).default(8789),
+  /** Bank transfer account and hotline: defaults of the admin settings page until an operator saves their own. */
   BANK_NAME: z.string().optional(),
   BANK_ACCOUNT_NUMBER: z.string().optional(),
   BANK_ACCOUNT_HOLDER: z.string().optional(),

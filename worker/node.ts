@@ -25,7 +25,7 @@ export interface NodeServerOptions {
   database: NodeDatabase;
   /** Directory served at /demo-media/ (demo posters and HLS clip); omitted outside the demo. */
   demoMediaDir?: string;
-  /** Run scheduled jobs every minute (the local stand-in for Cron Triggers). */
+  /** Run scheduled jobs every SCHEDULER_TICK_MS, a minute by default (the local stand-in for Cron Triggers). */
   ticker?: boolean;
 }
 
@@ -108,7 +108,17 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
   const server: ServerType = await new Promise((resolveServer) => {
     const s = serve({ fetch: root.fetch, port: options.port, hostname: '0.0.0.0' }, () => resolveServer(s));
   });
-  const ticker = options.ticker ? setInterval(() => void runScheduledJobs(deps), 60_000) : undefined;
+  // Ticks never overlap in this process (a crawl tick may run for CRAWL_TICK_BUDGET_MS); SCHEDULER_TICK_MS
+  // lets tests tick faster than the Cron Trigger's minute.
+  let ticking = false;
+  const tick = () => {
+    if (ticking) return;
+    ticking = true;
+    void runScheduledJobs(deps).finally(() => {
+      ticking = false;
+    });
+  };
+  const ticker = options.ticker ? setInterval(tick, options.config.SCHEDULER_TICK_MS) : undefined;
   ticker?.unref();
   return {
     url: `http://localhost:${options.port}`,

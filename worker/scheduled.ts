@@ -1,6 +1,7 @@
 import { lt } from 'drizzle-orm';
 import { rateLimits, refreshTokens, viewEvents } from './db/schema';
 import type { AppDeps } from './lib/context';
+import { crawlTick } from './services/admin/crawls';
 
 const DAY = 24 * 60 * 60 * 1000;
 /** Trending looks back 30 days at most; older view events only cost space. */
@@ -24,8 +25,20 @@ export const housekeeping: ScheduledJob = {
   },
 };
 
+/**
+ * Scheduled and admin crawls (DESIGN.md §13): claims due schedules, advances unfinished runs from their
+ * cursor within CRAWL_TICK_BUDGET_MS (Workers minute crons stop after 30 s of CPU), settles schedule
+ * statuses. A big category completes over several ticks.
+ */
+export const crawls: ScheduledJob = {
+  name: 'crawls',
+  async run(deps) {
+    await crawlTick(deps, deps.config.CRAWL_TICK_BUDGET_MS, (line) => console.log(`[scheduled] ${line}`));
+  },
+};
+
 /** Every job the Cron Trigger (Workers) or the minute ticker (Node) runs; each job's failure is isolated. */
-export const SCHEDULED_JOBS: ScheduledJob[] = [housekeeping];
+export const SCHEDULED_JOBS: ScheduledJob[] = [housekeeping, crawls];
 
 export async function runScheduledJobs(deps: AppDeps, jobs: ScheduledJob[] = SCHEDULED_JOBS): Promise<{ name: string; ok: boolean }[]> {
   const now = deps.now();

@@ -63,6 +63,8 @@ export default async function setup(project: TestProject) {
       // The VNPay/MoMo stand-ins (demo/payment-gateways.ts) on their own port.
       PAYMENT_STANDIN_PORT: String(paymentPort),
       APP_ENV: 'test',
+      // The scheduler ticks every few seconds instead of every minute, so a scheduled crawl is seen done soon after it is due.
+      SCHEDULER_TICK_MS: process.env.SCHEDULER_TICK_MS ?? '5000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

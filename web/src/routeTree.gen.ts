@@ -12,6 +12,7 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as SlugRouteImport } from './routes/$slug'
 import { Route as AccountRouteImport } from './routes/account'
+import { Route as AdminRouteImport } from './routes/admin'
 import { Route as DangKyRouteImport } from './routes/dang-ky'
 import { Route as DangNhapRouteImport } from './routes/dang-nhap'
 import { Route as NotFoundRouteImport } from './routes/not-found'
@@ -19,9 +20,21 @@ import { Route as PhimBoRouteImport } from './routes/phim-bo'
 import { Route as PhimLeRouteImport } from './routes/phim-le'
 import { Route as PhimSapChieuRouteImport } from './routes/phim-sap-chieu'
 import { Route as PhimShowsRouteImport } from './routes/phim-shows'
+import { Route as AdminIndexRouteImport } from './routes/admin/index'
+import { Route as AdminAnalyticsRouteImport } from './routes/admin/analytics'
+import { Route as AdminAuditRouteImport } from './routes/admin/audit'
+import { Route as AdminAuto_crawlphimRouteImport } from './routes/admin/auto_crawlphim'
+import { Route as AdminDashboardRouteImport } from './routes/admin/dashboard'
+import { Route as AdminErrorReportsRouteImport } from './routes/admin/error-reports'
+import { Route as AdminOrdersRouteImport } from './routes/admin/orders'
+import { Route as AdminSettingsRouteImport } from './routes/admin/settings'
+import { Route as AdminUsersRouteImport } from './routes/admin/users'
 import { Route as DangKyGoiVipIndexRouteImport } from './routes/dang-ky-goi-vip.index'
 import { Route as TheLoaiSlugRouteImport } from './routes/the-loai.$slug'
 import { Route as TimKiemQRouteImport } from './routes/tim-kiem.$q'
+import { Route as AdminProductsIndexRouteImport } from './routes/admin/products/index'
+import { Route as AdminProductsAdd_episodeRouteImport } from './routes/admin/products/add_episode'
+import { Route as AdminProductsAdd_phimRouteImport } from './routes/admin/products/add_phim'
 import { Route as DangKyGoiVipPlanIndexRouteImport } from './routes/dang-ky-goi-vip.$plan.index'
 import { Route as DangKyGoiVipPlanBank_transferRouteImport } from './routes/dang-ky-goi-vip.$plan.bank_transfer'
 import { Route as XemPhimSlugEpisodeRouteImport } from './routes/xem-phim.$slug.$episode'
@@ -40,6 +53,11 @@ const SlugRoute = SlugRouteImport.update({
 const AccountRoute = AccountRouteImport.update({
   id: '/account',
   path: '/account',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AdminRoute = AdminRouteImport.update({
+  id: '/admin',
+  path: '/admin',
   getParentRoute: () => rootRouteImport,
 } as any)
 const DangKyRoute = DangKyRouteImport.update({
@@ -77,6 +95,51 @@ const PhimShowsRoute = PhimShowsRouteImport.update({
   path: '/phim-shows',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AdminIndexRoute = AdminIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminAnalyticsRoute = AdminAnalyticsRouteImport.update({
+  id: '/analytics',
+  path: '/analytics',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminAuditRoute = AdminAuditRouteImport.update({
+  id: '/audit',
+  path: '/audit',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminAuto_crawlphimRoute = AdminAuto_crawlphimRouteImport.update({
+  id: '/auto_crawlphim',
+  path: '/auto_crawlphim',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminDashboardRoute = AdminDashboardRouteImport.update({
+  id: '/dashboard',
+  path: '/dashboard',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminErrorReportsRoute = AdminErrorReportsRouteImport.update({
+  id: '/error-reports',
+  path: '/error-reports',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminOrdersRoute = AdminOrdersRouteImport.update({
+  id: '/orders',
+  path: '/orders',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminSettingsRoute = AdminSettingsRouteImport.update({
+  id: '/settings',
+  path: '/settings',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminUsersRoute = AdminUsersRouteImport.update({
+  id: '/users',
+  path: '/users',
+  getParentRoute: () => AdminRoute,
+} as any)
 const DangKyGoiVipIndexRoute = DangKyGoiVipIndexRouteImport.update({
   id: '/dang-ky-goi-vip/',
   path: '/dang-ky-goi-vip/',
@@ -91,6 +154,22 @@ const TimKiemQRoute = TimKiemQRouteImport.update({
   id: '/tim-kiem/$q',
   path: '/tim-kiem/$q',
   getParentRoute: () => rootRouteImport,
+} as any)
+const AdminProductsIndexRoute = AdminProductsIndexRouteImport.update({
+  id: '/products/',
+  path: '/products/',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminProductsAdd_episodeRoute =
+  AdminProductsAdd_episodeRouteImport.update({
+    id: '/products/add_episode',
+    path: '/products/add_episode',
+    getParentRoute: () => AdminRoute,
+  } as any)
+const AdminProductsAdd_phimRoute = AdminProductsAdd_phimRouteImport.update({
+  id: '/products/add_phim',
+  path: '/products/add_phim',
+  getParentRoute: () => AdminRoute,
 } as any)
 const DangKyGoiVipPlanIndexRoute = DangKyGoiVipPlanIndexRouteImport.update({
   id: '/dang-ky-goi-vip/$plan/',
@@ -119,6 +198,7 @@ export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/$slug': typeof SlugRoute
   '/account': typeof AccountRoute
+  '/admin': typeof AdminRouteWithChildren
   '/dang-ky': typeof DangKyRoute
   '/dang-nhap': typeof DangNhapRoute
   '/not-found': typeof NotFoundRoute
@@ -126,11 +206,23 @@ export interface FileRoutesByFullPath {
   '/phim-le': typeof PhimLeRoute
   '/phim-sap-chieu': typeof PhimSapChieuRoute
   '/phim-shows': typeof PhimShowsRoute
+  '/admin/analytics': typeof AdminAnalyticsRoute
+  '/admin/audit': typeof AdminAuditRoute
+  '/admin/auto_crawlphim': typeof AdminAuto_crawlphimRoute
+  '/admin/dashboard': typeof AdminDashboardRoute
+  '/admin/error-reports': typeof AdminErrorReportsRoute
+  '/admin/orders': typeof AdminOrdersRoute
+  '/admin/settings': typeof AdminSettingsRoute
+  '/admin/users': typeof AdminUsersRoute
   '/the-loai/$slug': typeof TheLoaiSlugRoute
   '/tim-kiem/$q': typeof TimKiemQRoute
+  '/admin/': typeof AdminIndexRoute
   '/dang-ky-goi-vip/': typeof DangKyGoiVipIndexRoute
+  '/admin/products/add_episode': typeof AdminProductsAdd_episodeRoute
+  '/admin/products/add_phim': typeof AdminProductsAdd_phimRoute
   '/dang-ky-goi-vip/$plan/bank_transfer': typeof DangKyGoiVipPlanBank_transferRoute
   '/xem-phim/$slug/$episode': typeof XemPhimSlugEpisodeRoute
+  '/admin/products/': typeof AdminProductsIndexRoute
   '/dang-ky-goi-vip/$plan/': typeof DangKyGoiVipPlanIndexRoute
   '/dang-ky-goi-vip/$plan/payment/$result': typeof DangKyGoiVipPlanPaymentResultRoute
 }
@@ -145,11 +237,23 @@ export interface FileRoutesByTo {
   '/phim-le': typeof PhimLeRoute
   '/phim-sap-chieu': typeof PhimSapChieuRoute
   '/phim-shows': typeof PhimShowsRoute
+  '/admin/analytics': typeof AdminAnalyticsRoute
+  '/admin/audit': typeof AdminAuditRoute
+  '/admin/auto_crawlphim': typeof AdminAuto_crawlphimRoute
+  '/admin/dashboard': typeof AdminDashboardRoute
+  '/admin/error-reports': typeof AdminErrorReportsRoute
+  '/admin/orders': typeof AdminOrdersRoute
+  '/admin/settings': typeof AdminSettingsRoute
+  '/admin/users': typeof AdminUsersRoute
   '/the-loai/$slug': typeof TheLoaiSlugRoute
   '/tim-kiem/$q': typeof TimKiemQRoute
+  '/admin': typeof AdminIndexRoute
   '/dang-ky-goi-vip': typeof DangKyGoiVipIndexRoute
+  '/admin/products/add_episode': typeof AdminProductsAdd_episodeRoute
+  '/admin/products/add_phim': typeof AdminProductsAdd_phimRoute
   '/dang-ky-goi-vip/$plan/bank_transfer': typeof DangKyGoiVipPlanBank_transferRoute
   '/xem-phim/$slug/$episode': typeof XemPhimSlugEpisodeRoute
+  '/admin/products': typeof AdminProductsIndexRoute
   '/dang-ky-goi-vip/$plan': typeof DangKyGoiVipPlanIndexRoute
   '/dang-ky-goi-vip/$plan/payment/$result': typeof DangKyGoiVipPlanPaymentResultRoute
 }
@@ -158,6 +262,7 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/$slug': typeof SlugRoute
   '/account': typeof AccountRoute
+  '/admin': typeof AdminRouteWithChildren
   '/dang-ky': typeof DangKyRoute
   '/dang-nhap': typeof DangNhapRoute
   '/not-found': typeof NotFoundRoute
@@ -165,11 +270,23 @@ export interface FileRoutesById {
   '/phim-le': typeof PhimLeRoute
   '/phim-sap-chieu': typeof PhimSapChieuRoute
   '/phim-shows': typeof PhimShowsRoute
+  '/admin/analytics': typeof AdminAnalyticsRoute
+  '/admin/audit': typeof AdminAuditRoute
+  '/admin/auto_crawlphim': typeof AdminAuto_crawlphimRoute
+  '/admin/dashboard': typeof AdminDashboardRoute
+  '/admin/error-reports': typeof AdminErrorReportsRoute
+  '/admin/orders': typeof AdminOrdersRoute
+  '/admin/settings': typeof AdminSettingsRoute
+  '/admin/users': typeof AdminUsersRoute
   '/the-loai/$slug': typeof TheLoaiSlugRoute
   '/tim-kiem/$q': typeof TimKiemQRoute
+  '/admin/': typeof AdminIndexRoute
   '/dang-ky-goi-vip/': typeof DangKyGoiVipIndexRoute
+  '/admin/products/add_episode': typeof AdminProductsAdd_episodeRoute
+  '/admin/products/add_phim': typeof AdminProductsAdd_phimRoute
   '/dang-ky-goi-vip/$plan/bank_transfer': typeof DangKyGoiVipPlanBank_transferRoute
   '/xem-phim/$slug/$episode': typeof XemPhimSlugEpisodeRoute
+  '/admin/products/': typeof AdminProductsIndexRoute
   '/dang-ky-goi-vip/$plan/': typeof DangKyGoiVipPlanIndexRoute
   '/dang-ky-goi-vip/$plan/payment/$result': typeof DangKyGoiVipPlanPaymentResultRoute
 }
@@ -179,6 +296,7 @@ export interface FileRouteTypes {
     | '/'
     | '/$slug'
     | '/account'
+    | '/admin'
     | '/dang-ky'
     | '/dang-nhap'
     | '/not-found'
@@ -186,11 +304,23 @@ export interface FileRouteTypes {
     | '/phim-le'
     | '/phim-sap-chieu'
     | '/phim-shows'
+    | '/admin/analytics'
+    | '/admin/audit'
+    | '/admin/auto_crawlphim'
+    | '/admin/dashboard'
+    | '/admin/error-reports'
+    | '/admin/orders'
+    | '/admin/settings'
+    | '/admin/users'
     | '/the-loai/$slug'
     | '/tim-kiem/$q'
+    | '/admin/'
     | '/dang-ky-goi-vip/'
+    | '/admin/products/add_episode'
+    | '/admin/products/add_phim'
     | '/dang-ky-goi-vip/$plan/bank_transfer'
     | '/xem-phim/$slug/$episode'
+    | '/admin/products/'
     | '/dang-ky-goi-vip/$plan/'
     | '/dang-ky-goi-vip/$plan/payment/$result'
   fileRoutesByTo: FileRoutesByTo
@@ -205,11 +335,23 @@ export interface FileRouteTypes {
     | '/phim-le'
     | '/phim-sap-chieu'
     | '/phim-shows'
+    | '/admin/analytics'
+    | '/admin/audit'
+    | '/admin/auto_crawlphim'
+    | '/admin/dashboard'
+    | '/admin/error-reports'
+    | '/admin/orders'
+    | '/admin/settings'
+    | '/admin/users'
     | '/the-loai/$slug'
     | '/tim-kiem/$q'
+    | '/admin'
     | '/dang-ky-goi-vip'
+    | '/admin/products/add_episode'
+    | '/admin/products/add_phim'
     | '/dang-ky-goi-vip/$plan/bank_transfer'
     | '/xem-phim/$slug/$episode'
+    | '/admin/products'
     | '/dang-ky-goi-vip/$plan'
     | '/dang-ky-goi-vip/$plan/payment/$result'
   id:
@@ -217,6 +359,7 @@ export interface FileRouteTypes {
     | '/'
     | '/$slug'
     | '/account'
+    | '/admin'
     | '/dang-ky'
     | '/dang-nhap'
     | '/not-found'
@@ -224,11 +367,23 @@ export interface FileRouteTypes {
     | '/phim-le'
     | '/phim-sap-chieu'
     | '/phim-shows'
+    | '/admin/analytics'
+    | '/admin/audit'
+    | '/admin/auto_crawlphim'
+    | '/admin/dashboard'
+    | '/admin/error-reports'
+    | '/admin/orders'
+    | '/admin/settings'
+    | '/admin/users'
     | '/the-loai/$slug'
     | '/tim-kiem/$q'
+    | '/admin/'
     | '/dang-ky-goi-vip/'
+    | '/admin/products/add_episode'
+    | '/admin/products/add_phim'
     | '/dang-ky-goi-vip/$plan/bank_transfer'
     | '/xem-phim/$slug/$episode'
+    | '/admin/products/'
     | '/dang-ky-goi-vip/$plan/'
     | '/dang-ky-goi-vip/$plan/payment/$result'
   fileRoutesById: FileRoutesById
@@ -237,6 +392,7 @@ export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   SlugRoute: typeof SlugRoute
   AccountRoute: typeof AccountRoute
+  AdminRoute: typeof AdminRouteWithChildren
   DangKyRoute: typeof DangKyRoute
   DangNhapRoute: typeof DangNhapRoute
   NotFoundRoute: typeof NotFoundRoute
@@ -274,6 +430,13 @@ declare module '@tanstack/react-router' {
       path: '/account'
       fullPath: '/account'
       preLoaderRoute: typeof AccountRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/admin': {
+      id: '/admin'
+      path: '/admin'
+      fullPath: '/admin'
+      preLoaderRoute: typeof AdminRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/dang-ky': {
@@ -325,6 +488,69 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PhimShowsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/admin/': {
+      id: '/admin/'
+      path: '/'
+      fullPath: '/admin/'
+      preLoaderRoute: typeof AdminIndexRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/admin/analytics': {
+      id: '/admin/analytics'
+      path: '/analytics'
+      fullPath: '/admin/analytics'
+      preLoaderRoute: typeof AdminAnalyticsRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/admin/audit': {
+      id: '/admin/audit'
+      path: '/audit'
+      fullPath: '/admin/audit'
+      preLoaderRoute: typeof AdminAuditRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/admin/auto_crawlphim': {
+      id: '/admin/auto_crawlphim'
+      path: '/auto_crawlphim'
+      fullPath: '/admin/auto_crawlphim'
+      preLoaderRoute: typeof AdminAuto_crawlphimRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/admin/dashboard': {
+      id: '/admin/dashboard'
+      path: '/dashboard'
+      fullPath: '/admin/dashboard'
+      preLoaderRoute: typeof AdminDashboardRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/admin/error-reports': {
+      id: '/admin/error-reports'
+      path: '/error-reports'
+      fullPath: '/admin/error-reports'
+      preLoaderRoute: typeof AdminErrorReportsRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/admin/orders': {
+      id: '/admin/orders'
+      path: '/orders'
+      fullPath: '/admin/orders'
+      preLoaderRoute: typeof AdminOrdersRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/admin/settings': {
+      id: '/admin/settings'
+      path: '/settings'
+      fullPath: '/admin/settings'
+      preLoaderRoute: typeof AdminSettingsRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/admin/users': {
+      id: '/admin/users'
+      path: '/users'
+      fullPath: '/admin/users'
+      preLoaderRoute: typeof AdminUsersRouteImport
+      parentRoute: typeof AdminRoute
+    }
     '/dang-ky-goi-vip/': {
       id: '/dang-ky-goi-vip/'
       path: '/dang-ky-goi-vip'
@@ -345,6 +571,27 @@ declare module '@tanstack/react-router' {
       fullPath: '/tim-kiem/$q'
       preLoaderRoute: typeof TimKiemQRouteImport
       parentRoute: typeof rootRouteImport
+    }
+    '/admin/products/': {
+      id: '/admin/products/'
+      path: '/products'
+      fullPath: '/admin/products/'
+      preLoaderRoute: typeof AdminProductsIndexRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/admin/products/add_episode': {
+      id: '/admin/products/add_episode'
+      path: '/products/add_episode'
+      fullPath: '/admin/products/add_episode'
+      preLoaderRoute: typeof AdminProductsAdd_episodeRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/admin/products/add_phim': {
+      id: '/admin/products/add_phim'
+      path: '/products/add_phim'
+      fullPath: '/admin/products/add_phim'
+      preLoaderRoute: typeof AdminProductsAdd_phimRouteImport
+      parentRoute: typeof AdminRoute
     }
     '/dang-ky-goi-vip/$plan/': {
       id: '/dang-ky-goi-vip/$plan/'
@@ -377,10 +624,43 @@ declare module '@tanstack/react-router' {
   }
 }
 
+interface AdminRouteChildren {
+  AdminAnalyticsRoute: typeof AdminAnalyticsRoute
+  AdminAuditRoute: typeof AdminAuditRoute
+  AdminAuto_crawlphimRoute: typeof AdminAuto_crawlphimRoute
+  AdminDashboardRoute: typeof AdminDashboardRoute
+  AdminErrorReportsRoute: typeof AdminErrorReportsRoute
+  AdminOrdersRoute: typeof AdminOrdersRoute
+  AdminSettingsRoute: typeof AdminSettingsRoute
+  AdminUsersRoute: typeof AdminUsersRoute
+  AdminIndexRoute: typeof AdminIndexRoute
+  AdminProductsAdd_episodeRoute: typeof AdminProductsAdd_episodeRoute
+  AdminProductsAdd_phimRoute: typeof AdminProductsAdd_phimRoute
+  AdminProductsIndexRoute: typeof AdminProductsIndexRoute
+}
+
+const AdminRouteChildren: AdminRouteChildren = {
+  AdminAnalyticsRoute: AdminAnalyticsRoute,
+  AdminAuditRoute: AdminAuditRoute,
+  AdminAuto_crawlphimRoute: AdminAuto_crawlphimRoute,
+  AdminDashboardRoute: AdminDashboardRoute,
+  AdminErrorReportsRoute: AdminErrorReportsRoute,
+  AdminOrdersRoute: AdminOrdersRoute,
+  AdminSettingsRoute: AdminSettingsRoute,
+  AdminUsersRoute: AdminUsersRoute,
+  AdminIndexRoute: AdminIndexRoute,
+  AdminProductsAdd_episodeRoute: AdminProductsAdd_episodeRoute,
+  AdminProductsAdd_phimRoute: AdminProductsAdd_phimRoute,
+  AdminProductsIndexRoute: AdminProductsIndexRoute,
+}
+
+const AdminRouteWithChildren = AdminRoute._addFileChildren(AdminRouteChildren)
+
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   SlugRoute: SlugRoute,
   AccountRoute: AccountRoute,
+  AdminRoute: AdminRouteWithChildren,
   DangKyRoute: DangKyRoute,
   DangNhapRoute: DangNhapRoute,
   NotFoundRoute: NotFoundRoute,

@@ -316,6 +316,32 @@ export const rateLimits = sqliteTable('rate_limits', {
   windowStart: integer('window_start').notNull(),
 });
 
+/** Every admin write (issue 9): who did what to which target, with the state before and after. */
+export const auditLog = sqliteTable(
+  'audit_log',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Kept as written: the actor's account may be deleted later. */
+    actorEmail: text('actor_email').notNull().default(''),
+    /** 'user.roles', 'film.create', 'film.delete', 'crawl.start', 'schedule.create', 'settings.update'… */
+    action: text('action').notNull(),
+    target: text('target').notNull().default(''),
+    /** JSON snapshots; null when there is no before (create) or after (delete). */
+    before: text('before'),
+    after: text('after'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_log_created').on(t.createdAt), index('audit_log_action').on(t.action, t.createdAt)],
+);
+
+/** Operator-editable site settings (hotline, bank details, crawl source); env values are the defaults. */
+export const settings = sqliteTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  updatedAt: updatedAt(),
+});
+
 export const filmsRelations = relations(films, ({ one, many }) => ({
   category: one(categories, { fields: [films.categoryId], references: [categories.id] }),
   episodes: many(episodes),

@@ -33,4 +33,9 @@ export class TtlCache<V> {
       this.entries.delete(oldest);
     }
   }
+
+  /** Forgets everything: an admin write changed what the public reads. */
+  clear(): void {
+    this.entries.clear();
+  }
 }

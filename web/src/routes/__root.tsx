@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { createRootRouteWithContext, Outlet } from '@tanstack/react-router';
+import { createRootRouteWithContext, Outlet, useRouterState } from '@tanstack/react-router';
 import { NotFoundPage } from '../components/layout/not-found-page';
 import { OfflineBanner } from '../components/layout/offline-banner';
 import { SiteFooter } from '../components/layout/site-footer';
@@ -21,17 +21,19 @@ export const Route = createRootRouteWithContext<RouterContext>()({
 });
 
 function RootLayout() {
+  // The back office (/admin/*) has its own layout and no public header or footer.
+  const publicChrome = useRouterState({ select: (s) => !s.matches.some((m) => m.routeId === '/admin') });
   return (
     <>
       <a href="#main" className="skip-link">
         Bỏ qua tới nội dung chính
       </a>
       <OfflineBanner />
-      <SiteHeader account={<AccountLinks />} search={<SearchBox />} />
+      {publicChrome && <SiteHeader account={<AccountLinks />} search={<SearchBox />} />}
       <main id="main" tabIndex={-1}>
         <Outlet />
       </main>
-      <SiteFooter />
+      {publicChrome && <SiteFooter />}
       <AppToaster />
     </>
   );

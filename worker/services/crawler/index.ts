@@ -41,6 +41,11 @@ export interface CrawlOptions {
   retryBaseMs?: number;
   /** A running run whose heartbeat is older than this is dead and resumable. Default 2 min. */
   staleAfterMs?: number;
+  /**
+   * Unix ms after which the call stops starting films, saves its cursor and releases the run (still
+   * 'running', heartbeat 0) for the next scheduler tick to resume: Workers invocations have limits.
+   */
+  deadline?: number;
 }
 
 export interface CrawlSummary {
@@ -55,6 +60,8 @@ export interface CrawlSummary {
   seconds: number;
   /** Set when this call took over a crashed run: what that run had already completed. */
   resumedFrom?: { pagesDone: number; filmsDone: number };
+  /** The deadline came first: the run is left 'running' and released for the next call to resume. */
+  paused?: boolean;
 }
 
 /** Bad input to runCrawl: a source not in CRAWL_SOURCES, a malformed list path or page range. */
@@ -150,6 +157,11 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
   const seen = new Set<string>();
   let pagesRead = 0;
   let lastListError = '';
+  let paused = false;
+  const pastDeadline = () => {
+    if (!paused && opts.deadline !== undefined && now() >= opts.deadline) paused = true;
+    return paused;
+  };
 
   try {
     for (const list of params.lists) {
@@ -161,6 +173,7 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
           pagesRead++;
           continue;
         }
+        if (pastDeadline()) break;
         const url = `${base}/${list}?page=${page}`;
         let listPage: ReturnType<typeof parseListPage>;
         try {
@@ -190,7 +203,7 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
         }
 
         await forEachLimited(listPage.items, config.CRAWL_CONCURRENCY, async (item) => {
-          if (handled.has(item.slug)) return;
+          if (handled.has(item.slug) || pastDeadline()) return;
           if (seen.has(item.slug)) {
             await withLock(async () => {
               current.films.push(item.slug);
@@ -240,6 +253,7 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
           });
         });
 
+        if (paused) break;
         await withLock(async () => {
           completed.add(key);
           cursor.current = undefined;
@@ -253,9 +267,27 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
         );
         if (!listPage.items.length) break;
       }
+      if (paused) break;
     }
 
     const finalCursor = { ...cursor, completed: [...completed] };
+    if (paused) {
+      // Released, not finished: heartbeat 0 makes the run stale at once for whoever resumes it.
+      await withLock(() => saveProgress(db, run.id, counts, snapshot(), 0));
+      log(`${tag} paused at the time budget: ${counts.pagesDone} pages done, resumes on the next tick`);
+      return {
+        runId: run.id,
+        pages: counts.pagesDone,
+        pagesFailed: cursor.pagesFailed,
+        filmsNew: counts.filmsNew,
+        filmsUpdated: counts.filmsUpdated,
+        filmsSkipped: counts.filmsSkipped,
+        filmsFailed: counts.filmsFailed,
+        seconds: Math.round((now() - started) / 100) / 10,
+        ...(resumedFrom ? { resumedFrom } : {}),
+        paused: true,
+      };
+    }
     if (pagesRead === 0) {
       const error = `no list page could be read (${lastListError || 'nothing to crawl'})`;
       await withLock(() => finishRun(db, run.id, { status: 'failed', counts, cursor: finalCursor, now: now(), error }));
@@ -322,14 +354,14 @@ async function prepareFilm(
 }
 
 /** The source's base URL without trailing slash, query or fragment; its origin must be allowlisted. */
-function normalizeSource(source: string, allowed: readonly string[]): string {
+export function normalizeSource(source: string, allowed: readonly string[]): string {
   const url = parseHttpUrl(source.trim());
   if (!url) throw new CrawlRequestError(`source: not an http(s) URL: ${source.slice(0, 200)}`);
   if (!allowedOriginSet(allowed).has(url.origin)) throw new CrawlRequestError(`source: ${url.origin} is not in CRAWL_SOURCES`);
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
-function normalizeParams(opts: CrawlOptions): CrawlParams {
+export function normalizeParams(opts: CrawlOptions): CrawlParams {
   const lists = [...new Set((opts.lists?.length ? opts.lists : [DEFAULT_CRAWL_LIST]).map((l) => l.trim().replace(/^\/+|\/+$/g, '')))];
   for (const list of lists) {
     if (!isValidListPath(list)) throw new CrawlRequestError(`lists: '${list.slice(0, 200)}' is not a list path`);

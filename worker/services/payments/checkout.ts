@@ -3,6 +3,7 @@
 import type { Config } from '../../config';
 import type { AppDeps } from '../../lib/context';
 import { ApiError, conflict, notFound } from '../../lib/errors';
+import { readSettings } from '../admin/settings';
 import {
   type BankTransferResponse,
   type Gateway,
@@ -106,8 +107,9 @@ export async function startBankTransfer(
   deps: PaymentDeps,
   input: { buyer: Buyer; plan: PlanId; months: number },
 ): Promise<BankTransferResponse> {
-  const { BANK_NAME, BANK_ACCOUNT_NUMBER, BANK_ACCOUNT_HOLDER, PAYMENT_HOTLINE } = deps.config;
-  if (!BANK_NAME || !BANK_ACCOUNT_NUMBER || !BANK_ACCOUNT_HOLDER) throw unavailable();
+  // The operator's settings page overrides the environment's account (services/admin/settings.ts).
+  const { bankName, bankAccount, bankHolder, hotline } = await readSettings(deps.db, deps.config);
+  if (!bankName || !bankAccount || !bankHolder) throw unavailable();
   const order = await createOrder(deps.db, {
     userId: input.buyer.id,
     plan: input.plan,
@@ -121,11 +123,11 @@ export async function startBankTransfer(
     planName: PLANS[order.plan].name,
     months: order.months,
     amount: order.amount,
-    bank: { name: BANK_NAME, accountNumber: BANK_ACCOUNT_NUMBER, accountHolder: BANK_ACCOUNT_HOLDER },
+    bank: { name: bankName, accountNumber: bankAccount, accountHolder: bankHolder },
     note: input.buyer.email,
     name: input.buyer.name,
     email: input.buyer.email,
-    hotline: PAYMENT_HOTLINE,
+    hotline,
   };
 }
 

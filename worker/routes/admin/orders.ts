@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
-import { requireRole } from '../lib/auth-middleware';
-import type { AppEnv } from '../lib/context';
-import { validate } from '../lib/validate';
-import { confirmBankTransfer } from '../services/payments/checkout';
-import { listAllOrders } from '../services/payments/orders';
-import { adminOrdersQuerySchema, orderIdParamSchema } from '../schemas/vip';
+import { requireRole } from '../../lib/auth-middleware';
+import type { AppEnv } from '../../lib/context';
+import { validate } from '../../lib/validate';
+import { confirmBankTransfer } from '../../services/payments/checkout';
+import { listAllOrders } from '../../services/payments/orders';
+import { adminOrdersQuerySchema, orderIdParamSchema } from '../../schemas/vip';
 
 /** /api/admin/orders: every order with its user, and confirming a bank transfer (role admin). */
 export const adminOrderRoutes = new Hono<AppEnv>()

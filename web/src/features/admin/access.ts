@@ -1,0 +1,60 @@
+import type { Session } from '../../lib/session';
+
+/**
+ * The two access levels of SPEC.md §6, as ADMIN_ACCESS of worker/schemas/admin.ts states them (the
+ * API enforces them; the guard and the sidebar only mirror them). Restated here because the route
+ * guards run in the entry chunk, and that module brings zod with it (see listing-search.ts of the
+ * catalogue feature on why zod stays out of the entry).
+ */
+const ADMIN_ACCESS = {
+  adminOnly: { roles: ['admin'], permissions: [] },
+  adminOrVip2: { roles: ['admin'], permissions: ['VIP2'] },
+} satisfies Record<string, { roles: string[]; permissions: string[] }>;
+
+export type AdminArea = keyof typeof ADMIN_ACCESS;
+
+/** SPEC.md §6 route guard: admitted when holding any listed role or any listed permission. */
+export function canUse(session: Session | null, area: AdminArea): boolean {
+  if (!session) return false;
+  const { roles, permissions }: { roles: string[]; permissions: string[] } = ADMIN_ACCESS[area];
+  return session.roles.some((r) => roles.includes(r)) || session.permissions.some((p) => permissions.includes(p));
+}
+
+/** Anyone who may open at least one admin page. */
+export const canEnterAdmin = (session: Session | null) => canUse(session, 'adminOnly') || canUse(session, 'adminOrVip2');
+
+export type AdminPath =
+  | '/admin/dashboard'
+  | '/admin/users'
+  | '/admin/products'
+  | '/admin/products/add_phim'
+  | '/admin/products/add_episode'
+  | '/admin/auto_crawlphim'
+  | '/admin/orders'
+  | '/admin/error-reports'
+  | '/admin/analytics'
+  | '/admin/settings'
+  | '/admin/audit';
+
+export interface AdminNavItem {
+  to: AdminPath;
+  label: string;
+  area: AdminArea;
+  /** Shown indented under the item before it (the add-film / add-episode submenu). */
+  sub?: boolean;
+}
+
+/** The sidebar (SPEC.md §2.9), in order; each item shows only to those who may open it. */
+export const ADMIN_NAV: readonly AdminNavItem[] = [
+  { to: '/admin/dashboard', label: 'Tổng quan', area: 'adminOrVip2' },
+  { to: '/admin/users', label: 'Người dùng', area: 'adminOnly' },
+  { to: '/admin/products', label: 'Phim', area: 'adminOnly' },
+  { to: '/admin/products/add_phim', label: 'Thêm phim', area: 'adminOrVip2', sub: true },
+  { to: '/admin/products/add_episode', label: 'Thêm tập phim', area: 'adminOrVip2', sub: true },
+  { to: '/admin/auto_crawlphim', label: 'Thu thập tự động', area: 'adminOnly' },
+  { to: '/admin/orders', label: 'Đơn chuyển khoản', area: 'adminOnly' },
+  { to: '/admin/error-reports', label: 'Báo lỗi', area: 'adminOnly' },
+  { to: '/admin/analytics', label: 'Thống kê', area: 'adminOnly' },
+  { to: '/admin/settings', label: 'Cài đặt', area: 'adminOnly' },
+  { to: '/admin/audit', label: 'Nhật ký', area: 'adminOnly' },
+];

@@ -1,0 +1,101 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { formatDateTime } from '../../../lib/format';
+import { usePageMeta } from '../../../lib/page-meta';
+import { messageOf } from '../api/admin-request';
+import { auditQuery } from '../api/site-api';
+import { AdminHeading } from './admin-layout';
+import { AdminPager } from './admin-pager';
+
+/** The actions the API records (worker/services/admin), exact names: the API filters by equality. */
+const ACTIONS: [string, string][] = [
+  ['user.roles', 'Đổi vai trò'],
+  ['user.permissions', 'Đổi quyền VIP'],
+  ['user.reset_password', 'Đặt lại mật khẩu'],
+  ['film.create', 'Thêm phim'],
+  ['film.update', 'Sửa phim'],
+  ['film.delete', 'Xoá phim'],
+  ['film.vip1', 'Đổi VIP1 của phim'],
+  ['episode.create', 'Thêm tập'],
+  ['episode.update', 'Sửa tập'],
+  ['episode.delete', 'Xoá tập'],
+  ['crawl.start', 'Thu thập ngay'],
+  ['schedule.create', 'Đặt lịch thu thập'],
+  ['schedule.delete', 'Xoá lịch thu thập'],
+  ['error_report.resolve', 'Xử lý báo lỗi'],
+  ['settings.update', 'Đổi cài đặt'],
+];
+
+const show = (value: unknown) => (value === null || value === undefined ? '—' : JSON.stringify(value));
+
+/** /admin/audit (admin): every admin write, newest first, filtered by action ('film.delete', 'user.roles', …). */
+export function AuditPage() {
+  usePageMeta({ title: 'Nhật ký quản trị | Quản trị', robots: 'noindex' });
+  const [page, setPage] = useState(1);
+  const [action, setAction] = useState('');
+  const audit = useQuery(auditQuery(page, action));
+  const data = audit.data;
+  return (
+    <section>
+      <AdminHeading title="Nhật ký quản trị" />
+      <div className="admin-toolbar">
+        <select
+          className="admin-select"
+          aria-label="Lọc theo thao tác"
+          value={action}
+          onChange={(e) => {
+            setAction(e.target.value);
+            setPage(1);
+          }}
+        >
+          <option value="">Mọi thao tác</option>
+          {ACTIONS.map(([value, label]) => (
+            <option key={value} value={value}>
+              {label} ({value})
+            </option>
+          ))}
+        </select>
+        {audit.isFetching && <span className="muted">Loading...</span>}
+      </div>
+      {audit.isError && <p className="field-error">{messageOf(audit.error)}</p>}
+      <div className="admin-table-wrap">
+        <table className="admin-table">
+          <thead>
+            <tr>
+              <th>Thời gian</th>
+              <th>Người thực hiện</th>
+              <th>Thao tác</th>
+              <th>Đối tượng</th>
+              <th>Trước</th>
+              <th>Sau</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data?.data.map((e) => (
+              <tr key={e.id}>
+                <td>{formatDateTime(e.createdAt)}</td>
+                <td>{e.actor.email}</td>
+                <td>
+                  <code>{e.action}</code>
+                </td>
+                <td style={{ overflowWrap: 'anywhere' }}>{e.target}</td>
+                <td className="audit-value">{show(e.before)}</td>
+                <td className="audit-value">{show(e.after)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {data?.data.length === 0 && <p className="admin-empty">Chưa có thao tác nào.</p>}
+        {!data && audit.isPending && <p className="admin-empty">Loading...</p>}
+      </div>
+      {data && (
+        <AdminPager
+          page={data.pagination.page}
+          totalPages={data.pagination.totalPages}
+          totalItems={data.pagination.totalItems}
+          onPage={setPage}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,157 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { lazy, Suspense, useMemo } from 'react';
+import type { DayCount, MonthRevenue, TopFilm } from '../../../../../worker/schemas/admin';
+import { formatNumber } from '../../../lib/format';
+import { usePageMeta } from '../../../lib/page-meta';
+import { useSession } from '../../../lib/session';
+import { messageOf } from '../api/admin-request';
+import { statsQuery } from '../api/site-api';
+import { canUse } from '../access';
+import { AdminHeading } from './admin-layout';
+import { RunsTable } from './runs-table';
+
+// chart.js (~60 kB gzip) only when a chart is on screen, never in the public pages' bundles.
+const SeriesChart = lazy(() => import('./chart'));
+
+export const formatVnd = (n: number) => `${formatNumber(n)} ₫`;
+const dayLabel = (day: string) => `${day.slice(8, 10)}/${day.slice(5, 7)}`;
+const monthLabel = (month: string) => `${month.slice(5, 7)}/${month.slice(0, 4)}`;
+
+export function ViewsChart({ days }: { days: DayCount[] }) {
+  const labels = useMemo(() => days.map((d) => dayLabel(d.day)), [days]);
+  const values = useMemo(() => days.map((d) => d.views), [days]);
+  const total = values.reduce((a, b) => a + b, 0);
+  return (
+    <Suspense fallback={<div className="chart-box muted">Loading...</div>}>
+      <SeriesChart
+        type="line"
+        labels={labels}
+        values={values}
+        label="Lượt xem"
+        summary={`Lượt xem ${days.length} ngày qua: tổng ${formatNumber(total)}`}
+      />
+    </Suspense>
+  );
+}
+
+function RevenueChart({ months }: { months: MonthRevenue[] }) {
+  const labels = useMemo(() => months.map((m) => monthLabel(m.month)), [months]);
+  const values = useMemo(() => months.map((m) => m.amount), [months]);
+  return (
+    <Suspense fallback={<div className="chart-box muted">Loading...</div>}>
+      <SeriesChart
+        type="bar"
+        labels={labels}
+        values={values}
+        label="Doanh thu"
+        summary={`Doanh thu ${months.length} tháng qua: tổng ${formatVnd(values.reduce((a, b) => a + b, 0))}`}
+        formatValue={formatNumber}
+      />
+    </Suspense>
+  );
+}
+
+export function TopFilmsTable({ films, label }: { films: TopFilm[]; label: string }) {
+  if (films.length === 0) return <p className="muted">Chưa có lượt xem.</p>;
+  return (
+    <div className="admin-table-wrap">
+      <table className="admin-table" aria-label={label}>
+        <thead>
+          <tr>
+            <th>#</th>
+            <th>Phim</th>
+            <th className="num">Lượt xem</th>
+          </tr>
+        </thead>
+        <tbody>
+          {films.map((f, i) => (
+            <tr key={f.slug}>
+              <td className="num">{i + 1}</td>
+              <td>
+                <Link to="/$slug" params={{ slug: f.slug }}>
+                  {f.title}
+                </Link>
+              </td>
+              <td className="num">{formatNumber(f.views)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** /admin/dashboard (admin or VIP2): the real figures of GET /api/admin/stats. */
+export function DashboardPage() {
+  usePageMeta({ title: 'Tổng quan | Quản trị', robots: 'noindex' });
+  const session = useSession();
+  const stats = useQuery(statsQuery());
+  if (stats.isError) {
+    return (
+      <section>
+        <AdminHeading title="Tổng quan" />
+        <p className="field-error" role="alert">
+          Không tải được số liệu: {messageOf(stats.error)}
+        </p>
+        <button type="button" className="btn btn-ghost" onClick={() => void stats.refetch()}>
+          Thử lại
+        </button>
+      </section>
+    );
+  }
+  const s = stats.data;
+  if (!s) return <p className="muted">Loading...</p>;
+  const cards: [string, string][] = [
+    ['Phim', formatNumber(s.films)],
+    ['Tập phim', formatNumber(s.episodes)],
+    ['Người dùng', formatNumber(s.users)],
+    ['Thành viên VIP 1', formatNumber(s.vipMembers.VIP1)],
+    ['Thành viên VIP 2', formatNumber(s.vipMembers.VIP2)],
+    ['Doanh thu tháng này', formatVnd(s.revenueThisMonth)],
+    ['Báo lỗi chưa xử lý', formatNumber(s.openErrorReports)],
+  ];
+  const isAdmin = canUse(session, 'adminOnly');
+  return (
+    <section>
+      <AdminHeading title="Tổng quan">
+        <button type="button" className="btn btn-ghost btn-sm" onClick={() => void stats.refetch()} disabled={stats.isFetching}>
+          Làm mới
+        </button>
+      </AdminHeading>
+      <dl className="stat-grid">
+        {cards.map(([label, value]) => (
+          <div key={label} className="stat-card">
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <div className="chart-grid">
+        <div className="admin-card">
+          <h2>Lượt xem 30 ngày qua</h2>
+          <ViewsChart days={s.viewsPerDay} />
+        </div>
+        <div className="admin-card">
+          <h2>Doanh thu theo tháng (₫)</h2>
+          <RevenueChart months={s.revenueByMonth} />
+        </div>
+      </div>
+      <div className="two-cols">
+        <div className="admin-card">
+          <h2>Phim xem nhiều tuần này</h2>
+          <TopFilmsTable films={s.topFilmsWeek} label="Phim xem nhiều tuần này" />
+        </div>
+        <div className="admin-card">
+          <h2>Các lượt thu thập gần đây</h2>
+          <RunsTable runs={s.lastCrawlRuns} />
+          {isAdmin && (
+            <p style={{ marginTop: 10 }}>
+              <Link to="/admin/auto_crawlphim">Tới trang thu thập</Link>
+            </p>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}

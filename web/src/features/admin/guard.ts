@@ -1,0 +1,14 @@
+import { redirect } from '@tanstack/react-router';
+import type { Session } from '../../lib/session';
+import { type AdminArea, canEnterAdmin, canUse } from './access';
+
+/**
+ * beforeLoad of the admin routes (SPEC.md §6): whoever holds none of the listed roles or
+ * permissions goes to /not-found. Only a mirror: the API answers 401/403 on its own.
+ */
+export function requireAdminArea(area: AdminArea | 'any') {
+  return ({ context }: { context: { auth: Session | null } }) => {
+    const allowed = area === 'any' ? canEnterAdmin(context.auth) : canUse(context.auth, area);
+    if (!allowed) throw redirect({ to: '/not-found', replace: true });
+  };
+}

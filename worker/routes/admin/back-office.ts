@@ -1,0 +1,41 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../../lib/context';
+import { validate } from '../../lib/validate';
+import { auditQuerySchema, errorReportsQuerySchema, updateSettingsSchema } from '../../schemas/admin';
+import { listAudit } from '../../services/admin/audit';
+import { listErrorReports, resolveErrorReport } from '../../services/admin/error-reports';
+import { readSettings, updateSettings } from '../../services/admin/settings';
+import { adminAnalytics, adminStats } from '../../services/admin/stats';
+import { adminOnly, adminOrVip2 } from './access';
+
+const idParam = z.object({
+  id: z.coerce.number({ error: 'must be a report id' }).int('must be a report id').positive('must be a report id'),
+});
+
+/** Dashboard, analytics, error reports, settings and the audit log; mounted under /api/admin. */
+export const backOfficeRoutes = new Hono<AppEnv>()
+  .get('/stats', adminOrVip2, async (c) => {
+    return c.json(await adminStats(c.var.db, c.var.deps.now()), 200);
+  })
+  .get('/analytics', adminOnly, async (c) => {
+    return c.json(await adminAnalytics(c.var.db, c.var.deps.now()), 200);
+  })
+  .get('/error-reports', adminOnly, validate('query', errorReportsQuerySchema), async (c) => {
+    return c.json(await listErrorReports(c.var.db, c.req.valid('query')), 200);
+  })
+  .post('/error-reports/:id/resolve', adminOnly, validate('param', idParam), async (c) => {
+    return c.json(await resolveErrorReport(c.var.db, c.var.viewer, c.req.valid('param').id, c.var.deps.now()), 200);
+  })
+  .get('/settings', adminOnly, async (c) => {
+    const { config } = c.var.deps;
+    return c.json({ data: await readSettings(c.var.db, config), allowedCrawlSources: config.CRAWL_SOURCES }, 200);
+  })
+  .put('/settings', adminOnly, validate('json', updateSettingsSchema), async (c) => {
+    const { config } = c.var.deps;
+    const data = await updateSettings(c.var.db, config, c.var.viewer, c.req.valid('json'), c.var.deps.now());
+    return c.json({ data, allowedCrawlSources: config.CRAWL_SOURCES }, 200);
+  })
+  .get('/audit', adminOnly, validate('query', auditQuerySchema), async (c) => {
+    return c.json(await listAudit(c.var.db, c.req.valid('query')), 200);
+  });

@@ -1,0 +1,62 @@
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppDeps, AppEnv } from '../../lib/context';
+import { validate } from '../../lib/validate';
+import { ADMIN_TEXTS, crawlNowSchema, createScheduleSchema, deleteScheduleQuerySchema } from '../../schemas/admin';
+import {
+  advanceRun,
+  crawlRun,
+  createCrawlRun,
+  createSchedule,
+  deleteSchedule,
+  lastCrawlRuns,
+  listSchedules,
+} from '../../services/admin/crawls';
+import { adminOnly } from './access';
+
+const idParam = z.object({ id: z.coerce.number({ error: 'must be a run id' }).int('must be a run id').positive('must be a run id') });
+
+/**
+ * Crawls the run in the background: on Workers within waitUntil and the tick budget (the next Cron
+ * tick resumes it from its cursor); on Node in this process to the end. The request never waits.
+ */
+function crawlInBackground(c: Pick<Context, 'executionCtx'>, deps: AppDeps, runId: number) {
+  let waitUntil: ((p: Promise<unknown>) => void) | undefined;
+  try {
+    const ctx = c.executionCtx;
+    waitUntil = (p) => ctx.waitUntil(p);
+  } catch {
+    waitUntil = undefined; // Node: no execution context, the process outlives the request
+  }
+  const deadline = waitUntil ? deps.now() + deps.config.CRAWL_TICK_BUDGET_MS : undefined;
+  const task = advanceRun(deps, runId, deadline, (line) => console.log(line)).catch((err: unknown) =>
+    console.error(`[crawl #${runId}] background crawl failed`, err),
+  );
+  waitUntil?.(task);
+}
+
+/** The spec's crawl paths under /api — admin only. */
+export const adminCrawlRoutes = new Hono<AppEnv>()
+  .post('/crawl', adminOnly, validate('json', crawlNowSchema), async (c) => {
+    const runId = await createCrawlRun(c.var.deps, c.req.valid('json').category, 'admin', c.var.viewer);
+    crawlInBackground(c, c.var.deps, runId);
+    return c.json({ runId }, 202);
+  })
+  .get('/crawl_runs', adminOnly, async (c) => {
+    return c.json({ data: await lastCrawlRuns(c.var.db, 20) }, 200);
+  })
+  .get('/crawl_runs/:id', adminOnly, validate('param', idParam), async (c) => {
+    return c.json(await crawlRun(c.var.db, c.req.valid('param').id), 200);
+  })
+  .get('/schedule_crawl', adminOnly, async (c) => {
+    return c.json({ data: await listSchedules(c.var.db) }, 200);
+  })
+  .post('/create_scheduled_crawls', adminOnly, validate('json', createScheduleSchema), async (c) => {
+    const data = await createSchedule(c.var.db, c.var.viewer, c.req.valid('json'), c.var.deps.now());
+    return c.json({ status: 200 as const, message: ADMIN_TEXTS.scheduleSuccess, data }, 201);
+  })
+  .delete('/delete_scheduled_crawls', adminOnly, validate('query', deleteScheduleQuerySchema), async (c) => {
+    await deleteSchedule(c.var.db, c.var.viewer, c.req.valid('query').id, c.var.deps.now());
+    return c.json({ message: 'Đã xóa lịch thu thập' }, 200);
+  });

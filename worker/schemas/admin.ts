@@ -1,0 +1,521 @@
+// Wire contract of the admin API (SPEC.md §2.9, §6, §7.1, §7.3, §7.4; issue 9): request schemas with
+// the spec's body field names, response types, the texts the admin pages show, page sizes and codes.
+// Pure (zod only): importable by web/.
+import { z } from 'zod';
+import type { Paginated } from './catalogue';
+import { CATEGORIES, COUNTRIES, CRAWL_CATEGORY_NAMES, GENRES } from './taxonomy';
+
+export { CRAWL_CATEGORY_NAMES } from './taxonomy';
+
+// ---------------------------------------------------------------------------------------------
+// Constants
+
+/** Admin film list: 50 rows per page, 5 page links in range (SPEC.md §9). */
+export const ADMIN_FILMS_PAGE_SIZE = 50;
+export const ADMIN_USERS_PAGE_SIZE = 20;
+export const ADMIN_REPORTS_PAGE_SIZE = 30;
+export const ADMIN_AUDIT_PAGE_SIZE = 50;
+export const ADMIN_PAGE_LINKS = 5;
+
+/** crawl_schedules.status: 1 pending, 2 done, 3 failed (SPEC.md §4), 4 claimed by a tick and running. */
+export const SCHEDULE_STATUS = { pending: 1, done: 2, failed: 3, running: 4 } as const;
+export type ScheduleStatus = (typeof SCHEDULE_STATUS)[keyof typeof SCHEDULE_STATUS];
+export const SCHEDULE_STATUS_TEXT: Record<ScheduleStatus, string> = {
+  1: 'chưa thực hiện',
+  2: 'đã hoàn thành',
+  3: 'thất bại',
+  4: 'đang thực hiện',
+};
+
+/** Schedule dates and times are wall-clock Asia/Ho_Chi_Minh (UTC+7, no DST). */
+export const SCHEDULE_TIME_ZONE = 'Asia/Ho_Chi_Minh';
+export const SCHEDULE_UTC_OFFSET_MINUTES = 7 * 60;
+
+export const ROLES = ['user', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+export const PERMISSIONS = ['VIP1', 'VIP2'] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** Who may use what (SPEC.md §6); the API enforces it, the web guard and sidebar mirror it. */
+export const ADMIN_ACCESS = {
+  /** users, products list/edit/delete/VIP1, auto crawl, error reports, orders, analytics, settings, audit. */
+  adminOnly: { roles: ['admin'] as string[], permissions: [] as string[] },
+  /** dashboard, add film, add episode. */
+  adminOrVip2: { roles: ['admin'] as string[], permissions: ['VIP2'] as string[] },
+};
+
+/** Texts the admin pages show (SPEC.md §8 and issue 9); the API's own success message is ADDFILM_OK. */
+export const ADMIN_TEXTS = {
+  addFilmOk: 'Thêm thành công',
+  addFilmSuccess: 'Thêm mới phim thành công!',
+  addFilmFailed: 'Có lỗi xảy ra!',
+  addFilmSystemError: 'Lỗi hệ thống',
+  addEpisodeSuccess: 'Thêm tập phim mới thành công',
+  addEpisodeFailed: 'Có lỗi xảy ra, vui lòng thử lại.',
+  scheduleIncomplete: 'Vui lòng chọn thể loại, ngày, và thời gian để đặt lịch.',
+  scheduleNotFuture: 'Thời gian đã chọn không hợp lệ. Vui lòng chọn thời gian trong tương lai.',
+  scheduleSuccess: 'Bạn đã đặt lịch hẹn thành công!',
+  scheduleFailed: 'Có lỗi xảy ra, vui lòng thử lại.',
+  fetchUsersFailed: 'Failed to fetch users',
+  updateRoleFailed: 'Failed to update user role',
+  updatePermissionsFailed: 'Failed to update user permissions',
+  noData: 'No data received from server',
+  lastAdmin: 'Không thể bỏ quyền admin của quản trị viên cuối cùng.',
+  filmNotFound: 'Không tìm thấy phim',
+  episodeNotFound: 'Không tìm thấy tập phim',
+  userNotFound: 'Không tìm thấy người dùng',
+  scheduleNotFound: 'Không tìm thấy lịch thu thập',
+  crawlRunNotFound: 'Không tìm thấy lượt thu thập',
+  reportNotFound: 'Không tìm thấy báo lỗi',
+  crawlSourceNotAllowed: 'Nguồn thu thập không nằm trong danh sách cho phép (CRAWL_SOURCES).',
+} as const;
+export const ADDFILM_OK = ADMIN_TEXTS.addFilmOk;
+
+// ---------------------------------------------------------------------------------------------
+// Shared pieces
+
+const emptyToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
+const pageParam = z.preprocess(
+  emptyToUndefined,
+  z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be 1 or more').max(10_000).default(1),
+);
+const idNumber = z.coerce.number({ error: 'must be an id' }).int('must be an id').min(1, 'must be an id');
+const slug = z.string({ error: 'is required' }).trim().min(1, 'is required').max(200, 'must be at most 200 characters');
+const text = (max: number) => z.string({ error: 'must be text' }).trim().max(max, `must be at most ${max} characters`);
+const httpUrl = z
+  .string({ error: 'is required' })
+  .trim()
+  .min(1, 'is required')
+  .max(2000, 'must be at most 2000 characters')
+  .refine((s) => {
+    try {
+      const u = new URL(s);
+      return u.protocol === 'http:' || u.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'must be an http(s) URL');
+const optionalHttpUrlOrEmpty = z.union([z.literal(''), httpUrl]);
+
+const COUNTRY_KEYS = new Set(COUNTRIES.flatMap((c) => [c.slug, c.name]));
+const GENRE_KEYS = new Set(GENRES.flatMap((g) => [g.slug, g.name]));
+const CATEGORY_IDS = CATEGORIES.map((c) => c.id) as number[];
+const CRAWL_NAMES = new Set(CRAWL_CATEGORY_NAMES);
+
+/** Genres as the spec's comma-separated theloai ('Hành Động, Tâm Lý') or a list; names or slugs. */
+const theloai = z
+  .union([z.string(), z.array(z.string())], { error: 'must be genre names' })
+  .transform((v) => (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter(Boolean))
+  .refine((names) => names.every((n) => GENRE_KEYS.has(n)), 'must be genre names from the list');
+
+/** One of the 35 countries (SPEC.md §9), by name ('Hàn Quốc') or slug ('han-quoc'). */
+const quocgia = z
+  .string({ error: 'must be a country' })
+  .trim()
+  .refine((s) => COUNTRY_KEYS.has(s), 'must be one of the 35 countries');
+
+const categoryId = z.coerce
+  .number({ error: 'must be 24, 25, 26 or 27' })
+  .int()
+  .refine((n) => CATEGORY_IDS.includes(n), 'must be 24, 25, 26 or 27');
+
+const vip1Flag = z
+  .union([z.literal(0), z.literal(1), z.boolean()], { error: 'must be 0 or 1' })
+  .transform((v) => (v === true || v === 1 ? 1 : 0));
+
+const releaseYear = z.preprocess(
+  emptyToUndefined,
+  z.coerce.number({ error: 'must be a year' }).int('must be a year').min(1900, 'must be a year').max(2100, 'must be a year').optional(),
+);
+
+// ---------------------------------------------------------------------------------------------
+// Users: GET /api/getalluser, POST /api/update_roles, POST /api/update_permissions,
+// POST /api/admin/users/{id}/reset-password (admin only)
+
+export const usersQuerySchema = z.object({
+  page: pageParam,
+  /** Search by email or username (substring, case-insensitive). */
+  q: z.preprocess(emptyToUndefined, text(100).optional()),
+});
+export type UsersQuery = z.infer<typeof usersQuerySchema>;
+
+export const updateRolesSchema = z.object({
+  id_user_update: idNumber,
+  /** 'user' or 'admin' (a one-element list is accepted too). */
+  edited_roles: z.preprocess((v) => (Array.isArray(v) && v.length === 1 ? v[0] : v), z.enum(ROLES, { error: "must be 'user' or 'admin'" })),
+});
+export type UpdateRolesInput = z.infer<typeof updateRolesSchema>;
+
+export const updatePermissionsSchema = z.object({
+  id_user_update: idNumber,
+  /** The whole new set: a subset of VIP1, VIP2. */
+  edited_Permissions: z
+    .array(z.enum(PERMISSIONS, { error: "must be 'VIP1' or 'VIP2'" }), { error: 'must be a list of VIP1 / VIP2' })
+    .max(10, 'must be a list of VIP1 / VIP2')
+    .transform((p) => [...new Set(p)]),
+});
+export type UpdatePermissionsInput = z.infer<typeof updatePermissionsSchema>;
+
+export interface AdminUserSubscription {
+  plan: Permission;
+  /** Unix ms of the latest active subscription's end for this plan. */
+  expiresAt: number;
+}
+
+export interface AdminUser {
+  id: number;
+  email: string;
+  username: string;
+  roles: Role[];
+  /** Permissions granted by an admin (not those of a paid subscription: see subscriptions). */
+  permissions: Permission[];
+  /** Unix ms. */
+  created: number;
+  /** Active paid subscriptions, one per plan. */
+  subscriptions: AdminUserSubscription[];
+}
+
+export type AdminUsersResponse = Paginated<AdminUser>;
+export interface UpdateUserResponse {
+  message: string;
+  user: AdminUser;
+}
+/** POST /api/admin/users/{id}/reset-password: shown once; the user's sessions are signed out. */
+export interface ResetPasswordResponse {
+  message: string;
+  temporaryPassword: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Films: POST /api/admin/addphim (admin or VIP2), POST /api/product/edit_productphim,
+// DELETE /api/product/delete_product?title=, DELETE /api/product/delete_products,
+// POST /api/product/edit_packageVIP1 (admin only). List: GET /api/product?page=&q= (50 per page).
+
+/** The spec's film fields (SPEC.md §7.1) other than title and category_id; none has a default here. */
+const filmFields = {
+  hinhanh: optionalHttpUrlOrEmpty,
+  nameenglish: text(300),
+  trangthai: text(100),
+  sotap: text(50),
+  thoiluong: text(50),
+  namphathanh: releaseYear,
+  chatluong: text(50),
+  ngonngu: text(100),
+  daodien: text(500),
+  dienvien: text(2000),
+  theloai,
+  quocgia: z.preprocess(emptyToUndefined, quocgia.optional()),
+  descripts: text(10_000),
+  VIP1: vip1Flag,
+};
+const filmTitle = z.string({ error: 'is required' }).trim().min(1, 'is required').max(300, 'must be at most 300 characters');
+
+/** POST /api/admin/addphim: the spec's add-film fields; only title and category_id are required. */
+export const addFilmSchema = z.object({
+  ...filmFields,
+  title: filmTitle,
+  hinhanh: filmFields.hinhanh.default(''),
+  nameenglish: filmFields.nameenglish.default(''),
+  trangthai: filmFields.trangthai.default(''),
+  sotap: filmFields.sotap.default(''),
+  thoiluong: filmFields.thoiluong.default(''),
+  chatluong: filmFields.chatluong.default(''),
+  ngonngu: filmFields.ngonngu.default(''),
+  daodien: filmFields.daodien.default(''),
+  dienvien: filmFields.dienvien.default(''),
+  theloai: filmFields.theloai.default([]),
+  descripts: filmFields.descripts.default(''),
+  category_id: categoryId,
+  VIP1: filmFields.VIP1.default(0),
+});
+export type AddFilmInput = z.infer<typeof addFilmSchema>;
+export interface AddFilmResponse {
+  message: typeof ADDFILM_OK;
+  slug: string;
+  id: number;
+}
+
+/** POST /api/product/edit_productphim { data }: the film by slug, then only the fields to change. */
+export const editFilmSchema = z.object({
+  data: z.object({
+    slug,
+    title: filmTitle.optional(),
+    category_id: categoryId.optional(),
+    ...Object.fromEntries(Object.entries(filmFields).map(([k, v]) => [k, v.optional()])),
+  } as {
+    slug: typeof slug;
+    title: z.ZodOptional<typeof filmTitle>;
+    category_id: z.ZodOptional<typeof categoryId>;
+  } & { [K in keyof typeof filmFields]: z.ZodOptional<(typeof filmFields)[K]> }),
+});
+export type EditFilmInput = z.infer<typeof editFilmSchema>;
+
+export const deleteFilmQuerySchema = z.object({ title: slug });
+export const deleteFilmsSchema = z.object({
+  titles: z.array(slug, { error: 'must be a list of slugs' }).min(1, 'must name at least one film').max(500, 'must be at most 500 films'),
+});
+export interface DeleteFilmsResponse {
+  message: string;
+  deleted: number;
+}
+
+export const editVip1Schema = z.object({ title: slug, VIP1: vip1Flag });
+export interface FilmWriteResponse {
+  message: string;
+  slug: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Episodes (admin or VIP2): POST /api/product/create_xemphim, POST /api/product/edit_xemphim,
+// DELETE /api/product/delete_xemphim?id=, GET /api/product/admin_episodes?title= (a film's episodes)
+
+export const DEFAULT_SERVER_NAME = 'Vietsub #1';
+
+export const createEpisodeSchema = z.object({
+  /** The film's slug. */
+  selectedTitle: slug,
+  episode: z.coerce
+    .number({ error: 'must be an episode number' })
+    .int('must be an episode number')
+    .min(1, 'must be 1 or more')
+    .max(100_000),
+  linkfilm: httpUrl,
+  server: z.preprocess(emptyToUndefined, text(100).optional()),
+});
+export type CreateEpisodeInput = z.infer<typeof createEpisodeSchema>;
+
+export const editEpisodeSchema = z.object({
+  id: idNumber,
+  episode: z.coerce.number({ error: 'must be an episode number' }).int().min(1).max(100_000).optional(),
+  linkfilm: httpUrl.optional(),
+  server: z.preprocess(emptyToUndefined, text(100).optional()),
+});
+export type EditEpisodeInput = z.infer<typeof editEpisodeSchema>;
+export const deleteEpisodeQuerySchema = z.object({ id: idNumber });
+export const filmEpisodesQuerySchema = z.object({ title: slug });
+
+export interface AdminEpisode {
+  id: number;
+  episode: number;
+  server: string;
+  linkfilm: string;
+}
+export interface EpisodeWriteResponse {
+  message: string;
+  /** True when the same episode on the same server existed and was updated. */
+  updated: boolean;
+  episode: AdminEpisode;
+}
+export interface FilmEpisodesResponse {
+  slug: string;
+  title: string;
+  data: AdminEpisode[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Crawls (admin only): POST /api/crawl → 202, GET /api/crawl_runs, GET /api/crawl_runs/{id},
+// GET /api/schedule_crawl, POST /api/create_scheduled_crawls, DELETE /api/delete_scheduled_crawls?id=
+
+const crawlName = z
+  .string({ error: 'must be a crawl category' })
+  .trim()
+  .refine((s) => CRAWL_NAMES.has(s), 'must be one of the 27 crawl categories');
+
+export const crawlNowSchema = z.object({
+  /** One of the 27 names, or a list of them. */
+  category: z
+    .union([crawlName, z.array(crawlName).min(1, 'must name at least one category').max(CRAWL_CATEGORY_NAMES.length)], {
+      error: 'must be one of the 27 crawl categories or a list of them',
+    })
+    .transform((v) => [...new Set(Array.isArray(v) ? v : [v])]),
+});
+export type CrawlNowInput = z.infer<typeof crawlNowSchema>;
+export interface CrawlNowResponse {
+  runId: number;
+}
+
+export type CrawlRunState = 'running' | 'done' | 'failed';
+export interface CrawlRunDto {
+  id: number;
+  state: CrawlRunState;
+  trigger: 'cli' | 'admin' | 'schedule' | 'start';
+  source: string;
+  lists: string[];
+  /** The crawl category names asked for (admin/schedule runs); empty for others. */
+  categories: string[];
+  pagesDone: number;
+  /** Pages of every list as far as the source has reported them; null before the first page is read. */
+  pagesTotal: number | null;
+  filmsNew: number;
+  filmsUpdated: number;
+  filmsSkipped: number;
+  filmsFailed: number;
+  error: string | null;
+  startedAt: number;
+  finishedAt: number | null;
+}
+export interface CrawlRunsResponse {
+  data: CrawlRunDto[];
+}
+
+/** Empty strings and missing fields all answer the one incomplete-form text (SPEC.md §8). */
+export const createScheduleSchema = z.object({
+  categories: z
+    .array(z.string(), { error: ADMIN_TEXTS.scheduleIncomplete })
+    .min(1, ADMIN_TEXTS.scheduleIncomplete)
+    .max(CRAWL_CATEGORY_NAMES.length * 2)
+    .transform((names) => [...new Set(names.map((n) => n.trim()))])
+    .refine((names) => names.every((n) => CRAWL_NAMES.has(n)), 'must be crawl category names from the list'),
+  date: z
+    .string({ error: ADMIN_TEXTS.scheduleIncomplete })
+    .trim()
+    .min(1, ADMIN_TEXTS.scheduleIncomplete)
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD'),
+  time: z
+    .string({ error: ADMIN_TEXTS.scheduleIncomplete })
+    .trim()
+    .min(1, ADMIN_TEXTS.scheduleIncomplete)
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:mm'),
+});
+export type CreateScheduleInput = z.infer<typeof createScheduleSchema>;
+export const deleteScheduleQuerySchema = z.object({ id: idNumber });
+
+export interface ScheduledCrawl {
+  id: number;
+  /** Spec fields: 'YYYY-MM-DD' and 'HH:mm' in Asia/Ho_Chi_Minh. */
+  crawl_date: string;
+  crawl_time: string;
+  /** Unix ms of crawl_date + crawl_time. */
+  runAt: number;
+  category: string[];
+  status: ScheduleStatus;
+  crawlRunId: number | null;
+  createdAt: number;
+}
+export interface SchedulesResponse {
+  data: ScheduledCrawl[];
+}
+/** The spec's client checks data.status === 200. */
+export interface CreateScheduleResponse {
+  status: 200;
+  message: string;
+  data: ScheduledCrawl;
+}
+
+/** Converts a schedule's wall-clock date and time (Asia/Ho_Chi_Minh) to unix ms; NaN if invalid. */
+export function scheduleRunAt(date: string, time: string): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  const t = /^(\d{2}):(\d{2})$/.exec(time);
+  if (!m || !t) return Number.NaN;
+  const [y, mo, d, h, mi] = [m[1], m[2], m[3], t[1], t[2]].map(Number) as [number, number, number, number, number];
+  const utc = Date.UTC(y, mo - 1, d, h, mi);
+  const check = new Date(utc);
+  if (check.getUTCFullYear() !== y || check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d || h > 23 || mi > 59) return Number.NaN;
+  return utc - SCHEDULE_UTC_OFFSET_MINUTES * 60_000;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Error reports (admin only): GET /api/admin/error-reports?page=&state=, POST /api/admin/error-reports/{id}/resolve
+
+export const errorReportsQuerySchema = z.object({
+  page: pageParam,
+  /** Default 'open' first then resolved ('all'). */
+  state: z.preprocess(
+    emptyToUndefined,
+    z.enum(['all', 'open', 'resolved'], { error: "must be 'all', 'open' or 'resolved'" }).default('all'),
+  ),
+});
+export interface AdminErrorReport {
+  id: number;
+  film: { slug: string; title: string };
+  episode: number | null;
+  server_name: string | null;
+  reason: string;
+  message: string;
+  user: { id: number; username: string } | null;
+  createdAt: number;
+  resolvedAt: number | null;
+}
+export type ErrorReportsResponse = Paginated<AdminErrorReport> & { open: number };
+
+// ---------------------------------------------------------------------------------------------
+// Dashboard (admin or VIP2): GET /api/admin/stats; analytics (admin): GET /api/admin/analytics
+
+export interface DayCount {
+  /** 'YYYY-MM-DD' (Asia/Ho_Chi_Minh). */
+  day: string;
+  views: number;
+}
+export interface MonthRevenue {
+  /** 'YYYY-MM' (Asia/Ho_Chi_Minh). */
+  month: string;
+  amount: number;
+}
+export interface TopFilm {
+  slug: string;
+  title: string;
+  views: number;
+}
+export interface AdminStats {
+  films: number;
+  episodes: number;
+  users: number;
+  /** Users with an active paid subscription, per plan. */
+  vipMembers: { VIP1: number; VIP2: number };
+  /** VND, paid payments. */
+  revenueThisMonth: number;
+  /** Last 12 months, oldest first. */
+  revenueByMonth: MonthRevenue[];
+  /** Last 30 days, oldest first, zero-filled. */
+  viewsPerDay: DayCount[];
+  /** Most viewed in the last 7 days. */
+  topFilmsWeek: TopFilm[];
+  openErrorReports: number;
+  lastCrawlRuns: CrawlRunDto[];
+}
+export interface AdminAnalytics {
+  viewsPerDay: DayCount[];
+  topFilmsWeek: TopFilm[];
+  topFilmsMonth: TopFilm[];
+  /** All-time views counter (films.views). */
+  topFilmsAllTime: TopFilm[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Settings (admin only): GET/PUT /api/admin/settings
+
+export const settingsSchema = z.object({
+  hotline: text(50).default(''),
+  bankName: text(100).default(''),
+  bankAccount: text(50).default(''),
+  bankHolder: text(100).default(''),
+  /** Base URL crawled by admin and scheduled crawls; its origin must be in CRAWL_SOURCES. */
+  crawlSource: httpUrl,
+});
+export type AdminSettings = z.infer<typeof settingsSchema>;
+/** PUT body: any subset of the fields. */
+export const updateSettingsSchema = settingsSchema.partial();
+export interface SettingsResponse {
+  data: AdminSettings;
+  /** Origins a crawl source may use. */
+  allowedCrawlSources: string[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Audit log (admin only): GET /api/admin/audit?page=&action=
+
+export const auditQuerySchema = z.object({
+  page: pageParam,
+  action: z.preprocess(emptyToUndefined, text(60).optional()),
+});
+export interface AuditEntry {
+  id: number;
+  actor: { id: number | null; email: string };
+  /** e.g. 'user.roles', 'film.create', 'film.delete', 'crawl.start', 'schedule.create', 'settings.update'. */
+  action: string;
+  target: string;
+  before: unknown;
+  after: unknown;
+  createdAt: number;
+}
+export type AuditResponse = Paginated<AuditEntry>;

@@ -1,0 +1,73 @@
+// The audit log (issue 9): every admin write records who, what, which target, and the state before
+// and after. Writes that change several rows record inside the same transaction, so a rolled-back
+// change leaves no entry.
+import { count, desc, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { auditLog } from '../../db/schema';
+import type { Viewer } from '../../lib/context';
+import { ADMIN_AUDIT_PAGE_SIZE, type AuditEntry, type AuditResponse } from '../../schemas/admin';
+import type { FilmTx } from '../films/film-writer';
+
+export interface AuditInput {
+  action: string;
+  target: string | number;
+  before?: unknown;
+  after?: unknown;
+}
+
+export type Actor = Pick<Viewer, 'id' | 'email'>;
+
+const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+
+/** The insert of one audit row, for db.batch([...]) or a transaction. */
+export function auditInsert(db: Db | FilmTx, actor: Actor, entry: AuditInput, now: number) {
+  return db.insert(auditLog).values({
+    actorId: actor.id,
+    actorEmail: actor.email,
+    action: entry.action,
+    target: String(entry.target),
+    before: json(entry.before),
+    after: json(entry.after),
+    createdAt: now,
+  });
+}
+
+export async function recordAudit(db: Db | FilmTx, actor: Actor, entry: AuditInput, now: number): Promise<void> {
+  await auditInsert(db, actor, entry, now);
+}
+
+const parse = (text: string | null): unknown => {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+};
+
+/** GET /api/admin/audit: newest first, optionally one action. */
+export async function listAudit(db: Db, input: { page: number; action?: string }): Promise<AuditResponse> {
+  const where = input.action ? eq(auditLog.action, input.action) : undefined;
+  const pageSize = ADMIN_AUDIT_PAGE_SIZE;
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(auditLog)
+      .where(where)
+      .orderBy(desc(auditLog.id))
+      .limit(pageSize)
+      .offset((input.page - 1) * pageSize),
+    db.select({ n: count() }).from(auditLog).where(where),
+  ]);
+  const totalItems = total?.n ?? 0;
+  const data: AuditEntry[] = rows.map((r) => ({
+    id: r.id,
+    actor: { id: r.actorId, email: r.actorEmail },
+    action: r.action,
+    target: r.target,
+    before: parse(r.before),
+    after: parse(r.after),
+    createdAt: r.createdAt,
+  }));
+  return { data, pagination: { page: input.page, pageSize, totalItems, totalPages: Math.max(1, Math.ceil(totalItems / pageSize)) } };
+}

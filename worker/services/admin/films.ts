@@ -1,0 +1,318 @@
+// Admin film and episode writes (SPEC.md §7.1). Films are written only through the one film writer
+// (services/films/film-writer.ts), so slugs, folded search text and taxonomy links stay derived in one
+// place; every write is audited in the same transaction.
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { comments, episodes, errorReports, filmCountries, filmGenres, films, ratings, viewEvents } from '../../db/schema';
+import { badRequest, conflict, notFound } from '../../lib/errors';
+import {
+  ADDFILM_OK,
+  type AddFilmInput,
+  ADMIN_TEXTS,
+  type AdminEpisode,
+  type CreateEpisodeInput,
+  DEFAULT_SERVER_NAME,
+  type EditEpisodeInput,
+  type EditFilmInput,
+} from '../../schemas/admin';
+import { COUNTRIES, GENRES, type CategoryId } from '../../schemas/taxonomy';
+import { type FilmInput, type FilmStatus, FilmWriteError, upsertFilm } from '../films/film-writer';
+import { type Actor, auditInsert } from './audit';
+
+const genreSlug = (key: string) => GENRES.find((g) => g.slug === key || g.name === key)?.slug;
+const countrySlug = (key: string) => COUNTRIES.find((c) => c.slug === key || c.name === key)?.slug;
+
+/** 'Hoàn Tất (16/16)' → completed, 'Trailer' → trailer; anything else is still airing. */
+function statusFromText(text: string, categoryId: number): FilmStatus {
+  if (categoryId === 27 || /trailer/i.test(text)) return 'trailer';
+  if (/ho[aà]n t[aấ]t|full|completed/i.test(text)) return 'completed';
+  return 'ongoing';
+}
+
+type FilmFields = Partial<Omit<AddFilmInput, 'category_id'>> & { category_id?: number };
+
+/** Spec field names → the film writer's input (only the fields present). */
+function toFilmInput(data: FilmFields): Partial<FilmInput> {
+  const input: Partial<FilmInput> = {};
+  if (data.title !== undefined) input.title = data.title;
+  if (data.hinhanh !== undefined) {
+    input.posterUrl = data.hinhanh;
+    input.thumbUrl = data.hinhanh;
+  }
+  if (data.nameenglish !== undefined) input.nameEnglish = data.nameenglish;
+  if (data.trangthai !== undefined) input.statusText = data.trangthai;
+  if (data.sotap !== undefined) input.episodeCountText = data.sotap;
+  if (data.thoiluong !== undefined) input.duration = data.thoiluong;
+  if (data.namphathanh !== undefined) input.year = data.namphathanh;
+  if (data.chatluong !== undefined) input.quality = data.chatluong;
+  if (data.ngonngu !== undefined) input.language = data.ngonngu;
+  if (data.daodien !== undefined) input.director = data.daodien;
+  if (data.dienvien !== undefined) input.actors = data.dienvien;
+  if (data.descripts !== undefined) input.description = data.descripts;
+  if (data.category_id !== undefined) input.categoryId = data.category_id as CategoryId;
+  if (data.VIP1 !== undefined) input.vipOnly = data.VIP1 === 1;
+  if (data.theloai !== undefined) input.genreSlugs = data.theloai.map((g) => genreSlug(g)).filter((s): s is string => !!s);
+  if (data.quocgia !== undefined) {
+    const slug = countrySlug(data.quocgia);
+    input.countrySlugs = slug ? [slug] : [];
+  }
+  return input;
+}
+
+/** A snapshot for the audit log: the spec's fields as stored. */
+async function filmSnapshot(db: Db | Parameters<Parameters<Db['transaction']>[0]>[0], slug: string) {
+  const [row] = await db
+    .select({
+      id: films.id,
+      slug: films.slug,
+      title: films.title,
+      nameenglish: films.nameEnglish,
+      hinhanh: films.posterUrl,
+      trangthai: films.statusText,
+      sotap: films.episodeCountText,
+      thoiluong: films.duration,
+      namphathanh: films.year,
+      chatluong: films.quality,
+      ngonngu: films.language,
+      daodien: films.director,
+      dienvien: films.actors,
+      theloai: films.genreNames,
+      quocgia: films.countryNames,
+      category_id: films.categoryId,
+      VIP1: films.vipOnly,
+    })
+    .from(films)
+    .where(eq(films.slug, slug))
+    .limit(1);
+  return row;
+}
+
+async function requireFilm(db: Db, slug: string, field: string) {
+  const film = await filmSnapshot(db, slug);
+  if (!film) throw notFound(`${field}: ${ADMIN_TEXTS.filmNotFound}`);
+  return film;
+}
+
+function writeError(err: unknown): never {
+  if (err instanceof FilmWriteError) throw badRequest('data', err.message);
+  throw err;
+}
+
+/** POST /api/admin/addphim: a new film by hand; its slug comes from the title, made unique. */
+export async function addFilm(db: Db, actor: Actor, input: AddFilmInput, now: number) {
+  const fields = toFilmInput(input);
+  const result = await upsertFilm(
+    db,
+    {
+      ...fields,
+      title: input.title,
+      categoryId: input.category_id as CategoryId,
+      status: statusFromText(input.trangthai, input.category_id),
+      genreSlugs: fields.genreSlugs ?? [],
+      countrySlugs: fields.countrySlugs ?? [],
+      sourceKey: null,
+    },
+    {
+      now: () => now,
+      afterWrite: async (tx, written) => {
+        await auditInsert(
+          tx,
+          actor,
+          { action: 'film.create', target: written.slug, before: null, after: { ...input, slug: written.slug } },
+          now,
+        );
+      },
+    },
+  ).catch(writeError);
+  return { message: ADDFILM_OK, slug: result.slug, id: result.id };
+}
+
+/** POST /api/product/edit_productphim { data }: changes the given fields of the film at data.slug. */
+export async function editFilm(db: Db, actor: Actor, input: EditFilmInput, now: number) {
+  const { slug, ...data } = input.data;
+  const before = await requireFilm(db, slug, 'data.slug');
+  const fields = toFilmInput(data);
+  const categoryId = (data.category_id ?? before.category_id) as CategoryId;
+  await upsertFilm(
+    db,
+    {
+      ...fields,
+      id: before.id,
+      title: data.title ?? before.title,
+      categoryId,
+      ...(data.trangthai !== undefined || data.category_id !== undefined
+        ? { status: statusFromText(data.trangthai ?? before.trangthai, categoryId) }
+        : {}),
+    },
+    {
+      now: () => now,
+      afterWrite: async (tx) => {
+        const after = await filmSnapshot(tx, slug);
+        await auditInsert(tx, actor, { action: 'film.update', target: slug, before, after }, now);
+      },
+    },
+  ).catch(writeError);
+  return { message: 'Cập nhật phim thành công', slug };
+}
+
+/** POST /api/product/edit_packageVIP1 { title, VIP1 }. */
+export async function setVip1(db: Db, actor: Actor, input: { title: string; VIP1: 0 | 1 }, now: number) {
+  const before = await requireFilm(db, input.title, 'title');
+  const vipOnly = input.VIP1 === 1;
+  if (before.VIP1 !== vipOnly) {
+    await db.batch([
+      db.update(films).set({ vipOnly }).where(eq(films.id, before.id)),
+      auditInsert(
+        db,
+        actor,
+        { action: 'film.vip1', target: before.slug, before: { VIP1: before.VIP1 ? 1 : 0 }, after: { VIP1: input.VIP1 } },
+        now,
+      ),
+    ]);
+  }
+  return { message: 'Cập nhật VIP1 thành công', slug: before.slug };
+}
+
+/**
+ * DELETE /api/product/delete_product(s): one batch (one transaction) removes the films and everything
+ * keyed by them. The dependants are deleted explicitly rather than left to ON DELETE CASCADE, which
+ * SQLite applies only with PRAGMA foreign_keys on; the films_fts rows go with the films' delete trigger
+ * (drizzle/0001_search_fts.sql).
+ */
+export async function deleteFilms(db: Db, actor: Actor, slugs: readonly string[], now: number) {
+  const wanted = [...new Set(slugs)];
+  const rows = await db.select({ id: films.id, slug: films.slug, title: films.title }).from(films).where(inArray(films.slug, wanted));
+  const missing = wanted.filter((s) => !rows.some((r) => r.slug === s));
+  if (missing.length) throw notFound(`titles: ${ADMIN_TEXTS.filmNotFound} (${missing.slice(0, 5).join(', ')})`);
+  const ids = rows.map((r) => r.id);
+  await db.batch([
+    db.delete(episodes).where(inArray(episodes.filmId, ids)),
+    db.delete(comments).where(inArray(comments.filmId, ids)),
+    db.delete(ratings).where(inArray(ratings.filmId, ids)),
+    db.delete(viewEvents).where(inArray(viewEvents.filmId, ids)),
+    db.delete(errorReports).where(inArray(errorReports.filmId, ids)),
+    db.delete(filmGenres).where(inArray(filmGenres.filmId, ids)),
+    db.delete(filmCountries).where(inArray(filmCountries.filmId, ids)),
+    db.delete(films).where(inArray(films.id, ids)),
+    ...rows.map((r) =>
+      auditInsert(db, actor, { action: 'film.delete', target: r.slug, before: { id: r.id, title: r.title }, after: null }, now),
+    ),
+  ]);
+  return { message: 'Xóa phim thành công', deleted: rows.length };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Episodes
+
+const isM3u8 = (link: string) => /\.m3u8(\?|#|$)/i.test(new URL(link).pathname + new URL(link).search);
+
+function toAdminEpisode(row: { id: number; episode: number; serverName: string; m3u8Url: string; embedUrl: string }): AdminEpisode {
+  return { id: row.id, episode: row.episode, server: row.serverName, linkfilm: row.m3u8Url || row.embedUrl };
+}
+
+const episodeColumns = {
+  id: episodes.id,
+  filmId: episodes.filmId,
+  episode: episodes.episode,
+  serverName: episodes.serverName,
+  m3u8Url: episodes.m3u8Url,
+  embedUrl: episodes.embedUrl,
+};
+
+/** An m3u8 link plays in the page's player; anything else is an embeddable page. */
+const linkColumns = (link: string) => (isM3u8(link) ? { m3u8Url: link, embedUrl: '' } : { m3u8Url: '', embedUrl: link });
+
+/** POST /api/product/create_xemphim: adds the episode, or updates the same episode on the same server. */
+export async function createEpisode(db: Db, actor: Actor, input: CreateEpisodeInput, now: number) {
+  const film = await requireFilm(db, input.selectedTitle, 'selectedTitle');
+  const server = input.server ?? DEFAULT_SERVER_NAME;
+  const links = linkColumns(input.linkfilm);
+  return db.transaction(async (tx) => {
+    const [existing] = await tx
+      .select(episodeColumns)
+      .from(episodes)
+      .where(and(eq(episodes.filmId, film.id), eq(episodes.serverName, server), eq(episodes.episode, input.episode)));
+    let row: typeof existing;
+    if (existing) {
+      [row] = await tx.update(episodes).set(links).where(eq(episodes.id, existing.id)).returning(episodeColumns);
+    } else {
+      [row] = await tx
+        .insert(episodes)
+        .values({ filmId: film.id, serverName: server, episode: input.episode, name: `Tập ${input.episode}`, ...links, createdAt: now })
+        .returning(episodeColumns);
+    }
+    if (!row) throw new Error('episode write returned no row');
+    // The film moves up the 'Mới cập nhật' lists like a crawled update would.
+    await tx.update(films).set({ updatedAt: now }).where(eq(films.id, film.id));
+    const after = toAdminEpisode(row);
+    await auditInsert(
+      tx,
+      actor,
+      {
+        action: existing ? 'episode.update' : 'episode.create',
+        target: `${film.slug}#${server}#${input.episode}`,
+        before: existing ? toAdminEpisode(existing) : null,
+        after,
+      },
+      now,
+    );
+    return { message: ADMIN_TEXTS.addEpisodeSuccess, updated: !!existing, episode: after };
+  });
+}
+
+async function requireEpisode(db: Db, id: number) {
+  const [row] = await db.select(episodeColumns).from(episodes).where(eq(episodes.id, id));
+  if (!row) throw notFound(`id: ${ADMIN_TEXTS.episodeNotFound}`);
+  return row;
+}
+
+/** POST /api/product/edit_xemphim { id, episode?, linkfilm?, server? }. */
+export async function editEpisode(db: Db, actor: Actor, input: EditEpisodeInput, now: number) {
+  const before = await requireEpisode(db, input.id);
+  const server = input.server ?? before.serverName;
+  const episode = input.episode ?? before.episode;
+  if (server !== before.serverName || episode !== before.episode) {
+    const [clash] = await db
+      .select({ id: episodes.id })
+      .from(episodes)
+      .where(and(eq(episodes.filmId, before.filmId), eq(episodes.serverName, server), eq(episodes.episode, episode)));
+    if (clash) throw conflict(`episode: tập ${episode} trên máy chủ '${server}' đã có`);
+  }
+  const [row] = await db.transaction(async (tx) => {
+    const updated = await tx
+      .update(episodes)
+      .set({ serverName: server, episode, ...(input.linkfilm ? linkColumns(input.linkfilm) : {}) })
+      .where(eq(episodes.id, before.id))
+      .returning(episodeColumns);
+    await auditInsert(
+      tx,
+      actor,
+      { action: 'episode.update', target: before.id, before: toAdminEpisode(before), after: updated[0] && toAdminEpisode(updated[0]) },
+      now,
+    );
+    return updated;
+  });
+  if (!row) throw notFound(`id: ${ADMIN_TEXTS.episodeNotFound}`);
+  return { message: 'Cập nhật tập phim thành công', updated: true, episode: toAdminEpisode(row) };
+}
+
+/** DELETE /api/product/delete_xemphim?id=. */
+export async function deleteEpisode(db: Db, actor: Actor, id: number, now: number) {
+  const before = await requireEpisode(db, id);
+  await db.batch([
+    db.delete(episodes).where(eq(episodes.id, id)),
+    auditInsert(db, actor, { action: 'episode.delete', target: id, before: toAdminEpisode(before), after: null }, now),
+  ]);
+  return { message: 'Xóa tập phim thành công' };
+}
+
+/** GET /api/product/admin_episodes?title=: every episode of a film, every server, links included. */
+export async function filmEpisodes(db: Db, slug: string) {
+  const film = await requireFilm(db, slug, 'title');
+  const rows = await db
+    .select(episodeColumns)
+    .from(episodes)
+    .where(eq(episodes.filmId, film.id))
+    .orderBy(episodes.serverName, episodes.episode);
+  return { slug: film.slug, title: film.title, data: rows.map(toAdminEpisode) };
+}

@@ -1,0 +1,85 @@
+// Operator settings (hotline, bank details for transfers, crawl source) in the settings table; until
+// an operator saves one, its value comes from the environment (worker/config.ts).
+import { inArray, sql } from 'drizzle-orm';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
+import { settings } from '../../db/schema';
+import { badRequest } from '../../lib/errors';
+import { ADMIN_TEXTS, type AdminSettings } from '../../schemas/admin';
+import { allowedOriginSet, parseHttpUrl } from '../crawler/fetch-guard';
+import { type Actor, auditInsert } from './audit';
+
+type SettingsConfig = Pick<
+  Config,
+  'PAYMENT_HOTLINE' | 'BANK_NAME' | 'BANK_ACCOUNT_NUMBER' | 'BANK_ACCOUNT_HOLDER' | 'CRAWL_SOURCE' | 'CRAWL_SOURCES'
+>;
+
+const KEYS = ['hotline', 'bankName', 'bankAccount', 'bankHolder', 'crawlSource'] as const satisfies readonly (keyof AdminSettings)[];
+
+function defaults(config: SettingsConfig): AdminSettings {
+  return {
+    hotline: config.PAYMENT_HOTLINE,
+    bankName: config.BANK_NAME ?? '',
+    bankAccount: config.BANK_ACCOUNT_NUMBER ?? '',
+    bankHolder: config.BANK_ACCOUNT_HOLDER ?? '',
+    crawlSource: config.CRAWL_SOURCE,
+  };
+}
+
+export async function readSettings(db: Db, config: SettingsConfig): Promise<AdminSettings> {
+  const rows = await db
+    .select()
+    .from(settings)
+    .where(inArray(settings.key, [...KEYS]));
+  const result = defaults(config);
+  for (const row of rows) {
+    if ((KEYS as readonly string[]).includes(row.key)) result[row.key as (typeof KEYS)[number]] = row.value;
+  }
+  return result;
+}
+
+/** The crawl source admin and scheduled crawls use: the saved one while still allowlisted, else CRAWL_SOURCE. */
+export async function crawlSourceSetting(db: Db, config: SettingsConfig): Promise<string> {
+  const { crawlSource } = await readSettings(db, config);
+  return isAllowedSource(crawlSource, config.CRAWL_SOURCES) ? crawlSource : config.CRAWL_SOURCE;
+}
+
+export function isAllowedSource(source: string, allowed: readonly string[]): boolean {
+  const url = parseHttpUrl(source);
+  return !!url && allowedOriginSet(allowed).has(url.origin);
+}
+
+export async function updateSettings(
+  db: Db,
+  config: SettingsConfig,
+  actor: Actor,
+  patch: Partial<AdminSettings>,
+  now: number,
+): Promise<AdminSettings> {
+  if (patch.crawlSource !== undefined && !isAllowedSource(patch.crawlSource, config.CRAWL_SOURCES)) {
+    throw badRequest('crawlSource', ADMIN_TEXTS.crawlSourceNotAllowed);
+  }
+  const before = await readSettings(db, config);
+  const changed = KEYS.filter((k) => patch[k] !== undefined && patch[k] !== before[k]);
+  if (!changed.length) return before;
+  const after = { ...before };
+  for (const k of changed) after[k] = patch[k] as string;
+  await db.batch([
+    db
+      .insert(settings)
+      .values(changed.map((k) => ({ key: k, value: after[k], updatedAt: now })))
+      .onConflictDoUpdate({ target: settings.key, set: { value: sql`excluded.value`, updatedAt: now } }),
+    auditInsert(
+      db,
+      actor,
+      {
+        action: 'settings.update',
+        target: 'settings',
+        before: Object.fromEntries(changed.map((k) => [k, before[k]])),
+        after: Object.fromEntries(changed.map((k) => [k, after[k]])),
+      },
+      now,
+    ),
+  ]);
+  return after;
+}
