@@ -11,6 +11,7 @@ import { createApp } from './app';
 import { loadConfig, type Config } from './config';
 import { DEFAULT_DATABASE_URL, openMigratedDatabase, type NodeDatabase } from './db/node-client';
 import type { AppDeps } from './lib/context';
+import { nodeClientAddress, withClientAddress } from './lib/client-ip';
 import { securityHeaders } from './lib/security-headers';
 import { runScheduledJobs } from './scheduled';
 import { films } from './db/schema';
@@ -60,9 +61,8 @@ export function createNodeRoot(deps: AppDeps, demoMediaDir?: string, webDist = W
   root.use('*', compress());
   root.all('/api/*', (c) => {
     // This host is the edge: the client address is the socket's, never a header the client sent.
-    const request = new Request(c.req.raw);
-    request.headers.set('x-forwarded-for', c.env?.incoming?.socket?.remoteAddress ?? 'unknown');
-    return api.fetch(request);
+    const address = nodeClientAddress(c.req.raw.headers, c.env?.incoming?.socket?.remoteAddress, deps.config.TRUST_PROXY);
+    return api.fetch(withClientAddress(c.req.raw, address));
   });
   // Headers are set after the response exists: serveStatic builds its response before its onFound hook.
   root.use('*', async (c, next) => {
