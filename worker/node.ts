@@ -1,10 +1,12 @@
 // Node host: wiring only (DESIGN.md §2). libSQL file/URL, the built PWA and demo media from one port,
 // a one-minute ticker for scheduled jobs, graceful shutdown.
-import { serve, type ServerType } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context } from 'hono';
 import { compress } from 'hono/compress';
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app';
@@ -12,6 +14,7 @@ import { loadConfig, type Config } from './config';
 import { DEFAULT_DATABASE_URL, openMigratedDatabase, type NodeDatabase } from './db/node-client';
 import type { AppDeps } from './lib/context';
 import { nodeClientAddress, withClientAddress } from './lib/client-ip';
+import { answerClientError, hostErrorResponse } from './lib/host-errors';
 import { securityHeaders } from './lib/security-headers';
 import { runScheduledJobs } from './scheduled';
 import { films } from './db/schema';
@@ -106,19 +109,22 @@ async function posterPreload(deps: AppDeps, path: string): Promise<string> {
 export async function startNodeServer(options: NodeServerOptions): Promise<RunningServer> {
   const deps: AppDeps = { db: options.database.db, config: options.config, now: Date.now, fetch: globalThis.fetch };
   const root = createNodeRoot(deps, options.demoMediaDir);
-  const server: ServerType = await new Promise((resolveServer) => {
-    const s = serve({ fetch: root.fetch, port: options.port, hostname: '0.0.0.0' }, () => resolveServer(s));
-  });
+  // Built by hand rather than with serve(): serve() passes no errorHandler, and the HTTP layer's own 400s
+  // (worker/lib/host-errors.ts) should carry the JSON error shape too.
+  const server = createServer(getRequestListener(root.fetch, { errorHandler: hostErrorResponse }));
+  server.on('clientError', answerClientError);
+  await new Promise<void>((listening) => server.listen(options.port, '0.0.0.0', listening));
+  const { port } = server.address() as AddressInfo;
   const ticker = options.ticker ? setInterval(() => void runScheduledJobs(deps), 60_000) : undefined;
   ticker?.unref();
   return {
-    url: `http://localhost:${options.port}`,
+    url: `http://localhost:${port}`,
     deps,
     close: () =>
       new Promise<void>((done) => {
         if (ticker) clearInterval(ticker);
         server.close(() => done());
-        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+        server.closeAllConnections();
       }),
   };
 }
