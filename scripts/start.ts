@@ -9,7 +9,8 @@ import { loadConfig } from '../worker/config';
 import { and, desc, eq } from 'drizzle-orm';
 import { DEFAULT_DATABASE_URL, openMigratedDatabase } from '../worker/db/node-client';
 import { crawlRuns, films } from '../worker/db/schema';
-import { REPO_ROOT, startNodeServer, WEB_DIST } from '../worker/node';
+import { LOCAL_SECRETS_FILE, REPO_ROOT, startNodeServer, WEB_DIST } from '../worker/node';
+import { localSecrets } from '../worker/local-secrets';
 import { runCrawl } from '../worker/services/crawler/index';
 import { seedDemoAccounts } from '../worker/services/auth/demo-accounts';
 import { demoMediaDir, prepareDemoMedia } from '../demo/media';
@@ -51,7 +52,8 @@ function startPartyKit(partyHost: string, secret: string, live: boolean): void {
 }
 
 async function main(): Promise<void> {
-  const config = loadConfig(process.env);
+  // Unset secrets come from data/secrets.json, drawn at random on first start (worker/local-secrets.ts).
+  const config = loadConfig({ ...process.env, ...localSecrets(process.env, LOCAL_SECRETS_FILE) });
   const port = Number(process.env.PORT ?? 8787);
 
   if (mode === 'dev') {

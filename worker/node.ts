@@ -16,6 +16,7 @@ import type { AppDeps } from './lib/context';
 import { nodeClientAddress, withClientAddress } from './lib/client-ip';
 import { answerClientError, hostErrorResponse } from './lib/host-errors';
 import { securityHeaders } from './lib/security-headers';
+import { localSecrets } from './local-secrets';
 import { runScheduledJobs } from './scheduled';
 import { films } from './db/schema';
 import { RESERVED_FILM_SLUGS } from './schemas/taxonomy';
@@ -23,6 +24,8 @@ import { eq } from 'drizzle-orm';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const WEB_DIST = resolve(REPO_ROOT, 'web/dist');
+/** Secrets drawn on a first start when the environment sets none (worker/local-secrets.ts). */
+export const LOCAL_SECRETS_FILE = resolve(REPO_ROOT, 'data/secrets.json');
 
 export interface NodeServerOptions {
   port: number;
@@ -131,7 +134,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
 
 /** `tsx worker/node.ts`: the API and PWA only, on DATABASE_URL (npm start adds demo data and PartyKit). */
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const config = loadConfig(process.env);
+  const config = loadConfig({ ...process.env, ...localSecrets(process.env, LOCAL_SECRETS_FILE) });
   const database = await openMigratedDatabase(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, process.env.DATABASE_AUTH_TOKEN);
   const running = await startNodeServer({ port: Number(process.env.PORT ?? 8787), config, database, ticker: true });
   console.log(`API và web: ${running.url}`);
