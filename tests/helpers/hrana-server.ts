@@ -42,8 +42,11 @@ export interface HranaServer {
   /** http://127.0.0.1:PORT, usable as DATABASE_URL. */
   url: string;
   path: string;
-  /** Counters for tests: HTTP requests by path, and streams still open. */
-  stats: { requests: Record<string, number>; openStreams: () => number };
+  /**
+   * Counters for tests: HTTP requests by path, streams still open, and pipelines (POST /v2|v3/pipeline):
+   * each is one network round trip from a Worker to its database.
+   */
+  stats: { requests: Record<string, number>; openStreams: () => number; pipelines: () => number };
   close: () => Promise<void>;
 }
 
@@ -449,7 +452,11 @@ export async function startHranaServer(options: HranaServerOptions = {}): Promis
   return {
     url: `http://${host}:${port}`,
     path,
-    stats: { requests, openStreams: () => streams.size },
+    stats: {
+      requests,
+      openStreams: () => streams.size,
+      pipelines: () => (requests['/v2/pipeline'] ?? 0) + (requests['/v3/pipeline'] ?? 0),
+    },
     close: async () => {
       for (const stream of streams.values()) closeStream(stream);
       streams.clear();
