@@ -20,7 +20,7 @@ try {
     const body = (await (await fetch(`${server.base}/api/product?pageSize=100&page=${page * 7}`)).json()) as { data: { slug: string }[] };
     slugs.push(...body.data.map((f) => f.slug));
   }
-  const listings = ['phimbo', 'phimle', 'phimhanhdong', 'han-quoc', 'phimtinhcam', 'trung-quoc', 'tvshows', 'hoathinh'].flatMap((e) =>
+  const listings = ['phimbo', 'phimle', 'phimhanhdong', 'han-quoc', 'phimtinhcam', 'trung-quoc', 'phimshows', 'phimkinhdi'].flatMap((e) =>
     Array.from({ length: 30 }, (_, p) => `/api/product/product-${e}?page=${p + 1}${p % 3 === 0 ? '&sort=views' : ''}`),
   );
   const searches = titles.slice(0, 1000).map(
