@@ -11,7 +11,7 @@ import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import PartySocket from 'partysocket';
 import WebSocket from 'ws';
-import { freePort, startPartyKitDev, type PartyKitDev } from '../party/dev-server';
+import { freePort, startPartyKitDev, stopChild, type PartyKitDev } from '../party/dev-server';
 import { parseRoomEvent, type RoomPush } from '../party/messages';
 import { loadConfig } from '../worker/config';
 import { openMigratedDatabase } from '../worker/db/node-client';
@@ -97,18 +97,7 @@ async function startApi(party: PartyKitDev): Promise<string> {
       PARTY_SECRET: SECRET,
     },
   });
-  cleanups.push(
-    () =>
-      new Promise<void>((done) => {
-        if (child.exitCode !== null) return done();
-        child.once('exit', () => done());
-        try {
-          process.kill(-child.pid!, 'SIGTERM');
-        } catch {
-          child.kill('SIGTERM');
-        }
-      }),
-  );
+  cleanups.push(() => stopChild(child));
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 150; i++) {
     if (

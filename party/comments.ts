@@ -1,7 +1,8 @@
 import type * as Party from 'partykit/server';
+import { timingSafeEqual } from '../worker/lib/bytes';
+import { PARTY_SECRET_HEADER } from '../worker/schemas/comments';
 import { clientMessageSchema, roomPushSchema, type RoomEvent } from './messages';
 
-export const PARTY_SECRET_HEADER = 'x-party-secret';
 /** Film slugs are ASCII; anything else is not a room we serve (and would split one film's audience). */
 const ROOM_ID = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,199}$/;
 const MAX_PUSH_BYTES = 64 * 1024;
@@ -19,13 +20,8 @@ function json(body: unknown, status: number): Response {
 }
 
 /** Compares two secrets in time that depends only on their lengths. */
-function sameSecret(given: string, expected: string): boolean {
-  const a = new TextEncoder().encode(given);
-  const b = new TextEncoder().encode(expected);
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < b.length; i++) diff |= (a[i] ?? 0) ^ (b[i] ?? 0);
-  return diff === 0;
-}
+const sameSecret = (given: string, expected: string) =>
+  timingSafeEqual(new TextEncoder().encode(given), new TextEncoder().encode(expected));
 
 /**
  * One room per film slug. The API pushes stored comments over HTTP with the shared secret and the

@@ -15,6 +15,24 @@ export interface PartyKitDev {
   stop: () => Promise<void>;
 }
 
+/**
+ * The arguments of `partykit dev` for this repo, wherever it is started (npm start and npm run dev,
+ * the live tests, bench/live.ts): offline-safe (no Cloudflare cf fetch, no hotkeys on a non-TTY) and
+ * with the room's shared secret.
+ */
+export function partyKitDevArgs(options: { port: number | string; secret: string; live?: boolean }): string[] {
+  return [
+    'dev',
+    '--port',
+    String(options.port),
+    '--disable-request-cf-fetch',
+    '--no-hotkeys',
+    '--var',
+    `PARTY_SECRET=${options.secret}`,
+    ...(options.live ? ['--live'] : []),
+  ];
+}
+
 /** A port nobody listens on right now (loopback). */
 export function freePort(): Promise<number> {
   return new Promise((done, fail) => {
@@ -27,7 +45,8 @@ export function freePort(): Promise<number> {
   });
 }
 
-async function stopChild(child: ChildProcess): Promise<void> {
+/** Stops a detached child and its process group (SIGTERM, SIGKILL after 5 s); resolves once it has exited. */
+export async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   // The child leads its own process group (detached), so this reaches workerd and esbuild too.
@@ -55,16 +74,12 @@ export async function startPartyKitDev(options: {
   log?: boolean;
 }): Promise<PartyKitDev> {
   const port = options.port ?? (await freePort());
-  const child = spawn(
-    resolve(REPO_ROOT, 'node_modules/.bin/partykit'),
-    ['dev', '--port', String(port), '--disable-request-cf-fetch', '--no-hotkeys', '--var', `PARTY_SECRET=${options.secret}`],
-    {
-      cwd: REPO_ROOT,
-      detached: true,
-      stdio: options.log ? 'inherit' : 'ignore',
-      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
-    },
-  );
+  const child = spawn(resolve(REPO_ROOT, 'node_modules/.bin/partykit'), partyKitDevArgs({ port, secret: options.secret }), {
+    cwd: REPO_ROOT,
+    detached: true,
+    stdio: options.log ? 'inherit' : 'ignore',
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
+  });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   try {

@@ -3,7 +3,7 @@
 // client = the only thing a browser may send (a keep-alive ping). Validate with safeParse.
 // zod/mini: the same validation at a quarter of the size the film and watch pages download.
 import * as z from 'zod/mini';
-import type { CommentDto } from '../worker/schemas/catalogue';
+import type { CommentDto } from '../worker/schemas/comments';
 
 export const commentSchema = z.object({
   id: z.number().check(z.int(), z.positive()),

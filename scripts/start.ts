@@ -6,15 +6,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig } from '../worker/config';
-import { and, desc, eq } from 'drizzle-orm';
 import { DEFAULT_DATABASE_URL, openMigratedDatabase } from '../worker/db/node-client';
-import { crawlRuns, films } from '../worker/db/schema';
 import { LOCAL_SECRETS_FILE, REPO_ROOT, startNodeServer, WEB_DIST } from '../worker/node';
 import { localSecrets } from '../worker/local-secrets';
-import { runCrawl } from '../worker/services/crawler/index';
+import { runCrawl, startCrawlState } from '../worker/services/crawler/index';
 import { seedDemoAccounts } from '../worker/services/auth/demo-accounts';
 import { demoMediaDir, prepareDemoMedia } from '../demo/media';
 import { startDemoSource } from '../demo/server';
+import { startPaymentStandins, type PaymentStandins } from '../demo/payment-gateways';
+import { partyKitDevArgs } from '../party/dev-server';
 
 // No network beyond the npm registry: keep wrangler/miniflare/partykit from phoning home.
 process.env.WRANGLER_SEND_METRICS ??= 'false';
@@ -39,16 +39,7 @@ function runToEnd(command: string, argv: string[]): Promise<void> {
 
 function startPartyKit(partyHost: string, secret: string, live: boolean): void {
   const port = new URL(partyHost).port || '1999';
-  run(bin('partykit'), [
-    'dev',
-    '--port',
-    port,
-    '--disable-request-cf-fetch',
-    '--no-hotkeys',
-    '--var',
-    `PARTY_SECRET=${secret}`,
-    ...(live ? ['--live'] : []),
-  ]);
+  run(bin('partykit'), partyKitDevArgs({ port, secret, live }));
 }
 
 async function main(): Promise<void> {
@@ -81,14 +72,8 @@ async function main(): Promise<void> {
 
   // Crawl when the catalogue is empty, or resume a first crawl that was interrupted (Ctrl-C, crash):
   // the crawler picks up the unfinished run from its cursor.
-  const filmCount = await database.db.$count(films);
-  const [lastStartCrawl] = await database.db
-    .select({ status: crawlRuns.status })
-    .from(crawlRuns)
-    .where(and(eq(crawlRuns.trigger, 'start'), eq(crawlRuns.source, demo.url)))
-    .orderBy(desc(crawlRuns.id))
-    .limit(1);
-  if (filmCount === 0 || (lastStartCrawl && lastStartCrawl.status !== 'done')) {
+  const { filmCount, interrupted } = await startCrawlState(database.db, demo.url);
+  if (filmCount === 0 || interrupted) {
     console.log(`• ${filmCount === 0 ? 'Kho phim trống' : 'Tiếp tục lần thu thập bị gián đoạn'}: thu thập dữ liệu mẫu từ ${demo.url}`);
     const summary = await runCrawl(
       // The demo source is on loopback: no politeness delay is owed to it.
@@ -109,12 +94,32 @@ async function main(): Promise<void> {
     console.log(`• Kho phim có ${filmCount} phim: bỏ qua thu thập ban đầu`);
   }
 
+  // Outside production, VNPay and MoMo stand-ins on loopback with the demo secrets (docs/decisions/0400-payments.md).
+  let standins: PaymentStandins | undefined;
+  if (
+    config.APP_ENV !== 'production' &&
+    config.VNPAY_TMN_CODE &&
+    config.VNPAY_HASH_SECRET &&
+    config.MOMO_PARTNER_CODE &&
+    config.MOMO_ACCESS_KEY &&
+    config.MOMO_SECRET_KEY
+  ) {
+    standins = await startPaymentStandins({
+      port: config.PAYMENT_STANDIN_PORT,
+      publicUrl: config.PUBLIC_URL,
+      vnpay: { tmnCode: config.VNPAY_TMN_CODE, hashSecret: config.VNPAY_HASH_SECRET },
+      momo: { partnerCode: config.MOMO_PARTNER_CODE, accessKey: config.MOMO_ACCESS_KEY, secretKey: config.MOMO_SECRET_KEY },
+      log: (line) => console.log(`  [cổng thanh toán mô phỏng] ${line}`),
+    });
+  }
+
   const server = await startNodeServer({ port, config, database, demoMediaDir: mediaDir, ticker: true });
   if (mode === 'start') startPartyKit(config.PARTYKIT_HOST, config.PARTY_SECRET, false);
 
   console.log(`\n  PhimViet đang chạy: ${server.url}`);
   console.log(`  Bình luận trực tiếp (PartyKit): ${config.PARTYKIT_HOST}`);
   console.log(`  Nguồn phim mẫu (OPhim): ${demo.url}`);
+  if (standins) console.log(`  Cổng thanh toán mô phỏng (VNPay, MoMo): ${standins.url}`);
   if (demoAccounts.length > 0) {
     console.log('  Tài khoản mẫu (chỉ dùng cục bộ):');
     for (const account of demoAccounts) console.log(`    ${account.label.padEnd(6)} ${account.email} / ${account.password}`);
@@ -126,7 +131,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     for (const child of children) child.kill('SIGTERM');
-    await Promise.allSettled([server.close(), demo.close()]);
+    await Promise.allSettled([server.close(), demo.close(), standins?.close()]);
     database.client.close();
     process.exit(0);
   };

@@ -1,7 +1,7 @@
 import type { VitePWAOptions } from 'vite-plugin-pwa';
 
 /**
- * Service worker and manifest. Caching rules (issue 3, DESIGN.md §1):
+ * Service worker and manifest. Caching rules (issue 3; docs/architecture.md):
  * - the app shell (every built asset) is precached, so any route opens offline;
  * - catalogue reads (home, listings, film detail, search, categories) are network-first with a short
  *   timeout, so a page seen before renders from cache when the network is gone;

@@ -8,10 +8,13 @@ import type { CachedResponse } from './lib/public-cache';
 import { TtlCache } from './lib/ttl-cache';
 import type { FilmRecord } from './services/catalogue/detail';
 import { accountRoutes } from './routes/account';
+import { adminOrderRoutes } from './routes/admin-orders';
 import { authRoutes } from './routes/auth';
 import { catalogueRoutes, categoryRoutes } from './routes/catalogue';
 import { commentRoutes } from './routes/comments';
 import { healthRoutes } from './routes/health';
+import { checkoutRoutes, paymentRoutes } from './routes/payment';
+import { vipRoutes } from './routes/vip';
 import { ratingRoutes } from './routes/ratings';
 
 /** The whole API, host-agnostic: node.ts and index.ts only build deps and mount it. */
@@ -50,6 +53,10 @@ export function createApp(deps: AppDeps) {
     // Before the catalogue: its /product/:slug/:episode would otherwise catch /product/:slug/comments.
     .route('/product', commentRoutes)
     .route('/product', ratingRoutes)
+    .route('/product', checkoutRoutes)
+    .route('/payment', paymentRoutes)
+    .route('/vip', vipRoutes)
+    .route('/admin/orders', adminOrderRoutes)
     .route('/product', catalogueRoutes);
 
   routes.notFound((c) => c.json({ error: { code: 'not_found', message: `Không tìm thấy ${c.req.path}` } }, 404));

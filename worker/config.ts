@@ -32,12 +32,64 @@ export const configSchema = z.object({
   GOOGLE_JWKS_URL: z.string().url().default('https://www.googleapis.com/oauth2/v3/certs'),
   VNPAY_TMN_CODE: z.string().optional(),
   VNPAY_HASH_SECRET: z.string().optional(),
-  VNPAY_URL: z.string().url().default('https://sandbox.vnpayment.vn/paymentv2/vpcpay.html'),
+  /** Payment page; outside production it defaults to the local stand-in (demo/payment-gateways.ts). */
+  VNPAY_URL: z.string().url().optional(),
   MOMO_PARTNER_CODE: z.string().optional(),
   MOMO_ACCESS_KEY: z.string().optional(),
   MOMO_SECRET_KEY: z.string().optional(),
-  MOMO_ENDPOINT: z.string().url().default('https://test-payment.momo.vn/v2/gateway/api/create'),
+  /** Create endpoint; outside production it defaults to the local stand-in. */
+  MOMO_ENDPOINT: z.string().url().optional(),
+  /** Port of the local gateway stand-ins that `npm start` runs outside production. */
+  PAYMENT_STANDIN_PORT: z.coerce.number().int().min(1).max(65535).default(8789),
+  BANK_NAME: z.string().optional(),
+  BANK_ACCOUNT_NUMBER: z.string().optional(),
+  BANK_ACCOUNT_HOLDER: z.string().optional(),
+  PAYMENT_HOTLINE: z.string().default('1900 6868'),
 });
+
+/** Stand-in gateway secrets (demo/payment-gateways.ts uses the same); production refuses them. */
+export const DEMO_PAYMENT_SECRETS = {
+  VNPAY_TMN_CODE: 'DEMOTMN1',
+  VNPAY_HASH_SECRET: 'demo-vnpay-hash-secret-0123456789',
+  MOMO_PARTNER_CODE: 'MOMODEMO',
+  MOMO_ACCESS_KEY: 'demo-momo-access-key',
+  MOMO_SECRET_KEY: 'demo-momo-secret-key-0123456789',
+  BANK_NAME: 'Vietcombank (tài khoản mẫu)',
+  BANK_ACCOUNT_NUMBER: '0123456789',
+  BANK_ACCOUNT_HOLDER: 'CONG TY PHIMVIET DEMO',
+} as const;
+
+/**
+ * Outside production, unset payment variables point at the local stand-ins with the demo secrets, so the
+ * demo takes a payment offline. In production an unset gateway stays unset (its endpoint answers 503),
+ * and a demo secret or a loopback gateway URL is refused.
+ */
+function withPaymentDefaults(config: z.infer<typeof configSchema>): z.infer<typeof configSchema> {
+  if (config.APP_ENV !== 'production') {
+    const standin = `http://127.0.0.1:${config.PAYMENT_STANDIN_PORT}`;
+    return {
+      ...DEMO_PAYMENT_SECRETS,
+      ...Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined)),
+      VNPAY_URL: config.VNPAY_URL ?? `${standin}/vnpay/paymentv2/vpcpay.html`,
+      MOMO_ENDPOINT: config.MOMO_ENDPOINT ?? `${standin}/momo/v2/gateway/api/create`,
+    } as typeof config;
+  }
+  const demo = Object.entries(DEMO_PAYMENT_SECRETS).filter(([key, value]) =>
+    key.endsWith('SECRET') || key.endsWith('KEY') ? config[key as keyof typeof config] === value : false,
+  );
+  if (demo.length > 0)
+    throw new Error(`Invalid configuration: ${demo.map(([k]) => k).join(', ')}: the demo secret cannot be used in production`);
+  for (const key of ['VNPAY_URL', 'MOMO_ENDPOINT'] as const) {
+    const value = config[key];
+    if (value && /^https?:\/\/(127\.|localhost|\[::1\])/.test(value))
+      throw new Error(`Invalid configuration: ${key}: a loopback stand-in cannot be used in production`);
+  }
+  return {
+    ...config,
+    VNPAY_URL: config.VNPAY_URL ?? 'https://sandbox.vnpayment.vn/paymentv2/vpcpay.html',
+    MOMO_ENDPOINT: config.MOMO_ENDPOINT ?? 'https://test-payment.momo.vn/v2/gateway/api/create',
+  };
+}
 
 export type Config = z.infer<typeof configSchema>;
 
@@ -48,7 +100,7 @@ export function loadConfig(env: Record<string, unknown>): Config {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid configuration: ${problems}`);
   }
-  const config = parsed.data;
+  const config = withPaymentDefaults(parsed.data);
   if (config.APP_ENV === 'production' && (config.JWT_SECRET.startsWith('dev-only') || config.PARTY_SECRET.startsWith('dev-only'))) {
     throw new Error('Invalid configuration: JWT_SECRET and PARTY_SECRET must be set in production');
   }

@@ -1,4 +1,4 @@
-// Cloudflare Workers host: wiring only (DESIGN.md §2). Turso over HTTP via the Web-standard libSQL client,
+// Cloudflare Workers host: wiring only (docs/architecture.md). Turso over HTTP via the Web-standard libSQL client,
 // /api/* to the shared Hono app, everything else to Workers Static Assets (SPA fallback), Cron Triggers
 // to the shared scheduled jobs. Nothing Node-only may be imported here: no node:*, no db/node-client.ts.
 import { createClient } from '@libsql/client/web';

@@ -1,4 +1,4 @@
-// Node host: wiring only (DESIGN.md §2). libSQL file/URL, the built PWA and demo media from one port,
+// Node host: wiring only (docs/architecture.md). libSQL file/URL, the built PWA and demo media from one port,
 // a one-minute ticker for scheduled jobs, graceful shutdown.
 import { getRequestListener } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
@@ -18,9 +18,8 @@ import { compressDynamic } from './lib/compress-dynamic';
 import { securityHeaders } from './lib/security-headers';
 import { localSecrets } from './local-secrets';
 import { runScheduledJobs } from './scheduled';
-import { films } from './db/schema';
 import { RESERVED_FILM_SLUGS } from './schemas/taxonomy';
-import { eq } from 'drizzle-orm';
+import { findFilmBySlug } from './services/catalogue/film-lookup';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const WEB_DIST = resolve(REPO_ROOT, 'web/dist');
@@ -108,7 +107,7 @@ const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"
 async function posterPreload(deps: AppDeps, path: string): Promise<string> {
   const match = /^\/(?:xem-phim\/)?([a-z0-9-]+)(?:\/tap-\d+)?\/?$/.exec(path);
   if (!match?.[1] || RESERVED_FILM_SLUGS.has(match[1])) return '';
-  const [film] = await deps.db.select({ posterUrl: films.posterUrl }).from(films).where(eq(films.slug, match[1])).limit(1);
+  const film = await findFilmBySlug(deps.db, match[1]);
   if (!film?.posterUrl) return '';
   return `<link rel="preload" as="image" href="${escapeAttribute(film.posterUrl)}" fetchpriority="high">`;
 }

@@ -33,6 +33,9 @@ describe('GET /api/account', () => {
       hasPassword: true,
       googleLinked: false,
       createdAt: expect.any(Number),
+      // Added by the payments issue: no active subscription (the VIP1 here is admin-granted).
+      subscription: null,
+      subscriptions: [],
     });
     expect(text).not.toMatch(/pbkdf2|password_hash|passwordHash/);
   });

@@ -54,6 +54,7 @@ describe('live comments through partykit dev', () => {
       });
       expect(res.status).toBe(201);
       const comment = await res.json();
+      await t.background();
       await waitFor(() => a.events.length > 0 && b.events.length > 0);
       expect(a.events).toEqual([{ type: 'comment', comment }]);
       expect(b.events).toEqual([{ type: 'comment', comment }]);
@@ -62,9 +63,25 @@ describe('live comments through partykit dev', () => {
       a.socket.send(JSON.stringify({ type: 'comment', comment: { ...comment, id: 999, comment: 'giả mạo' } }));
       a.socket.send(JSON.stringify({ type: 'ping' }));
       await waitFor(() => a.events.some((e) => e.type === 'pong'));
-      await new Promise((r) => setTimeout(r, 200));
-      expect(b.events).toEqual([{ type: 'comment', comment }]);
-      expect(elsewhere.events).toEqual([]);
+      // The pong proves the room has handled the forged frame. A relay of it would have been sent to b
+      // before this next push, and a stray copy of the first comment to the other room before that
+      // room's own push: each socket delivers in order, so once these arrive, nothing else came first.
+      const next = await t.request('/api/product/comment', {
+        json: { titlefilm: 'mat-biec', contentcomment: 'bình luận thứ hai' },
+        headers: bearer(user.session.token),
+      });
+      const there = await t.request('/api/product/comment', {
+        json: { titlefilm: 'lat-mat-8', contentcomment: 'ở phòng khác' },
+        headers: bearer(user.session.token),
+      });
+      const [second, third] = [await next.json(), await there.json()];
+      await t.background();
+      await waitFor(() => b.events.length >= 2 && elsewhere.events.length >= 1);
+      expect(b.events).toEqual([
+        { type: 'comment', comment },
+        { type: 'comment', comment: second },
+      ]);
+      expect(elsewhere.events).toEqual([{ type: 'comment', comment: third }]);
 
       // An unsigned push straight to the room is refused.
       const forged = await fetch(`${party.url}/parties/comments/mat-biec`, {

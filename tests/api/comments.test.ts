@@ -34,8 +34,8 @@ beforeEach(async () => {
 
 const post = (token: string | null, json: unknown) => t.request('/api/product/comment', { json, headers: token ? bearer(token) : {} });
 const list = (slug: string, query = '') => t.request(`/api/product/${slug}/comments${query}`);
-/** Lets the background push (not awaited by the handler) settle. */
-const settle = () => new Promise((r) => setTimeout(r, 0));
+/** Waits for the room push the handler leaves running after its 201. */
+const settle = () => t.background();
 
 describe('POST /api/product/comment', () => {
   it('stores the comment and answers 201 with the CommentDto', async () => {

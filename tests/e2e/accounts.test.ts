@@ -28,7 +28,7 @@ describe('accounts', () => {
     await page.getByLabel('Nhập lại mật khẩu').fill('mat-khau-moi-1');
     await page.getByLabel('Nhập lại mật khẩu').press('Enter');
 
-    // Registered and signed in: home, the name in the header, SPEC.md §3 keys in session storage.
+    // Registered and signed in: home, the name in the header, the session keys in session storage (web/src/lib/session.ts).
     await page.waitForURL((url) => url.pathname === '/');
     await page.getByRole('link', { name }).waitFor();
     const stored = await sessionStorageOf(page);
@@ -59,10 +59,17 @@ describe('accounts', () => {
 
     // Logout: cancelled first, then confirmed.
     page.removeAllListeners('dialog');
-    page.once('dialog', (d) => void d.dismiss());
+    const logoutRequests: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/dang-xuat')) logoutRequests.push(r.url());
+    });
+    const dismissed = new Promise<void>((done) => page.once('dialog', (d) => void d.dismiss().then(done)));
     await page.getByRole('button', { name: 'Đăng xuất', exact: true }).click();
-    await page.waitForTimeout(200);
+    await dismissed;
+    // The click handler was blocked in confirm() and runs on at once when it returns: by the time the
+    // page answers this evaluate, it has finished, and any request it made has been sent.
     expect((await sessionStorageOf(page)).token).toBeTruthy();
+    expect(logoutRequests).toEqual([]);
     const confirms = collectDialogs(page);
     const logoutCall = page.waitForResponse((r) => r.url().endsWith('/api/dang-xuat'));
     await page.getByRole('button', { name: 'Đăng xuất', exact: true }).click();

@@ -1,3 +1,4 @@
+import type { Request } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { screenshot, setupBrowser } from './helpers/browser';
 
@@ -20,9 +21,14 @@ describe('film and watch pages', () => {
   test('film page shows metadata, episodes by server, rating, comments and records one view', async () => {
     const { page, context, errors } = await b.newPage();
     // One POST /api/product/update_view per visit (the API's detail may cache the count briefly).
+    const isViewPost = (r: Request) => r.url().endsWith('/api/product/update_view') && r.method() === 'POST';
     const viewPosts: number[] = [];
+    const viewRequests: string[] = [];
+    page.on('request', (r) => {
+      if (isViewPost(r)) viewRequests.push(r.url());
+    });
     page.on('response', (r) => {
-      if (r.url().endsWith('/api/product/update_view') && r.request().method() === 'POST') viewPosts.push(r.status());
+      if (isViewPost(r.request())) viewPosts.push(r.status());
     });
     await page.goto('/dat-rung-phuong-nam');
     await page.getByRole('heading', { level: 1, name: 'Đất Rừng Phương Nam' }).waitFor();
@@ -35,7 +41,12 @@ describe('film and watch pages', () => {
     await page.getByRole('heading', { name: 'Nội dung phim' }).waitFor();
     expect(await page.title()).toContain('Đất Rừng Phương Nam');
     await expect.poll(() => viewPosts).toEqual([200]);
-    await page.waitForTimeout(500);
+    // A second view POST would come from the page's mount, long before this request the test makes
+    // the page send now; request events arrive in the order the page sends them.
+    const marker = page.waitForRequest((r) => r.url().endsWith('/api/health'));
+    await page.evaluate(() => fetch('/api/health').then((r) => r.status));
+    await marker;
+    expect(viewRequests).toHaveLength(1);
     expect(viewPosts).toEqual([200]);
     await screenshot(page, 'film-desktop', true);
     expect(errors).toEqual([]);

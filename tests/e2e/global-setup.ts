@@ -1,9 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, createWriteStream } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { freePort, stopChild } from '../../party/dev-server';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -11,17 +11,6 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseURL: string;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const srv = createServer();
-    srv.once('error', fail);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => done(port));
-    });
-  });
 }
 
 async function waitFor(
@@ -55,7 +44,7 @@ export default async function setup(project: TestProject) {
     if (build.status !== 0) throw new Error('npm run build failed');
   }
   const dir = mkdtempSync(join(tmpdir(), 'phimviet-e2e-'));
-  const [port, demoPort, partyPort] = [await freePort(), await freePort(), await freePort()];
+  const [port, demoPort, partyPort, paymentPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const baseURL = `http://localhost:${port}`;
   // Its own PartyKit port (a developer's `npm start` keeps 1999); the Node host names it to the page.
   const partyURL = `http://127.0.0.1:${partyPort}`;
@@ -71,6 +60,8 @@ export default async function setup(project: TestProject) {
       DEMO_SOURCE_PORT: String(demoPort),
       CRAWL_SOURCES: `http://127.0.0.1:${demoPort}`,
       PARTYKIT_HOST: partyURL,
+      // The VNPay/MoMo stand-ins (demo/payment-gateways.ts) on their own port.
+      PAYMENT_STANDIN_PORT: String(paymentPort),
       APP_ENV: 'test',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -78,15 +69,8 @@ export default async function setup(project: TestProject) {
   server.stdout?.pipe(log);
   server.stderr?.pipe(log);
 
-  const stop = () => {
-    if (server.pid && server.exitCode === null) {
-      try {
-        process.kill(-server.pid, 'SIGTERM');
-      } catch {
-        // already gone
-      }
-    }
-  };
+  // scripts/start.ts leads its own process group (detached): stopping it reaches partykit and workerd too.
+  const stop = () => stopChild(server);
   try {
     await waitFor(`${baseURL}/api/health`, (b) => (b as { ok?: boolean }).ok === true, 240_000, server);
     await waitFor(`${baseURL}/api/product?page=1`, (b) => ((b as { data?: unknown[] }).data?.length ?? 0) > 0, 120_000, server);
@@ -99,14 +83,13 @@ export default async function setup(project: TestProject) {
       true,
     );
   } catch (error) {
-    stop();
+    await stop();
     throw new Error(`${(error as Error).message}; server log: ${join(dir, 'server.log')}`);
   }
   project.provide('baseURL', baseURL);
 
   return async () => {
-    stop();
-    await new Promise((r) => setTimeout(r, 500));
+    await stop();
     if (!process.env.E2E_KEEP) rmSync(dir, { recursive: true, force: true });
   };
 }

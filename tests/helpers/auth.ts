@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../worker/db/client';
 import { films, users } from '../../worker/db/schema';
 import { hashPassword } from '../../worker/services/auth/password';
-import type { LoginResponse } from '../../worker/services/auth/schemas';
+import type { LoginResponse } from '../../worker/schemas/auth';
 import type { TestApp } from './app';
 
 /** A minimal film row, enough for comments and ratings (category 24 = Phim Bộ). */

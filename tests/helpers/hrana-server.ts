@@ -43,10 +43,11 @@ export interface HranaServer {
   url: string;
   path: string;
   /**
-   * Counters for tests: HTTP requests by path, streams still open, and pipelines (POST /v2|v3/pipeline):
-   * each is one network round trip from a Worker to its database.
+   * Counters for tests: HTTP requests by path, streams still open, requests queued behind another
+   * stream's transaction, and pipelines (POST /v2|v3/pipeline): each is one network round trip from a
+   * Worker to its database.
    */
-  stats: { requests: Record<string, number>; openStreams: () => number; pipelines: () => number };
+  stats: { requests: Record<string, number>; openStreams: () => number; waiting: () => number; pipelines: () => number };
   close: () => Promise<void>;
 }
 
@@ -455,6 +456,7 @@ export async function startHranaServer(options: HranaServerOptions = {}): Promis
     stats: {
       requests,
       openStreams: () => streams.size,
+      waiting: () => waiters.length,
       pipelines: () => (requests['/v2/pipeline'] ?? 0) + (requests['/v3/pipeline'] ?? 0),
     },
     close: async () => {

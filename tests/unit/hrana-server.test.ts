@@ -107,8 +107,9 @@ describe('Hrana test server with @libsql/client/web', () => {
     const concurrentRead = other
       .execute({ sql: 'SELECT count(*) AS n FROM sample WHERE s = ?', args: ['trong giao dịch'] })
       .then((r) => (seen = Number(r.rows[0]!.n)));
-    await new Promise((r) => setTimeout(r, 50));
-    expect(seen).toBeUndefined(); // still waiting for the open transaction's stream
+    // The server reports the read queued behind the open transaction; only then is "not answered yet" meaningful.
+    await expect.poll(() => server.stats.waiting(), { timeout: 10_000 }).toBe(1);
+    expect(seen).toBeUndefined();
     await tx.commit();
     await concurrentRead;
     expect(seen).toBe(1);

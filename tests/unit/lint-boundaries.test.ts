@@ -33,7 +33,7 @@ const contract = {
   'party/messages.ts': 'export type Msg = string;\n',
 };
 
-describe('npm run lint: import boundaries (.dependency-cruiser.cjs)', () => {
+describe('npm run lint: import boundaries (.dependency-cruiser.cjs)', { timeout: 60_000 }, () => {
   it('passes a web feature that imports only the wire contract and shared code', () => {
     const { status, output } = cruise({
       ...contract,

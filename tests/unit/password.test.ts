@@ -1,6 +1,6 @@
 import { pbkdf2Sync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { timingSafeEqual } from '../../worker/services/auth/encoding';
+import { timingSafeEqual } from '../../worker/lib/bytes';
 import { hashPassword, needsRehash, PBKDF2_ITERATIONS, verifyPassword } from '../../worker/services/auth/password';
 
 describe('password hashing (PBKDF2-HMAC-SHA256 via WebCrypto)', () => {

@@ -6,7 +6,7 @@ import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-// No network beyond npm on these machines: no metrics, no request.cf download (DESIGN.md §3).
+// No network beyond npm on these machines: no metrics, no request.cf download.
 process.env.WRANGLER_SEND_METRICS ??= 'false';
 process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= 'false';
 

@@ -10,7 +10,7 @@ import { initAnalytics } from './lib/analytics';
 import { onSessionExpired } from './lib/auth-request';
 import { getSession, useSession } from './lib/session';
 import { markFirstRender } from './lib/first-load';
-import { prefetchFirstPage } from './lib/boot-prefetch';
+import { prefetchFirstPage } from './app/boot-prefetch';
 import { registerServiceWorker } from './lib/pwa';
 import { routeTree } from './routeTree.gen';
 import './styles/global.css';

@@ -19,9 +19,13 @@ import { Route as PhimBoRouteImport } from './routes/phim-bo'
 import { Route as PhimLeRouteImport } from './routes/phim-le'
 import { Route as PhimSapChieuRouteImport } from './routes/phim-sap-chieu'
 import { Route as PhimShowsRouteImport } from './routes/phim-shows'
+import { Route as DangKyGoiVipIndexRouteImport } from './routes/dang-ky-goi-vip.index'
 import { Route as TheLoaiSlugRouteImport } from './routes/the-loai.$slug'
 import { Route as TimKiemQRouteImport } from './routes/tim-kiem.$q'
+import { Route as DangKyGoiVipPlanIndexRouteImport } from './routes/dang-ky-goi-vip.$plan.index'
+import { Route as DangKyGoiVipPlanBank_transferRouteImport } from './routes/dang-ky-goi-vip.$plan.bank_transfer'
 import { Route as XemPhimSlugEpisodeRouteImport } from './routes/xem-phim.$slug.$episode'
+import { Route as DangKyGoiVipPlanPaymentResultRouteImport } from './routes/dang-ky-goi-vip.$plan.payment.$result'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -73,6 +77,11 @@ const PhimShowsRoute = PhimShowsRouteImport.update({
   path: '/phim-shows',
   getParentRoute: () => rootRouteImport,
 } as any)
+const DangKyGoiVipIndexRoute = DangKyGoiVipIndexRouteImport.update({
+  id: '/dang-ky-goi-vip/',
+  path: '/dang-ky-goi-vip/',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const TheLoaiSlugRoute = TheLoaiSlugRouteImport.update({
   id: '/the-loai/$slug',
   path: '/the-loai/$slug',
@@ -83,11 +92,28 @@ const TimKiemQRoute = TimKiemQRouteImport.update({
   path: '/tim-kiem/$q',
   getParentRoute: () => rootRouteImport,
 } as any)
+const DangKyGoiVipPlanIndexRoute = DangKyGoiVipPlanIndexRouteImport.update({
+  id: '/dang-ky-goi-vip/$plan/',
+  path: '/dang-ky-goi-vip/$plan/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const DangKyGoiVipPlanBank_transferRoute =
+  DangKyGoiVipPlanBank_transferRouteImport.update({
+    id: '/dang-ky-goi-vip/$plan/bank_transfer',
+    path: '/dang-ky-goi-vip/$plan/bank_transfer',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const XemPhimSlugEpisodeRoute = XemPhimSlugEpisodeRouteImport.update({
   id: '/xem-phim/$slug/$episode',
   path: '/xem-phim/$slug/$episode',
   getParentRoute: () => rootRouteImport,
 } as any)
+const DangKyGoiVipPlanPaymentResultRoute =
+  DangKyGoiVipPlanPaymentResultRouteImport.update({
+    id: '/dang-ky-goi-vip/$plan/payment/$result',
+    path: '/dang-ky-goi-vip/$plan/payment/$result',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -102,7 +128,11 @@ export interface FileRoutesByFullPath {
   '/phim-shows': typeof PhimShowsRoute
   '/the-loai/$slug': typeof TheLoaiSlugRoute
   '/tim-kiem/$q': typeof TimKiemQRoute
+  '/dang-ky-goi-vip/': typeof DangKyGoiVipIndexRoute
+  '/dang-ky-goi-vip/$plan/bank_transfer': typeof DangKyGoiVipPlanBank_transferRoute
   '/xem-phim/$slug/$episode': typeof XemPhimSlugEpisodeRoute
+  '/dang-ky-goi-vip/$plan/': typeof DangKyGoiVipPlanIndexRoute
+  '/dang-ky-goi-vip/$plan/payment/$result': typeof DangKyGoiVipPlanPaymentResultRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -117,7 +147,11 @@ export interface FileRoutesByTo {
   '/phim-shows': typeof PhimShowsRoute
   '/the-loai/$slug': typeof TheLoaiSlugRoute
   '/tim-kiem/$q': typeof TimKiemQRoute
+  '/dang-ky-goi-vip': typeof DangKyGoiVipIndexRoute
+  '/dang-ky-goi-vip/$plan/bank_transfer': typeof DangKyGoiVipPlanBank_transferRoute
   '/xem-phim/$slug/$episode': typeof XemPhimSlugEpisodeRoute
+  '/dang-ky-goi-vip/$plan': typeof DangKyGoiVipPlanIndexRoute
+  '/dang-ky-goi-vip/$plan/payment/$result': typeof DangKyGoiVipPlanPaymentResultRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -133,7 +167,11 @@ export interface FileRoutesById {
   '/phim-shows': typeof PhimShowsRoute
   '/the-loai/$slug': typeof TheLoaiSlugRoute
   '/tim-kiem/$q': typeof TimKiemQRoute
+  '/dang-ky-goi-vip/': typeof DangKyGoiVipIndexRoute
+  '/dang-ky-goi-vip/$plan/bank_transfer': typeof DangKyGoiVipPlanBank_transferRoute
   '/xem-phim/$slug/$episode': typeof XemPhimSlugEpisodeRoute
+  '/dang-ky-goi-vip/$plan/': typeof DangKyGoiVipPlanIndexRoute
+  '/dang-ky-goi-vip/$plan/payment/$result': typeof DangKyGoiVipPlanPaymentResultRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -150,7 +188,11 @@ export interface FileRouteTypes {
     | '/phim-shows'
     | '/the-loai/$slug'
     | '/tim-kiem/$q'
+    | '/dang-ky-goi-vip/'
+    | '/dang-ky-goi-vip/$plan/bank_transfer'
     | '/xem-phim/$slug/$episode'
+    | '/dang-ky-goi-vip/$plan/'
+    | '/dang-ky-goi-vip/$plan/payment/$result'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -165,7 +207,11 @@ export interface FileRouteTypes {
     | '/phim-shows'
     | '/the-loai/$slug'
     | '/tim-kiem/$q'
+    | '/dang-ky-goi-vip'
+    | '/dang-ky-goi-vip/$plan/bank_transfer'
     | '/xem-phim/$slug/$episode'
+    | '/dang-ky-goi-vip/$plan'
+    | '/dang-ky-goi-vip/$plan/payment/$result'
   id:
     | '__root__'
     | '/'
@@ -180,7 +226,11 @@ export interface FileRouteTypes {
     | '/phim-shows'
     | '/the-loai/$slug'
     | '/tim-kiem/$q'
+    | '/dang-ky-goi-vip/'
+    | '/dang-ky-goi-vip/$plan/bank_transfer'
     | '/xem-phim/$slug/$episode'
+    | '/dang-ky-goi-vip/$plan/'
+    | '/dang-ky-goi-vip/$plan/payment/$result'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -196,7 +246,11 @@ export interface RootRouteChildren {
   PhimShowsRoute: typeof PhimShowsRoute
   TheLoaiSlugRoute: typeof TheLoaiSlugRoute
   TimKiemQRoute: typeof TimKiemQRoute
+  DangKyGoiVipIndexRoute: typeof DangKyGoiVipIndexRoute
+  DangKyGoiVipPlanBank_transferRoute: typeof DangKyGoiVipPlanBank_transferRoute
   XemPhimSlugEpisodeRoute: typeof XemPhimSlugEpisodeRoute
+  DangKyGoiVipPlanIndexRoute: typeof DangKyGoiVipPlanIndexRoute
+  DangKyGoiVipPlanPaymentResultRoute: typeof DangKyGoiVipPlanPaymentResultRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -271,6 +325,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PhimShowsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/dang-ky-goi-vip/': {
+      id: '/dang-ky-goi-vip/'
+      path: '/dang-ky-goi-vip'
+      fullPath: '/dang-ky-goi-vip/'
+      preLoaderRoute: typeof DangKyGoiVipIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/the-loai/$slug': {
       id: '/the-loai/$slug'
       path: '/the-loai/$slug'
@@ -285,11 +346,32 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof TimKiemQRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/dang-ky-goi-vip/$plan/': {
+      id: '/dang-ky-goi-vip/$plan/'
+      path: '/dang-ky-goi-vip/$plan'
+      fullPath: '/dang-ky-goi-vip/$plan/'
+      preLoaderRoute: typeof DangKyGoiVipPlanIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/dang-ky-goi-vip/$plan/bank_transfer': {
+      id: '/dang-ky-goi-vip/$plan/bank_transfer'
+      path: '/dang-ky-goi-vip/$plan/bank_transfer'
+      fullPath: '/dang-ky-goi-vip/$plan/bank_transfer'
+      preLoaderRoute: typeof DangKyGoiVipPlanBank_transferRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/xem-phim/$slug/$episode': {
       id: '/xem-phim/$slug/$episode'
       path: '/xem-phim/$slug/$episode'
       fullPath: '/xem-phim/$slug/$episode'
       preLoaderRoute: typeof XemPhimSlugEpisodeRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/dang-ky-goi-vip/$plan/payment/$result': {
+      id: '/dang-ky-goi-vip/$plan/payment/$result'
+      path: '/dang-ky-goi-vip/$plan/payment/$result'
+      fullPath: '/dang-ky-goi-vip/$plan/payment/$result'
+      preLoaderRoute: typeof DangKyGoiVipPlanPaymentResultRouteImport
       parentRoute: typeof rootRouteImport
     }
   }
@@ -308,7 +390,11 @@ const rootRouteChildren: RootRouteChildren = {
   PhimShowsRoute: PhimShowsRoute,
   TheLoaiSlugRoute: TheLoaiSlugRoute,
   TimKiemQRoute: TimKiemQRoute,
+  DangKyGoiVipIndexRoute: DangKyGoiVipIndexRoute,
+  DangKyGoiVipPlanBank_transferRoute: DangKyGoiVipPlanBank_transferRoute,
   XemPhimSlugEpisodeRoute: XemPhimSlugEpisodeRoute,
+  DangKyGoiVipPlanIndexRoute: DangKyGoiVipPlanIndexRoute,
+  DangKyGoiVipPlanPaymentResultRoute: DangKyGoiVipPlanPaymentResultRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -1,4 +1,4 @@
-// The whole product's data model, designed once (DESIGN.md §6). Later features add behaviour, not tables.
+// The whole product's data model, designed once. Later features add behaviour, not tables.
 // Times are unix milliseconds. Wire names (spec's Vietnamese fields) are mapped in services, not here.
 import { relations, sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
@@ -219,7 +219,7 @@ export const payments = sqliteTable(
     gateway: text('gateway', { enum: ['vnpay', 'momo', 'bank_transfer'] }).notNull(),
     /** Our order reference sent to the gateway; unique so a callback maps to one payment. */
     txnRef: text('txn_ref').notNull().unique(),
-    status: text('status', { enum: ['pending', 'paid', 'failed'] })
+    status: text('status', { enum: ['pending', 'paid', 'failed', 'cancelled'] })
       .notNull()
       .default('pending'),
     providerTxnId: text('provider_txn_id'),
@@ -351,6 +351,5 @@ export const usersRelations = relations(users, ({ many }) => ({
 }));
 
 export type Film = typeof films.$inferSelect;
-export type NewFilm = typeof films.$inferInsert;
 export type Episode = typeof episodes.$inferSelect;
 export type User = typeof users.$inferSelect;

@@ -1,18 +1,12 @@
-import { eq } from 'drizzle-orm';
 import { createMiddleware } from 'hono/factory';
-import { users } from '../db/schema';
 import { verifyAccessToken } from '../services/auth/access-token';
+import { loadViewer } from '../services/auth/viewer';
+import { activePlans } from '../services/payments/orders';
 import type { AppEnv, Viewer } from './context';
 import { forbidden, unauthorized } from './errors';
 
-const splitList = (csv: string): string[] =>
-  csv
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-
 /** The token in 'Authorization: Bearer <token>', or null. */
-export function bearerToken(header: string | undefined): string | null {
+function bearerToken(header: string | undefined): string | null {
   const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
   return match?.[1] ?? null;
 }
@@ -28,31 +22,14 @@ export const viewerMiddleware = createMiddleware<AppEnv>(async (c, next) => {
   c.set('viewer', null);
   const token = bearerToken(c.req.header('authorization'));
   if (token) {
-    const { config, now, db } = c.var.deps;
+    const { config, now } = c.var.deps;
     const claims = await verifyAccessToken(config, token, now());
-    if (claims) {
-      const [user] = await db
-        .select({
-          id: users.id,
-          email: users.email,
-          username: users.username,
-          roles: users.roles,
-          permissions: users.permissions,
-          sessionEpoch: users.sessionEpoch,
-        })
-        .from(users)
-        .where(eq(users.id, Number(claims.sub)))
-        .limit(1);
-      if (user && claims.epoch === user.sessionEpoch) {
-        const viewer: Viewer = {
-          id: user.id,
-          email: user.email,
-          name: user.username,
-          roles: splitList(user.roles),
-          permissions: splitList(user.permissions),
-        };
-        c.set('viewer', viewer);
-      }
+    const viewer = claims ? await loadViewer(c.var.db, Number(claims.sub), claims.epoch) : null;
+    if (viewer) {
+      // Effective permissions = admin-granted ∪ active subscriptions, read per request so an expiry or
+      // a payment applies to the very next request (docs/decisions/0400-payments.md).
+      const plans = await activePlans(c.var.db, viewer.id, now());
+      c.set('viewer', { ...viewer, permissions: [...new Set([...viewer.permissions, ...plans])] });
     }
   }
   await next();
@@ -71,7 +48,7 @@ export interface AccessRule {
   permissions?: string[];
 }
 
-/** True when the viewer holds any listed role or any listed permission (SPEC.md §6 route guard). */
+/** True when the viewer holds any listed role or any listed permission (the route guard of every admin/VIP rule). */
 export function viewerMatches(viewer: Viewer | null, rule: AccessRule): boolean {
   if (!viewer) return false;
   return (rule.roles ?? []).some((r) => viewer.roles.includes(r)) || (rule.permissions ?? []).some((p) => viewer.permissions.includes(p));

@@ -1,10 +1,6 @@
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-
-/** The one error shape on the wire: { error: { code, message } }. */
-export interface ErrorBody {
-  error: { code: string; message: string };
-}
+import type { ErrorBody } from '../schemas/errors';
 
 export class ApiError extends HTTPException {
   readonly code: string;

@@ -2,7 +2,7 @@
 // message), answered in the API's one error shape instead of a bodyless 400.
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { ErrorBody } from './errors';
+import type { ErrorBody } from '../schemas/errors';
 
 const body = (code: string, message: string): string => JSON.stringify({ error: { code, message } } satisfies ErrorBody);
 

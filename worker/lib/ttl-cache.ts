@@ -5,8 +5,6 @@
  */
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; expires: number }>();
-  hits = 0;
-  misses = 0;
 
   constructor(
     private readonly ttlMs: number,
@@ -18,13 +16,11 @@ export class TtlCache<V> {
     const entry = this.entries.get(key);
     if (!entry || entry.expires <= this.now()) {
       if (entry) this.entries.delete(key);
-      this.misses++;
       return undefined;
     }
     // Re-insert: Map order is recency order.
     this.entries.delete(key);
     this.entries.set(key, entry);
-    this.hits++;
     return entry.value;
   }
 
@@ -36,17 +32,5 @@ export class TtlCache<V> {
       if (oldest === undefined) break;
       this.entries.delete(oldest);
     }
-  }
-
-  async getOrLoad(key: string, load: () => Promise<V>): Promise<V> {
-    const cached = this.get(key);
-    if (cached !== undefined) return cached;
-    const value = await load();
-    this.set(key, value);
-    return value;
-  }
-
-  clear(): void {
-    this.entries.clear();
   }
 }

@@ -3,14 +3,25 @@ import { requireViewer } from '../lib/auth-middleware';
 import type { AppEnv } from '../lib/context';
 import { validate } from '../lib/validate';
 import { changePassword, getAccount, logoutEverywhere } from '../services/auth/accounts';
-import { changePasswordBodySchema } from '../services/auth/schemas';
+import { type AccountResponse, changePasswordBodySchema } from '../schemas/account';
+import { activeSubscriptions } from '../services/payments/orders';
 
 /** The signed-in user's own account: /api/account. */
 export const accountRoutes = new Hono<AppEnv>()
   .use(requireViewer)
   .get('/', async (c) => {
-    const account = await getAccount(c.var.db, c.var.viewer.id);
-    return c.json(account, 200);
+    const [account, subscriptions] = await Promise.all([
+      getAccount(c.var.db, c.var.viewer.id),
+      activeSubscriptions(c.var.db, c.var.viewer.id, c.var.deps.now()),
+    ]);
+    // Permissions as the API applies them (admin-granted ∪ subscriptions), plus the subscriptions themselves.
+    const body: AccountResponse = {
+      ...account,
+      permissions: c.var.viewer.permissions,
+      subscription: subscriptions[0] ?? null,
+      subscriptions,
+    };
+    return c.json(body, 200);
   })
   .post('/password', validate('json', changePasswordBodySchema), async (c) => {
     const session = await changePassword(c.var.deps, c.var.viewer.id, c.req.valid('json'));

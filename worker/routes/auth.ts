@@ -2,10 +2,10 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../lib/context';
 import { validate } from '../lib/validate';
 import { login, logout, refreshSession, registerUser } from '../services/auth/accounts';
-import { loginBodySchema, refreshBodySchema, registerBodySchema } from '../services/auth/schemas';
+import { loginBodySchema, refreshBodySchema, registerBodySchema } from '../schemas/auth';
 import { clientIp } from '../services/rate-limit';
 
-/** SPEC.md §7.3 account calls, at the spec's paths (/api/dang-ky, /api/dang-nhap, /api/refresh_token) plus logout. */
+/** The product's account calls, at its paths (/api/dang-ky, /api/dang-nhap, /api/refresh_token) plus logout. */
 export const authRoutes = new Hono<AppEnv>()
   .post('/dang-ky', validate('json', registerBodySchema), async (c) => {
     const user = await registerUser(c.var.deps, { ...c.req.valid('json'), ip: clientIp(c.req.raw.headers) });

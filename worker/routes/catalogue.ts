@@ -1,10 +1,19 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
 import { publicResponseCache } from '../lib/public-cache';
 import type { AppEnv } from '../lib/context';
 import { badRequest } from '../lib/errors';
 import { validate } from '../lib/validate';
-import { allFilmsQuerySchema, listingQuerySchema, reportErrorSchema, searchQuerySchema, updateViewSchema } from '../schemas/catalogue';
+import {
+  allFilmsQuerySchema,
+  episodeParamSchema,
+  episodeQuerySchema,
+  filmIdParamSchema,
+  listingQuerySchema,
+  searchQuerySchema,
+  slugParamSchema,
+  updateViewSchema,
+} from '../schemas/catalogue';
+import { reportErrorSchema } from '../schemas/error-reports';
 import { reportEpisodeError } from '../services/catalogue/error-reports';
 import { clientIp } from '../services/rate-limit';
 import { CATEGORIES, listingScope } from '../schemas/taxonomy';
@@ -20,15 +29,6 @@ const PUBLIC_CACHE = 'public, max-age=30, stale-while-revalidate=300';
 /** Whole-response reuse for anonymous public reads (lib/public-cache.ts). */
 const cached = publicResponseCache;
 
-const slugParam = z.object({ slug: z.string().min(1).max(200) });
-const episodeParam = slugParam.extend({
-  // The web route segment is 'tap-{n}'; a bare number is accepted too.
-  episode: z
-    .string()
-    .regex(/^(tap-)?\d{1,5}$/, "must be a number or 'tap-{n}'")
-    .transform((s) => Number(s.replace('tap-', ''))),
-});
-
 export const catalogueRoutes = new Hono<AppEnv>()
   .get('/product-home', cached, async (c) => {
     c.header('Cache-Control', PUBLIC_CACHE);
@@ -38,14 +38,10 @@ export const catalogueRoutes = new Hono<AppEnv>()
     c.header('Cache-Control', PUBLIC_CACHE);
     return c.json(await searchFilms(c.var.db, c.req.valid('query')), 200);
   })
-  .get(
-    '/getdetail_xemphim/:id',
-    validate('param', z.object({ id: z.coerce.number({ error: 'must be a film id' }).int().positive('must be a film id') })),
-    async (c) => {
-      const { detail, access } = await loadFilmDetail(c.var.db, { id: c.req.valid('param').id }, c.var.viewer, c.var.caches.films);
-      return c.json({ data: detail, ...(access === 'allowed' ? {} : { [access]: true }) }, 200);
-    },
-  )
+  .get('/getdetail_xemphim/:id', validate('param', filmIdParamSchema), async (c) => {
+    const { detail, access } = await loadFilmDetail(c.var.db, { id: c.req.valid('param').id }, c.var.viewer, c.var.caches.films);
+    return c.json({ data: detail, ...(access === 'allowed' ? {} : { [access]: true }) }, 200);
+  })
   .post('/update_view', validate('json', updateViewSchema), async (c) => {
     return c.json({ data: await recordView(c.var.db, c.req.valid('json').title, c.var.deps.now()) }, 200);
   })
@@ -60,20 +56,15 @@ export const catalogueRoutes = new Hono<AppEnv>()
     c.header('Cache-Control', PUBLIC_CACHE);
     return c.json(await listFilms(c.var.db, scope, c.req.valid('query')), 200);
   })
-  .get('/:slug', validate('param', slugParam), async (c) => {
+  .get('/:slug', validate('param', slugParamSchema), async (c) => {
     const { cached, ...body } = await filmDetailBySlug(c.var.db, c.req.valid('param').slug, c.var.viewer, c.var.caches.films);
     c.header('X-Cache', cached ? 'hit' : 'miss');
     return c.json(body, 200);
   })
-  .get(
-    '/:slug/:episode',
-    validate('param', episodeParam),
-    validate('query', z.object({ server: z.string().max(100).optional() })),
-    async (c) => {
-      const { slug, episode } = c.req.valid('param');
-      return c.json(await episodeLink(c.var.db, { slug, episode, server: c.req.valid('query').server }, c.var.viewer), 200);
-    },
-  )
+  .get('/:slug/:episode', validate('param', episodeParamSchema), validate('query', episodeQuerySchema), async (c) => {
+    const { slug, episode } = c.req.valid('param');
+    return c.json(await episodeLink(c.var.db, { slug, episode, server: c.req.valid('query').server }, c.var.viewer), 200);
+  })
   .get('/', validate('query', allFilmsQuerySchema), async (c) => {
     return c.json(await listAllFilms(c.var.db, c.req.valid('query')), 200);
   });

@@ -3,7 +3,7 @@ import { requireViewer } from '../lib/auth-middleware';
 import type { AppEnv } from '../lib/context';
 import { validate } from '../lib/validate';
 import { rateFilm } from '../services/ratings/ratings';
-import { rateFilmBodySchema } from '../services/ratings/schemas';
+import { rateFilmBodySchema } from '../schemas/ratings';
 
 /** Mounted under /api/product. */
 export const ratingRoutes = new Hono<AppEnv>().post('/rating_star', requireViewer, validate('json', rateFilmBodySchema), async (c) => {

@@ -1,5 +1,9 @@
-// Wire contract of the catalogue API (spec field names + slug). Pure types and zod: importable by web/.
+// Wire contract of the catalogue API (legacy field names + slug). Pure types and zod: importable by web/.
 import { z } from 'zod';
+import type { CommentDto } from './comments';
+import type { RatingSummary } from './ratings';
+
+export { VIP_ERROR_CODES, VIP_MESSAGES, type VipBlock } from './values';
 
 /** A film as listings, home rails and search show it (no episode links ever). */
 export interface FilmCard {
@@ -55,21 +59,13 @@ export interface FilmDetail extends FilmCard {
   servers: ServerEpisodes[];
 }
 
-export interface CommentDto {
-  id: number;
-  parent_id: number | null;
-  comment: string;
-  createdAt: number;
-  users: { username: string };
-}
-
 export interface FilmDetailResponse {
   datafilm: FilmDetail;
   comments: CommentDto[];
   /** The viewer's own rating, if signed in and rated. */
   rating_star: { rating: number | null };
-  general_assessment: { totalRatings: number; averageRating: number | null };
-  /** VIP-only film and the viewer is signed out / has no permission at all (SPEC.md §6). */
+  general_assessment: RatingSummary;
+  /** VIP-only film and the viewer is signed out / has no permission at all (docs/decisions/0003-vip-access.md). */
   error1?: boolean;
   /** VIP-only film and the viewer's permissions lack VIP1 and VIP2. */
   error?: boolean;
@@ -119,7 +115,7 @@ const pageParam = z.coerce
   .max(10_000, 'must be 10000 or less');
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
 
-/** Query of every listing endpoint: page plus the filter bar (SPEC.md §2.3). */
+/** Query of every listing endpoint: page plus the filter bar. */
 export const listingQuerySchema = z.object({
   page: z.preprocess(emptyToUndefined, pageParam.default(1)),
   sort: z.preprocess(emptyToUndefined, z.enum(['createdAt', 'views'], { error: "must be 'createdAt' or 'views'" }).optional()),
@@ -162,14 +158,17 @@ export const updateViewSchema = z.object({
   title: z.string({ error: 'is required' }).trim().min(1, 'is required').max(200),
 });
 
-/** Reasons offered by the watch page's 'Báo lỗi' button. */
-export const REPORT_REASONS = ['khong-phat-duoc', 'sai-tap', 'am-thanh', 'phu-de', 'khac'] as const;
+/** One film, by slug: GET /product/{slug}, its comments and the like. */
+export const slugParamSchema = z.object({ slug: z.string().min(1).max(200) });
 
-export const reportErrorSchema = z.object({
-  slug: z.string({ error: 'is required' }).trim().min(1, 'is required').max(200),
-  episode: z.number({ error: 'must be an episode number' }).int().min(1).max(100_000),
-  server_name: z.string().max(100).optional(),
-  reason: z.enum(REPORT_REASONS, { error: `must be one of ${REPORT_REASONS.join(', ')}` }),
-  message: z.string().max(1000, 'must be at most 1000 characters').optional(),
+export const filmIdParamSchema = z.object({ id: z.coerce.number({ error: 'must be a film id' }).int().positive('must be a film id') });
+
+export const episodeParamSchema = slugParamSchema.extend({
+  // The web route segment is 'tap-{n}'; a bare number is accepted too.
+  episode: z
+    .string()
+    .regex(/^(tap-)?\d{1,5}$/, "must be a number or 'tap-{n}'")
+    .transform((s) => Number(s.replace('tap-', ''))),
 });
-export type ReportErrorInput = z.infer<typeof reportErrorSchema>;
+
+export const episodeQuerySchema = z.object({ server: z.string().max(100).optional() });

@@ -1,4 +1,4 @@
-// The fixed catalogue taxonomy of SPEC.md §2.2 and §7.1: pure data, shared by the API, crawler and web.
+// The fixed catalogue taxonomy (genres, countries, categories, years): pure data, shared by the API, crawler and web.
 
 export type CategoryId = 24 | 25 | 26 | 27;
 
@@ -60,7 +60,7 @@ export interface Country {
   slug: string;
   name: string;
   endpoint: string;
-  /** The header lists 34 of the 35 (SPEC.md §2.2); the add-film form offers all 35. */
+  /** The header lists 34 of the 35; the add-film form offers all 35. */
   inHeader: boolean;
 }
 
@@ -147,7 +147,7 @@ export const RESERVED_FILM_SLUGS: ReadonlySet<string> = new Set([
   'update_view',
 ]);
 
-/** Crawl categories (SPEC.md §9): the 23 genre names and the four category names, as the admin picks them. */
+/** Crawl categories: the 23 genre names and the four category names, as the admin picks them. */
 export const CRAWL_CATEGORY_NAMES: readonly string[] = [...GENRES.map((g) => g.name), 'Phim Bộ', 'Phim Lẻ', 'Phim Shows', 'Phim Sắp Chiếu'];
 
 export const PAGE_SIZE = 25;

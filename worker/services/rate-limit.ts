@@ -26,6 +26,8 @@ export const RATE_LIMITS = {
   registerPerEmail: { limit: 5, windowMs: 60 * 60_000 },
   commentPerUser: { limit: 5, windowMs: 30_000 },
   ratingPerUser: { limit: 20, windowMs: 60_000 },
+  /** Broken-episode reports (watch page button). */
+  errorReportPerIp: { limit: 10, windowMs: 10 * 60_000 },
 } as const;
 
 /** Start of the fixed window that `now` falls in. */

@@ -8,8 +8,7 @@ export function initAnalytics(): void {
   const w = window as unknown as { dataLayer: unknown[]; gtag: (...args: unknown[]) => void };
   w.dataLayer = w.dataLayer ?? [];
   w.gtag = function gtag() {
-    // gtag.js reads the arguments object itself, as its official snippet does.
-    // eslint-disable-next-line prefer-rest-params
+    // biome-ignore lint/complexity/noArguments: gtag.js only reads commands pushed as an arguments object (its official snippet), not arrays.
     w.dataLayer.push(arguments);
   };
   w.gtag('js', new Date());

@@ -1,4 +1,6 @@
-import { hc } from 'hono/client';
+import { type ClientResponse, hc } from 'hono/client';
+import type { SuccessStatusCode } from 'hono/utils/http-status';
+import type { ErrorBody } from '../../../worker/schemas/errors';
 import type { AppType } from '../../../worker/app';
 
 /** The one way the web talks to the API: typed by the server's routes, same origin under /api. */
@@ -25,22 +27,52 @@ export function isNotFound(error: unknown): boolean {
   return error instanceof ApiError && error.status === 404;
 }
 
-/** Resolves a typed hc call to its JSON body, or throws ApiError with the server's message. */
-export async function unwrap<T>(call: Promise<{ ok: boolean; status: number; json(): Promise<unknown> }>): Promise<T> {
-  const res = await call;
-  if (!res.ok) {
-    let code = 'http_error';
-    let message = `Request failed with status code ${res.status}`;
-    try {
-      const body = (await res.json()) as { error?: { code?: string; message?: string } };
-      if (body?.error?.message) message = body.error.message;
-      if (body?.error?.code) code = body.error.code;
-    } catch {
-      // not JSON: keep the generic message
+/**
+ * A typed hc answer: the routes declare only their 2xx bodies (errors come from the app's onError),
+ * so T is the route's success body, derived from AppType and never written by hand.
+ */
+export type ApiResponse<T> = ClientResponse<T, SuccessStatusCode, 'json'>;
+
+/** Throws ApiError with the server's { error: { code, message } } when the answer is not 2xx. */
+async function throwIfFailed(res: { ok: boolean; status: number; json(): Promise<unknown> }): Promise<void> {
+  if (res.ok) return;
+  let code = 'http_error';
+  let message = `Request failed with status code ${res.status}`;
+  try {
+    const body = await res.json();
+    if (isErrorBody(body)) {
+      if (body.error.message) message = body.error.message;
+      if (body.error.code) code = body.error.code;
     }
-    throw new ApiError(res.status, code, message);
+  } catch {
+    // not JSON: keep the generic message
   }
-  return (await res.json()) as T;
+  throw new ApiError(res.status, code, message);
+}
+
+function isErrorBody(body: unknown): body is { error: Partial<ErrorBody['error']> } {
+  return typeof body === 'object' && body !== null && 'error' in body && typeof body.error === 'object' && body.error !== null;
+}
+
+/** Resolves a typed hc call to its JSON body, typed by the route, or throws ApiError with the server's message. */
+export async function unwrap<T>(call: Promise<ApiResponse<T>>): Promise<T> {
+  const res = await call;
+  await throwIfFailed(res);
+  return res.json();
+}
+
+/**
+ * Like unwrap, but takes the answer of the request index.html's boot script started for this page
+ * (vite-plugins.ts bootPrefetch) when there is one for `path`. The boot script fetches the very URL
+ * the typed call asks for, so its body has the typed call's type.
+ */
+export async function unwrapBootOr<T>(path: string | undefined, call: () => Promise<ApiResponse<T>>): Promise<T> {
+  const boot = path === undefined ? undefined : takeBootResponse(path);
+  if (!boot) return unwrap(call());
+  const res = await boot;
+  await throwIfFailed(res);
+  const body: T = await res.json();
+  return body;
 }
 
 /**

@@ -1,8 +1,9 @@
+import { AUTH_MESSAGES } from '../../../worker/schemas/values';
 import { api } from './api-client';
 import { getRefreshToken, getSession, getToken, signOut, storeTokens } from './session';
 
-/** SPEC.md §8: what the viewer is told when the session cannot be renewed. */
-export const SESSION_EXPIRED_MESSAGE = 'Phiên đăng nhập đã hết hạn. Vui lòng đăng nhập lại.';
+/** What the viewer is told when the session cannot be renewed (the API's own 401 text). */
+export const SESSION_EXPIRED_MESSAGE = AUTH_MESSAGES.sessionExpired;
 
 /** No refresh token, or the API refused it (expired, revoked, replayed): the session is over. */
 export class SessionExpiredError extends Error {
@@ -70,7 +71,7 @@ export function refreshAccessToken(): Promise<string> {
   return inflight;
 }
 
-/** SPEC.md §8: alert, clear the session, go to /dang-nhap. Once, however many calls hit it together. */
+/** Alert, clear the session, go to /dang-nhap. Once, however many calls hit it together. */
 function expireSession(): void {
   if (!getSession() && !getRefreshToken()) return;
   window.alert(SESSION_EXPIRED_MESSAGE);
@@ -92,7 +93,7 @@ async function renew(mode: 'interactive' | 'quiet'): Promise<string> {
 
 /**
  * A call that needs the viewer (comment, reply, rating, account): sent with the Bearer token; on
- * 401/403 the token is renewed and the same call retried once (SPEC.md §4). When the session cannot
+ * 401/403 the token is renewed and the same call retried once. When the session cannot
  * be renewed the viewer is told and sent to /dang-nhap, and SessionExpiredError is thrown.
  * The caller checks that someone is signed in first (the spec's own alerts differ per action).
  */

@@ -5,7 +5,7 @@
  */
 let rendered = false;
 
-export const isFirstLoad = () => !rendered;
+const isFirstLoad = () => !rendered;
 
 export function markFirstRender(): void {
   rendered = true;

@@ -1,7 +1,10 @@
 // Created on first use: building an Intl formatter loads locale data (tens of ms on a slow phone).
 let numberFormat: Intl.NumberFormat | undefined;
 
-export const formatNumber = (n: number) => (numberFormat ??= new Intl.NumberFormat('vi-VN')).format(n);
+export function formatNumber(n: number): string {
+  numberFormat ??= new Intl.NumberFormat('vi-VN');
+  return numberFormat.format(n);
+}
 
 /** '12:04' or '1:02:03'. */
 export function formatClock(seconds: number): string {
@@ -24,7 +27,7 @@ export function episodeBadge(sotap: string): string {
   return /tập/i.test(text) ? text : `${text} Tập`;
 }
 
-/** Average shown to one decimal, or 'N/A' (SPEC.md §2.5). */
+/** Average shown to one decimal, or 'N/A'. */
 export function formatRating(average: number | null | undefined): string {
   return average == null || Number.isNaN(average) ? 'N/A' : average.toFixed(1);
 }

@@ -1,5 +1,5 @@
 /**
- * Where the live-comment rooms are (DESIGN.md §2, docs/decisions/0201), as partysocket wants it.
+ * Where the live-comment rooms are (docs/architecture.md, docs/decisions/0201), as partysocket wants it.
  * In order: a `<meta name="partykit-host">` in the page (the Node host writes it into the shell at run time);
  * the build's VITE_PARTYKIT_HOST (vite.config.ts falls back to PARTYKIT_HOST, the variable the
  * build already reads for the CSP); else PartyKit beside the site on port 1999, which is what

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 
 /**
- * The viewer's session (SPEC.md §3/§4): logged in when a token and a name are in session storage.
+ * The viewer's session: logged in when a token and a name are in session storage.
  * Components read `useSession()`; the router context carries the same value as `auth`. Sign-in,
  * refresh and sign-out (features/auth) write it through the store functions below.
  */
@@ -74,10 +74,10 @@ export function getSession(): Session | null {
   return read();
 }
 
-/** Session storage keys of SPEC.md §3. */
+/** The session storage keys the product specifies. */
 export const SESSION_KEYS = ['token', 'refreshToken', 'id', 'name', 'email', 'roles', 'permissions'] as const;
 
-/** What sign-in answers (POST /api/dang-nhap, and a password change): stored as SPEC.md §3 says. */
+/** What sign-in answers (POST /api/dang-nhap, and a password change): stored under the specified keys. */
 export interface SignedIn {
   token: string;
   refreshToken: string;
@@ -130,7 +130,7 @@ export function getRefreshToken(): string | null {
   }
 }
 
-/** SPEC.md §4 logout, this tab only: removes the tokens and identity, then tells every reader. */
+/** Logout, this tab only: removes the tokens and identity, then tells every reader. */
 export function signOut(): void {
   for (const k of SESSION_KEYS) sessionStorage.removeItem(k);
   notifySessionChanged();

@@ -1,11 +1,11 @@
 import { createFileRoute, notFound } from '@tanstack/react-router';
-import { isNotFound } from '../lib/api-client';
-import { filmQuery, homeQuery, listingQuery } from '../features/catalogue/api/catalogue-queries';
+import { filmComments, filmRating } from '../app/film-slots';
+import { ensureListing, filmQuery } from '../features/catalogue/api/catalogue-queries';
 import { FilmPage } from '../features/catalogue/components/film-page';
 import { ListingPage } from '../features/catalogue/components/listing-page';
 import { countryListing } from '../features/catalogue/listing-scope';
 import { validateListingSearch } from '../features/catalogue/listing-search';
-import { awaitOnFirstLoad } from '../lib/first-load';
+import { isNotFound } from '../lib/api-client';
 
 /** /{slug}: a country listing when the slug is one of the 35 countries, otherwise a film page. */
 export const Route = createFileRoute('/$slug')({
@@ -13,14 +13,7 @@ export const Route = createFileRoute('/$slug')({
   loaderDeps: ({ search }) => search,
   loader: async ({ context, params, deps }) => {
     const country = countryListing(params.slug);
-    if (country) {
-      return awaitOnFirstLoad(
-        Promise.all([
-          context.queryClient.ensureQueryData(listingQuery(country.endpoint, deps)),
-          context.queryClient.ensureQueryData(homeQuery()),
-        ]),
-      );
-    }
+    if (country) return ensureListing(context.queryClient, country.endpoint, deps);
     try {
       await context.queryClient.ensureQueryData(filmQuery(params.slug));
     } catch (error) {
@@ -32,6 +25,6 @@ export const Route = createFileRoute('/$slug')({
     const { slug } = Route.useParams();
     const search = Route.useSearch();
     const country = countryListing(slug);
-    return country ? <ListingPage info={country} search={search} /> : <FilmPage slug={slug} />;
+    return country ? <ListingPage info={country} search={search} /> : <FilmPage slug={slug} rating={filmRating} comments={filmComments} />;
   },
 });

@@ -4,12 +4,14 @@ import { NotFoundPage } from '../components/layout/not-found-page';
 import { OfflineBanner } from '../components/layout/offline-banner';
 import { SiteFooter } from '../components/layout/site-footer';
 import { SiteHeader } from '../components/layout/site-header';
+import { AccountLinks } from '../features/auth/components/account-links';
+import { SearchBox } from '../features/search/components/search-box';
 import type { Session } from '../lib/session';
 import { AppToaster } from '../lib/toast';
 
 export interface RouterContext {
   queryClient: QueryClient;
-  /** The signed-in viewer ({ token, id, email, name, roles, permissions }) or null (SPEC.md §3). */
+  /** The signed-in viewer ({ token, id, email, name, roles, permissions }) or null. */
   auth: Session | null;
 }
 
@@ -25,7 +27,7 @@ function RootLayout() {
         Bỏ qua tới nội dung chính
       </a>
       <OfflineBanner />
-      <SiteHeader />
+      <SiteHeader account={<AccountLinks />} search={<SearchBox />} />
       <main id="main" tabIndex={-1}>
         <Outlet />
       </main>

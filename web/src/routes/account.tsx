@@ -1,9 +1,17 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { AccountPage } from '../features/auth/components/account-page';
+import { VipAccountSection } from '../features/vip/components/vip-account-section';
 
 export const Route = createFileRoute('/account')({
   beforeLoad: ({ context, location }) => {
     if (!context.auth) throw redirect({ to: '/dang-nhap', search: { redirect: location.href }, replace: true });
   },
-  component: AccountPage,
+  component: function AccountRoute() {
+    return (
+      <>
+        <AccountPage />
+        <VipAccountSection />
+      </>
+    );
+  },
 });

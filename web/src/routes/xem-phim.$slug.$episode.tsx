@@ -1,4 +1,6 @@
+import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, notFound } from '@tanstack/react-router';
+import { filmComments } from '../app/film-slots';
 import { filmQuery } from '../features/catalogue/api/catalogue-queries';
 import { WatchPage } from '../features/player/components/watch-page';
 import { parseEpisodeSegment } from '../features/player/episode-segment';
@@ -10,12 +12,13 @@ export const Route = createFileRoute('/xem-phim/$slug/$episode')({
     typeof raw.server === 'string' && raw.server.length > 0 && raw.server.length <= 100 ? { server: raw.server } : {},
   loader: ({ context, params }) => {
     if (parseEpisodeSegment(params.episode) === undefined) throw notFound();
-    // The page shows its own 'Loading...' / 'Error: {message}' states (SPEC.md §2.6).
+    // The page shows its own 'Loading...' / 'Error: {message}' states.
     return awaitOnFirstLoad(context.queryClient.ensureQueryData(filmQuery(params.slug)));
   },
   component: function WatchRoute() {
     const { slug, episode } = Route.useParams();
     const { server } = Route.useSearch();
-    return <WatchPage slug={slug} episode={parseEpisodeSegment(episode)!} server={server} />;
+    const film = useQuery(filmQuery(slug));
+    return <WatchPage film={film} episode={parseEpisodeSegment(episode)!} server={server} comments={filmComments} />;
   },
 });

@@ -4,26 +4,24 @@ import { users, type User } from '../../db/schema';
 import type { AppDeps } from '../../lib/context';
 import { ApiError, badRequest, conflict, unauthorized } from '../../lib/errors';
 import { enforceRateLimits, RATE_LIMITS } from '../rate-limit';
-import { signAccessToken } from './access-token';
+import { type AccessTokenClaims, signAccessToken } from './access-token';
 import { verifyGoogleIdToken } from './google';
 import { burnPasswordCheck, hashPassword, needsRehash, verifyPassword } from './password';
 import { issueRefreshToken, revokeAllForUser, revokeFamilyOfToken, rotateRefreshToken } from './refresh-tokens';
-import type { AccountDto, ChangePasswordInput, LoginInput, LoginResponse, RefreshResponse, RegisterInput } from './schemas';
+import { splitList } from './viewer';
+import type { AccountDto, ChangePasswordInput } from '../../schemas/account';
+import { AUTH_MESSAGES, type LoginInput, type LoginResponse, type RefreshResponse, type RegisterInput } from '../../schemas/auth';
 
 export type AuthDeps = Pick<AppDeps, 'db' | 'config' | 'now' | 'fetch'>;
 
-export const LOGIN_FAILED = 'Thông tin đăng nhập không chính xác !!!';
-export const EMAIL_TAKEN = 'Email này đã được đăng ký. Vui lòng đăng nhập hoặc dùng email khác.';
-export const SESSION_EXPIRED = 'Phiên đăng nhập đã hết hạn. Vui lòng đăng nhập lại.';
-const GOOGLE_FAILED = 'Đăng nhập thất bại. Vui lòng thử lại.';
-const TOO_MANY_LOGINS = 'Bạn đã thử đăng nhập quá nhiều lần. Vui lòng thử lại sau ít phút.';
-const TOO_MANY_SIGNUPS = 'Bạn đã đăng ký quá nhiều lần. Vui lòng thử lại sau.';
-
-export const splitList = (csv: string): string[] =>
-  csv
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+const {
+  loginFailed: LOGIN_FAILED,
+  emailTaken: EMAIL_TAKEN,
+  sessionExpired: SESSION_EXPIRED,
+  googleLoginFailed: GOOGLE_FAILED,
+  tooManyLogins: TOO_MANY_LOGINS,
+  tooManySignups: TOO_MANY_SIGNUPS,
+} = AUTH_MESSAGES;
 
 export function toAccountDto(user: User): AccountDto {
   return {
@@ -58,15 +56,7 @@ function isUniqueViolation(err: unknown): boolean {
 /** Access token + a new refresh-token family: the login response. */
 export async function startSession(deps: AuthDeps, user: User): Promise<LoginResponse> {
   const now = deps.now();
-  const account = toAccountDto(user);
-  const claims = {
-    sub: String(user.id),
-    email: user.email,
-    name: user.username,
-    roles: account.roles,
-    permissions: account.permissions,
-    epoch: user.sessionEpoch,
-  };
+  const claims = accessClaims(user);
   const [token, refreshToken] = await Promise.all([signAccessToken(deps.config, claims, now), issueRefreshToken(deps.db, user.id, now)]);
   return {
     token,
@@ -74,8 +64,20 @@ export async function startSession(deps: AuthDeps, user: User): Promise<LoginRes
     id: user.id,
     name: user.username,
     email: user.email,
-    roles: account.roles,
-    permissions: account.permissions,
+    roles: claims.roles,
+    permissions: claims.permissions,
+  };
+}
+
+/** What an access token says about its user: the same at sign-in and at every refresh. */
+function accessClaims(user: User): AccessTokenClaims {
+  return {
+    sub: String(user.id),
+    email: user.email,
+    name: user.username,
+    roles: splitList(user.roles),
+    permissions: splitList(user.permissions),
+    epoch: user.sessionEpoch,
   };
 }
 
@@ -193,13 +195,7 @@ export async function refreshSession(deps: AuthDeps, refreshToken: string): Prom
   if (!rotated.ok) throw unauthorized(SESSION_EXPIRED);
   const user = await findUserById(deps.db, rotated.userId);
   if (!user) throw unauthorized(SESSION_EXPIRED);
-  const roles = splitList(user.roles);
-  const permissions = splitList(user.permissions);
-  const tokennew = await signAccessToken(
-    deps.config,
-    { sub: String(user.id), email: user.email, name: user.username, roles, permissions, epoch: user.sessionEpoch },
-    deps.now(),
-  );
+  const tokennew = await signAccessToken(deps.config, accessClaims(user), deps.now());
   return { tokennew, refreshToken: rotated.token };
 }
 

@@ -1,4 +1,4 @@
-import { fromBase64, randomBytes, timingSafeEqual, toBase64 } from './encoding';
+import { fromBase64, randomBytes, timingSafeEqual, toBase64 } from '../../lib/bytes';
 
 /**
  * Cloudflare Workers refuses PBKDF2 above 100,000 iterations in production (local workerd does not),
@@ -9,10 +9,6 @@ export const PBKDF2_MAX_ITERATIONS = 100_000;
 const SCHEME = 'pbkdf2-sha256';
 const SALT_BYTES = 16;
 const HASH_BYTES = 32;
-
-export const PASSWORD_MIN_LENGTH = 8;
-/** Bounds the work one request can ask for; long passphrases still fit. */
-export const PASSWORD_MAX_LENGTH = 256;
 
 async function derive(password: string, salt: Uint8Array<ArrayBuffer>, iterations: number): Promise<Uint8Array> {
   const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(password.normalize('NFC')), 'PBKDF2', false, ['deriveBits']);

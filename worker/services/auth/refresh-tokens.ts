@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { refreshTokens } from '../../db/schema';
-import { randomBytes, sha256Hex, toBase64Url } from './encoding';
+import { randomBytes, sha256Hex, toBase64Url } from '../../lib/bytes';
 
 /** Sliding lifetime: each rotation grants another 30 days; an idle session ends after 30 days. */
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;

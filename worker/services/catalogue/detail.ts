@@ -1,12 +1,14 @@
-import { and, asc, avg, count, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { comments, countries, episodes, filmCountries, filmGenres, films, genres, ratings, users } from '../../db/schema';
+import { countries, episodes, filmCountries, filmGenres, films, genres } from '../../db/schema';
 import type { Viewer } from '../../lib/context';
 import { notFound } from '../../lib/errors';
 import type { TtlCache } from '../../lib/ttl-cache';
-import type { CommentDto, EpisodeLink, FilmDetail, FilmDetailResponse, ServerEpisodes } from '../../schemas/catalogue';
+import type { EpisodeLink, FilmDetail, FilmDetailResponse, ServerEpisodes } from '../../schemas/catalogue';
 import { vipAccess } from './access';
 import { cardColumns, toFilmCard } from './film-card';
+import { filmCommentsQuery, toCommentDtos } from '../comments/comments';
+import { ownRatingQuery, ratingSummaryQuery, toRatingSummary } from '../ratings/ratings';
 
 const RECOMMENDED = 8;
 
@@ -125,39 +127,8 @@ export async function loadFilmDetail(db: Db, key: FilmKey, viewer: Viewer | null
   return { ...detailOf(record, viewer), cached: hit !== undefined };
 }
 
-function commentsQuery(db: Db, filmId: SQL, sinceId = 0) {
-  return db
-    .select({ id: comments.id, parentId: comments.parentId, body: comments.body, createdAt: comments.createdAt, username: users.username })
-    .from(comments)
-    .innerJoin(users, eq(users.id, comments.userId))
-    .where(and(eq(comments.filmId, filmId), sql`${comments.id} > ${sinceId}`))
-    .orderBy(asc(comments.id));
-}
-
-const toComments = (rows: Awaited<ReturnType<typeof commentsQuery>>): CommentDto[] =>
-  rows.map((r) => ({ id: r.id, parent_id: r.parentId, comment: r.body, createdAt: r.createdAt, users: { username: r.username } }));
-
-export async function filmComments(db: Db, filmId: number, sinceId = 0): Promise<CommentDto[]> {
-  return toComments(await commentsQuery(db, sql`${filmId}`, sinceId));
-}
-
-const ratingQuery = (db: Db, filmId: SQL) =>
-  db
-    .select({ total: count(), average: avg(ratings.stars) })
-    .from(ratings)
-    .where(eq(ratings.filmId, filmId));
-
-function toRatingSummary([row]: Awaited<ReturnType<typeof ratingQuery>>) {
-  const total = row?.total ?? 0;
-  return { totalRatings: total, averageRating: total > 0 && row?.average != null ? Math.round(Number(row.average) * 10) / 10 : null };
-}
-
-export async function ratingSummary(db: Db, filmId: number) {
-  return toRatingSummary(await ratingQuery(db, sql`${filmId}`));
-}
-
 /**
- * GET /api/product/{slug}: the spec's detail response, with the VIP flags of SPEC.md §6. One batch, so
+ * GET /api/product/{slug}: the spec's detail response, with the VIP flags of docs/decisions/0003-vip-access.md. One batch, so
  * one round trip on Workers: the record (unless cached) with the comments and ratings, which are read
  * fresh every time so a new comment or rating shows on the next load.
  */
@@ -171,14 +142,10 @@ export async function filmDetailBySlug(
   const hit = cache?.get(cacheKeyOf(key));
   const id = hit ? sql`${hit.film.id}` : filmIdOf(key);
   const fresh = [
-    commentsQuery(db, id),
-    ratingQuery(db, id),
+    filmCommentsQuery(db, id),
+    ratingSummaryQuery(db, id),
     // User ids start at 1: a signed-out viewer's own rating is no row.
-    db
-      .select({ stars: ratings.stars })
-      .from(ratings)
-      .where(and(eq(ratings.filmId, id), eq(ratings.userId, viewer?.id ?? 0)))
-      .limit(1),
+    ownRatingQuery(db, id, viewer?.id ?? 0),
   ] as const;
   let record: FilmRecord | null | undefined = hit;
   let commentRows: Awaited<(typeof fresh)[0]>;
@@ -196,7 +163,7 @@ export async function filmDetailBySlug(
   const { detail, access, recommended: recommendedFilms } = detailOf(record, viewer);
   return {
     datafilm: detail,
-    comments: toComments(commentRows),
+    comments: toCommentDtos(commentRows),
     rating_star: { rating: own[0]?.stars ?? null },
     general_assessment: toRatingSummary(ratingRows),
     recommended: recommendedFilms,

@@ -1,21 +1,13 @@
 import type { Db } from '../../db/client';
 import { errorReports } from '../../db/schema';
 import type { Viewer } from '../../lib/context';
-import type { ReportErrorInput } from '../../schemas/catalogue';
-import { enforceRateLimits } from '../rate-limit';
+import { REPORT_MESSAGES, type ReportErrorInput } from '../../schemas/error-reports';
+import { enforceRateLimits, RATE_LIMITS } from '../rate-limit';
 import { filmIdBySlug } from './film-lookup';
-
-/** A viewer may report at most this many broken episodes per IP in the window. */
-export const REPORT_LIMIT = { limit: 10, windowMs: 10 * 60_000 };
 
 /** POST /api/product/report_error: stores a playback problem for admins (watch page button). */
 export async function reportEpisodeError(db: Db, input: ReportErrorInput, who: { ip: string; viewer: Viewer | null }, now: number) {
-  await enforceRateLimits(
-    db,
-    [{ key: `report:ip:${who.ip}`, ...REPORT_LIMIT }],
-    now,
-    'Bạn đã báo lỗi quá nhiều lần, vui lòng thử lại sau ít phút.',
-  );
+  await enforceRateLimits(db, [{ key: `report:ip:${who.ip}`, ...RATE_LIMITS.errorReportPerIp }], now, REPORT_MESSAGES.tooMany);
   const filmId = await filmIdBySlug(db, input.slug, 'slug');
   const [row] = await db
     .insert(errorReports)

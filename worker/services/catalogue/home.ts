@@ -47,7 +47,7 @@ function topUp(db: Db, watched: CardRow[], limit: number) {
 }
 
 /**
- * GET /api/product/product-home: both readings of the spec's home data (SPEC.md §3). Every rail and
+ * GET /api/product/product-home: both readings of the spec's home data. Every rail and
  * trending list in one batch, then one more only when a trending window had too few views (a fresh
  * install): at most two round trips to the database on Workers, where each is a network call.
  */

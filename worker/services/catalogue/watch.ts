@@ -3,20 +3,13 @@ import type { Db } from '../../db/client';
 import { episodes, films, viewEvents } from '../../db/schema';
 import type { Viewer } from '../../lib/context';
 import { ApiError, notFound } from '../../lib/errors';
-import type { EpisodeResponse } from '../../schemas/catalogue';
-import { vipAccess, type VipAccess } from './access';
-import { filmIdBySlug } from './film-lookup';
-
-/** SPEC.md §8 texts for a VIP-only film the viewer may not watch. */
-export const VIP_MESSAGES: Record<Exclude<VipAccess, 'allowed'>, string> = {
-  error1: 'Bạn cần đăng nhập và mua gói xem VIP để có thể xem được phim này!',
-  error: 'Bạn cần mua gói xem VIP để có thể xem được phim này!',
-};
+import { type EpisodeResponse, VIP_ERROR_CODES, VIP_MESSAGES } from '../../schemas/catalogue';
+import { vipAccess } from './access';
+import { filmIdBySlug, findFilmBySlug } from './film-lookup';
 
 export function assertCanWatch(vipOnly: boolean, viewer: Viewer | null): void {
   const access = vipAccess(vipOnly, viewer);
-  if (access !== 'allowed')
-    throw new ApiError(access === 'error1' ? 401 : 403, access === 'error1' ? 'vip_login_required' : 'vip_required', VIP_MESSAGES[access]);
+  if (access !== 'allowed') throw new ApiError(access === 'error1' ? 401 : 403, VIP_ERROR_CODES[access], VIP_MESSAGES[access]);
 }
 
 /** GET /api/product/{slug}/{episode}: one episode's link, on the requested server or the first one. */
@@ -25,11 +18,7 @@ export async function episodeLink(
   input: { slug: string; episode: number; server?: string },
   viewer: Viewer | null,
 ): Promise<EpisodeResponse> {
-  const [film] = await db
-    .select({ id: films.id, title: films.title, slug: films.slug, vipOnly: films.vipOnly })
-    .from(films)
-    .where(eq(films.slug, input.slug))
-    .limit(1);
+  const film = await findFilmBySlug(db, input.slug);
   if (!film) throw notFound('Không tìm thấy phim');
   assertCanWatch(film.vipOnly, viewer);
   const rows = await db

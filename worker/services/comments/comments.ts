@@ -1,13 +1,10 @@
-import { and, eq, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, lte, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { comments, rateLimits, users } from '../../db/schema';
 import { badRequest, tooManyRequests } from '../../lib/errors';
-import type { CommentDto } from '../../schemas/catalogue';
-import { filmComments } from '../catalogue/detail';
+import { COMMENT_MESSAGES, type CommentDto } from '../../schemas/comments';
 import { filmIdBySlug } from '../catalogue/film-lookup';
 import { countHit, RATE_LIMITS } from '../rate-limit';
-
-const TOO_FAST = 'Bạn bình luận quá nhanh. Vui lòng chờ một lát rồi thử lại.';
 
 export interface CreateCommentInput {
   filmSlug: string;
@@ -57,7 +54,7 @@ export async function createComment(db: Db, input: CreateCommentInput): Promise<
       .returning({ id: comments.id, parentId: comments.parentId, body: comments.body, createdAt: comments.createdAt }),
   ]);
   const row = inserted[0];
-  if (!row) throw tooManyRequests(TOO_FAST);
+  if (!row) throw tooManyRequests(COMMENT_MESSAGES.tooFast);
   const username =
     input.authorName ??
     (await db.select({ username: users.username }).from(users).where(eq(users.id, input.userId)).limit(1))[0]?.username ??
@@ -70,9 +67,27 @@ export async function createComment(db: Db, input: CreateCommentInput): Promise<
 
 /**
  * A film's comments in posting order as a flat list the web nests by parent_id; with sinceId only the
- * newer ones (what a reconnecting client missed). Same query as the film detail's comments.
+ * newer ones (what a reconnecting client missed). The film detail's comments are the same query.
  */
 export async function listCommentsBySlug(db: Db, slug: string, options: { sinceId?: number } = {}): Promise<CommentDto[]> {
   const filmId = await filmIdBySlug(db, slug);
   return filmComments(db, filmId, options.sinceId ?? 0);
+}
+
+/** The statement of a film's comments newer than sinceId, unexecuted so the film detail can batch it. */
+export function filmCommentsQuery(db: Db, filmId: number | SQL, sinceId = 0) {
+  return db
+    .select({ id: comments.id, parentId: comments.parentId, body: comments.body, createdAt: comments.createdAt, username: users.username })
+    .from(comments)
+    .innerJoin(users, eq(users.id, comments.userId))
+    .where(and(eq(comments.filmId, filmId), gt(comments.id, sinceId)))
+    .orderBy(asc(comments.id));
+}
+
+export const toCommentDtos = (rows: Awaited<ReturnType<typeof filmCommentsQuery>>): CommentDto[] =>
+  rows.map((r) => ({ id: r.id, parent_id: r.parentId, comment: r.body, createdAt: r.createdAt, users: { username: r.username } }));
+
+/** A film's comments (newer than sinceId) as the wire shape: the film detail's list and the comments endpoint. */
+export async function filmComments(db: Db, filmId: number, sinceId = 0): Promise<CommentDto[]> {
+  return toCommentDtos(await filmCommentsQuery(db, filmId, sinceId));
 }

@@ -1,14 +1,12 @@
 import type { Config } from '../../config';
-import type { CommentDto } from '../../schemas/catalogue';
+import { COMMENTS_PARTY, PARTY_SECRET_HEADER, type CommentDto } from '../../schemas/comments';
 import type { RoomPush } from '../../../party/messages';
 
-export const PARTY_NAME = 'comments';
-export const PARTY_SECRET_HEADER = 'x-party-secret';
 const PUSH_TIMEOUT_MS = 3000;
 
-/** The room URL of a film: one PartyKit room per film slug (DESIGN.md §2). */
+/** The room URL of a film: one PartyKit room per film slug (docs/decisions/0201-live-comment-rooms.md). */
 export function roomUrl(partykitHost: string, slug: string): string {
-  return `${partykitHost.replace(/\/+$/, '')}/parties/${PARTY_NAME}/${encodeURIComponent(slug)}`;
+  return `${partykitHost.replace(/\/+$/, '')}/parties/${COMMENTS_PARTY}/${encodeURIComponent(slug)}`;
 }
 
 /**

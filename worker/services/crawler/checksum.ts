@@ -1,13 +1,15 @@
 // Change detection for re-crawls: SHA-256 (WebCrypto, so Workers too) over the mapped film, not the
 // raw detail, so view counters and timestamps the source bumps do not count as changes.
 
+import { toHex } from '../../lib/bytes';
+
 /** Bump when the mapping changes meaning, so every film is rewritten once with the new mapping. */
 const MAPPING_VERSION = 'v1';
 
 export async function filmChecksum(film: unknown): Promise<string> {
   const bytes = new TextEncoder().encode(`${MAPPING_VERSION}:${stableJson(film)}`);
   const digest = await crypto.subtle.digest('SHA-256', bytes);
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return toHex(new Uint8Array(digest));
 }
 
 /** JSON with object keys sorted, so equal values always hash the same. */

@@ -1,4 +1,4 @@
-// The admin and the scheduler pick crawl categories by the spec's 27 names (SPEC.md §9); the crawler
+// The admin and the scheduler pick crawl categories by the spec's 27 names; the crawler
 // walks source list paths. This is the one mapping between them.
 import { GENRES } from '../../schemas/taxonomy';
 

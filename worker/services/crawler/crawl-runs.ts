@@ -3,7 +3,7 @@
 // the next crawl with the same source and parameters, which resumes from the cursor.
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { crawlRuns } from '../../db/schema';
+import { crawlRuns, films } from '../../db/schema';
 import type { FilmTx } from '../films/film-writer';
 import { stableJson } from './checksum';
 
@@ -167,4 +167,21 @@ export async function finishRun(
       finishedAt: outcome.now,
     })
     .where(eq(crawlRuns.id, runId));
+}
+
+/**
+ * What `npm start` needs to decide on a first crawl: how many films the catalogue holds, and whether
+ * the last start-up crawl of `source` was left unfinished (Ctrl-C, crash) and should be resumed.
+ */
+export async function startCrawlState(db: Db, source: string): Promise<{ filmCount: number; interrupted: boolean }> {
+  const [filmCount, [last]] = await Promise.all([
+    db.$count(films),
+    db
+      .select({ status: crawlRuns.status })
+      .from(crawlRuns)
+      .where(and(eq(crawlRuns.trigger, 'start'), eq(crawlRuns.source, source)))
+      .orderBy(desc(crawlRuns.id))
+      .limit(1),
+  ]);
+  return { filmCount, interrupted: last !== undefined && last.status !== 'done' };
 }

@@ -1,12 +1,10 @@
-// The crawler (DESIGN.md §7): walks list pages of an OPhim-compatible source, fetches each film's
+// The crawler: walks list pages of an OPhim-compatible source, fetches each film's
 // detail, and upserts it through the film writer — one transaction per film, skipped when its
 // checksum is unchanged. Runs are recorded in crawl_runs and resumed after a crash. Only fetch and
 // WebCrypto: the same code runs under Node and in Workers.
-import { eq } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { films } from '../../db/schema';
-import { upsertFilm } from '../films/film-writer';
+import { filmBySourceKey, upsertFilm } from '../films/film-writer';
 import { filmChecksum } from './checksum';
 import { DEFAULT_CRAWL_LIST, isValidListPath } from './crawl-lists';
 import { finishRun, heartbeat, saveProgress, startOrResumeRun, type CrawlParams, type CrawlTrigger, type RunCounts } from './crawl-runs';
@@ -15,7 +13,7 @@ import { mapDetail, sourceTimes } from './film-mapper';
 import { createMutex, createSourceClient, forEachLimited, type SourceClient } from './source-client';
 import { parseDetail, parseListPage, type ImageBase, type ListItem } from './source-shapes';
 
-export { CrawlBusyError, type CrawlTrigger } from './crawl-runs';
+export { CrawlBusyError, type CrawlTrigger, startCrawlState } from './crawl-runs';
 export { crawlListForCategory, crawlListsForCategories, DEFAULT_CRAWL_LIST } from './crawl-lists';
 export { CrawlFetchError } from './fetch-guard';
 
@@ -214,10 +212,7 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
               record('failed');
               return saveSoon();
             }
-            const [existing] = await db
-              .select({ checksum: films.sourceChecksum })
-              .from(films)
-              .where(eq(films.sourceKey, prepared.sourceKey));
+            const existing = await filmBySourceKey(db, prepared.sourceKey);
             if (existing && existing.checksum === prepared.sourceChecksum && !params.force) {
               record('skipped');
               return saveSoon();

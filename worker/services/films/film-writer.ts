@@ -162,11 +162,20 @@ async function findExisting(tx: Tx, input: FilmInput) {
     if (!row) throw new FilmWriteError(`film ${input.id}: not found`);
     return row;
   }
-  if (input.sourceKey) {
-    const [row] = await tx.select(columns).from(films).where(eq(films.sourceKey, input.sourceKey));
-    return row;
-  }
+  if (input.sourceKey) return filmBySourceKey(tx, input.sourceKey);
   return undefined;
+}
+
+/**
+ * The film imported from `sourceKey`, with the checksum of what was imported: the writer's own
+ * lookup, and the crawler's "unchanged since the last crawl?" test.
+ */
+export async function filmBySourceKey(db: Pick<Db, 'select'>, sourceKey: string) {
+  const [row] = await db
+    .select({ id: films.id, slug: films.slug, nameEnglish: films.nameEnglish, checksum: films.sourceChecksum })
+    .from(films)
+    .where(eq(films.sourceKey, sourceKey));
+  return row;
 }
 
 /** Taxonomy rows for the slugs, in the caller's order, duplicates dropped; an unknown slug is an error. */

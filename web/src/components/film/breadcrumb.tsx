@@ -1,9 +1,9 @@
 import { Link } from '@tanstack/react-router';
-import type { ReactNode } from 'react';
+import type { ReactElement } from 'react';
 import { SITE_NAME } from '../../lib/page-meta';
 
-/** Home icon, site name, then '>' before each crumb (SPEC.md §2.3, §2.6); the last one is the page. */
-export function Breadcrumb({ crumbs }: { crumbs: ReactNode[] }) {
+/** Home icon, site name, then '>' before each crumb (each carries its own key); the last one is the page. */
+export function Breadcrumb({ crumbs }: { crumbs: ReactElement[] }) {
   return (
     <nav aria-label="Breadcrumb" className="breadcrumb">
       <ol>
@@ -16,7 +16,7 @@ export function Breadcrumb({ crumbs }: { crumbs: ReactNode[] }) {
           </Link>
         </li>
         {crumbs.map((crumb, i) => (
-          <li key={i} aria-current={i === crumbs.length - 1 ? 'page' : undefined}>
+          <li key={crumb.key} aria-current={i === crumbs.length - 1 ? 'page' : undefined}>
             <span className="breadcrumb-sep" aria-hidden="true">
               &gt;
             </span>

@@ -3,7 +3,7 @@ import { episodeBadge } from '../../lib/format';
 import { FilmLink } from './film-link';
 import { Poster } from './poster';
 
-/** The listing card of SPEC.md §2.3: status-language badge, poster, episode badge, title link. */
+/** The listing card: status-language badge, poster, episode badge, title link. */
 export function FilmCard({ film, priority = false, headingLevel = 3 }: { film: Film; priority?: boolean; headingLevel?: 2 | 3 | 4 }) {
   const badge = [film.trangthai, film.ngonngu].filter(Boolean).join('-');
   const episodes = episodeBadge(film.sotap);

@@ -23,7 +23,7 @@ interface PaginationProps {
   ) => ReactNode;
 }
 
-/** SPEC.md §2.3 pagination: '< previous', five page links, a break label '...', 'next >'. */
+/** Listing pagination: '< previous', five page links, a break label '...', 'next >'. */
 export function Pagination({ page, totalPages, renderLink }: PaginationProps) {
   if (totalPages <= 1) return null;
   const { pages, breakBefore, breakAfter } = pageWindow(page, totalPages);

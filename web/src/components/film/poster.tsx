@@ -14,7 +14,7 @@ interface PosterProps {
 /**
  * A poster in a fixed 5:7 box (175x245 in listings), so nothing shifts while it loads. The box shows
  * the placeholder image until the poster paints over it, and the error image replaces a poster that
- * fails (SPEC.md §4 poster states). No React state: a page shows a hundred of these.
+ * fails (the poster's loading and fallback states). No React state: a page shows a hundred of these.
  */
 export function Poster({ src, alt, priority = false, className, width = 175, height = 245 }: PosterProps) {
   return (

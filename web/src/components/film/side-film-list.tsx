@@ -4,7 +4,7 @@ import { formatNumber } from '../../lib/format';
 import { FilmLink } from './film-link';
 import { Poster } from './poster';
 
-/** Sidebar list: small poster, title, release year and views (SPEC.md §2.4). */
+/** Sidebar list: small poster, title, release year and views. */
 export const SideFilmList = memo(function SideFilmList({ films, ranked = false }: { films: FilmCard[]; ranked?: boolean }) {
   return (
     <ol className={`side-list ${ranked ? 'side-list-ranked' : ''}`}>

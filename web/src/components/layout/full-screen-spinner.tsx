@@ -1,4 +1,4 @@
-/** The app-wide loading state (SPEC.md §2.1): a full-screen spinner with visually hidden 'Loading...'. */
+/** The app-wide loading state: a full-screen spinner with visually hidden 'Loading...'. */
 export function FullScreenSpinner() {
   return (
     <div className="app-spinner" role="status">

@@ -7,7 +7,16 @@ export function OfflinePage({ onRetry }: { onRetry?: () => void }) {
   return (
     <section className="container status-page" data-testid="offline-page">
       <p className="status-icon" aria-hidden="true">
-        <svg viewBox="0 0 24 24" width="56" height="56" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round">
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 24 24"
+          width="56"
+          height="56"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.6"
+          strokeLinecap="round"
+        >
           <path d="M2 8.8a15 15 0 0 1 4.2-2.6M10 5.1A15 15 0 0 1 22 8.8M5 12.5a10 10 0 0 1 4-2.2M15 10.5a10 10 0 0 1 4 2M8.5 16a5 5 0 0 1 7 0M12 20h.01M3 3l18 18" />
         </svg>
       </p>

@@ -1,8 +1,6 @@
 import { Link, useRouterState } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { CATEGORIES, COUNTRIES, GENRES } from '../../../../worker/schemas/taxonomy';
-import { SearchBox } from '../../features/search/components/search-box';
-import { AccountLinks } from './account-links';
 import { Logo } from './logo';
 import { NavDropdown, type NavEntry } from './nav-dropdown';
 
@@ -17,10 +15,12 @@ const categoryEntries: NavEntry[] = [
   { label: 'Vietsub', link: { to: '/' } },
 ];
 
-export function SiteHeader() {
-  const [menuOpen, setMenuOpen] = useState(false);
+/** The header frame; the account links and the search box come from the features (composed in routes/__root.tsx). */
+export function SiteHeader({ account, search }: { account: ReactNode; search: ReactNode }) {
   const pathname = useRouterState({ select: (s) => s.location.pathname });
-  useEffect(() => setMenuOpen(false), [pathname]);
+  // The menu is open for the page it was opened on: navigating closes it without an effect.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const menuOpen = openOn === pathname;
 
   return (
     <header className="site-header">
@@ -34,7 +34,7 @@ export function SiteHeader() {
           aria-expanded={menuOpen}
           aria-controls="site-nav"
           aria-label={menuOpen ? 'Đóng menu' : 'Mở menu'}
-          onClick={() => setMenuOpen((o) => !o)}
+          onClick={() => setOpenOn(menuOpen ? null : pathname)}
         >
           <span aria-hidden="true" />
           <span aria-hidden="true" />
@@ -51,13 +51,9 @@ export function SiteHeader() {
             <NavDropdown label="Quốc gia" entries={countryEntries} columns={3} />
             <NavDropdown label="Danh mục" entries={categoryEntries} columns={1} />
           </ul>
-          <div className="nav-account">
-            <AccountLinks />
-          </div>
+          <div className="nav-account">{account}</div>
         </nav>
-        <div className="header-search">
-          <SearchBox />
-        </div>
+        <div className="header-search">{search}</div>
       </div>
     </header>
   );

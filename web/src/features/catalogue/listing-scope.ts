@@ -30,5 +30,3 @@ export function countryListing(slug: string): ListingInfo | undefined {
   const c = COUNTRIES.find((x) => x.slug === slug);
   return c && { kind: 'country', endpoint: c.endpoint, path: `/${c.slug}`, name: c.name, heading: heading(c.name) };
 }
-
-export const isCountrySlug = (slug: string) => COUNTRIES.some((c) => c.slug === slug);

@@ -1,4 +1,4 @@
-/** 'tap-3' → 3 (SPEC.md §2.6); anything else → undefined. */
+/** 'tap-3' → 3; anything else → undefined. */
 export function parseEpisodeSegment(segment: string): number | undefined {
   const m = /^tap-(\d{1,5})$/.exec(segment);
   if (!m) return undefined;

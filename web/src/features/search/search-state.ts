@@ -1,6 +1,6 @@
 import type { FilmCard, Paginated } from '../../../../worker/schemas/catalogue';
 
-/** Results handed from the header search to /tim-kiem/{q} as navigation state (SPEC.md §2.1). */
+/** Results handed from the header search to /tim-kiem/{q} as navigation state. */
 export interface SearchNavState {
   q: string;
   results: Paginated<FilmCard>;

@@ -1,15 +1,14 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { AccountDto } from '../../../../../worker/services/auth/schemas';
 import { api, unwrap } from '../../../lib/api-client';
 import { authedCall } from '../../../lib/auth-request';
-import { getSession, signOut, storeRights, storeSession, type SignedIn } from '../../../lib/session';
+import { getSession, signOut, storeRights, storeSession } from '../../../lib/session';
 
 /** GET /api/account: the signed-in viewer's own account, read fresh (roles may have changed). */
 export const accountQuery = (userId: string) =>
   queryOptions({
     queryKey: ['account', userId],
-    queryFn: async (): Promise<AccountDto> => {
-      const account = await unwrap<AccountDto>(authedCall((headers) => api.api.account.$get(undefined, { headers })));
+    queryFn: async () => {
+      const account = await unwrap(authedCall((headers) => api.api.account.$get(undefined, { headers })));
       // The header's links follow the rights the API holds now, not the ones of sign-in time.
       const session = getSession();
       if (
@@ -29,16 +28,14 @@ export const accountQuery = (userId: string) =>
  * this tab, which replaces the stored tokens.
  */
 export async function changePassword(input: { currentPassword?: string; newPassword: string }): Promise<string> {
-  const result = await unwrap<SignedIn & { message: string }>(
-    authedCall((headers) => api.api.account.password.$post({ json: input }, { headers })),
-  );
+  const result = await unwrap(authedCall((headers) => api.api.account.password.$post({ json: input }, { headers })));
   storeSession(result);
   return result.message;
 }
 
 /** POST /api/account/logout-all, then this tab signs out too. */
 export async function logoutEverywhere(): Promise<string> {
-  const result = await unwrap<{ message: string }>(authedCall((headers) => api.api.account['logout-all'].$post(undefined, { headers })));
+  const result = await unwrap(authedCall((headers) => api.api.account['logout-all'].$post(undefined, { headers })));
   signOut();
   return result.message;
 }

@@ -1,10 +1,11 @@
+import { AUTH_MESSAGES } from '../../../../../worker/schemas/values';
 import { api, ApiError, isNetworkError, unwrap } from '../../../lib/api-client';
 import { getRefreshToken, signOut, storeSession, type SignedIn } from '../../../lib/session';
 
-/** SPEC.md §8 texts of the sign-in and registration screens. */
-export const LOGIN_FAILED = 'Thông tin đăng nhập không chính xác !!!';
+/** Texts of the sign-in and registration screens; the ones the API also answers live in the wire contract. */
+export const LOGIN_FAILED = AUTH_MESSAGES.loginFailed;
 export const LOGIN_ERROR = 'Đã xảy ra lỗi khi đăng nhập. Vui lòng thử lại sau.';
-export const GOOGLE_LOGIN_FAILED = 'Đăng nhập thất bại. Vui lòng thử lại.';
+export const GOOGLE_LOGIN_FAILED = AUTH_MESSAGES.googleLoginFailed;
 export const PASSWORD_MISMATCH = 'Passwords do not match. Please check your inputs.';
 export const REGISTRATION_FAILED = 'Registration failed';
 export const REGISTRATION_ERROR = 'An error occurred during registration';
@@ -13,9 +14,9 @@ export const LOGOUT_CONFIRM = 'Bạn có chắc chắn muốn đăng xuất?';
 
 type Credentials = { email: string; password: string } | { googleToken: string };
 
-/** POST /api/dang-nhap; on 200 the answer is kept in session storage (SPEC.md §3, §7.3). */
+/** POST /api/dang-nhap; on 200 the answer is kept in session storage. */
 export async function signIn(credentials: Credentials): Promise<SignedIn> {
-  const session = await unwrap<SignedIn>(api.api['dang-nhap'].$post({ json: credentials }));
+  const session = await unwrap(api.api['dang-nhap'].$post({ json: credentials }));
   storeSession(session);
   return session;
 }
@@ -41,7 +42,7 @@ export function registrationErrorMessage(error: unknown): string {
 }
 
 /**
- * SPEC.md §4 logout of this tab: the session is cleared at once and the API is told to revoke the
+ * Logout of this tab: the session is cleared at once and the API is told to revoke the
  * refresh token's family (POST /api/dang-xuat) in the background; a failed call changes nothing
  * for the viewer (the tokens are gone from this tab, the access token dies within 15 minutes).
  */

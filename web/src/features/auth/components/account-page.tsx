@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Navigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../../../worker/services/auth/password';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../../../worker/schemas/values';
 import { ApiError } from '../../../lib/api-client';
 import { SessionExpiredError } from '../../../lib/auth-request';
 import { formatDateTime } from '../../../lib/format';
@@ -11,7 +11,6 @@ import { toast } from '../../../lib/toast';
 import { accountQuery, changePassword, logoutEverywhere } from '../api/account-api';
 import { PASSWORD_MISMATCH } from '../api/auth-api';
 import { FormError } from './form-error';
-import './auth.css';
 
 const ROLE_NAMES: Record<string, string> = { admin: 'Quản trị viên', user: 'Thành viên' };
 const list = (items: string[], names: Record<string, string> = {}) =>

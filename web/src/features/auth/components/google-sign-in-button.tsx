@@ -46,7 +46,7 @@ function loadGsi(): Promise<GoogleIdentity> {
 
 /**
  * "Sign in with Google": hands the ID token (credential) to onCredential; onError when Google
- * returns no credential (SPEC.md §2.7). Renders nothing if the script cannot load (offline).
+ * returns no credential. Renders nothing if the script cannot load (offline).
  */
 export function GoogleSignInButton({ onCredential, onError }: { onCredential: (credential: string) => void; onError: () => void }) {
   const box = useRef<HTMLDivElement>(null);

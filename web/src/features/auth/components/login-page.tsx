@@ -5,9 +5,8 @@ import { toast } from '../../../lib/toast';
 import { GOOGLE_LOGIN_FAILED, signIn, signInErrorMessage } from '../api/auth-api';
 import { FormError } from './form-error';
 import { GOOGLE_CLIENT_ID, GoogleSignInButton } from './google-sign-in-button';
-import './auth.css';
 
-/** /dang-nhap (SPEC.md §2.7): email and password (Enter submits), and Google when configured. */
+/** /dang-nhap: email and password (Enter submits), and Google when configured. */
 export function LoginPage({ redirectTo }: { redirectTo?: string }) {
   const navigate = useNavigate();
   const [email, setEmail] = useState('');

@@ -1,13 +1,12 @@
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../../../worker/services/auth/password';
+import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../../../worker/schemas/values';
 import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
 import { toast } from '../../../lib/toast';
 import { PASSWORD_MISMATCH, register, registrationErrorMessage, signIn } from '../api/auth-api';
 import { FormError } from './form-error';
-import './auth.css';
 
-/** /dang-ky (SPEC.md §2.7, §5): email, name, password and its confirmation; then signed in. */
+/** /dang-ky: email, name, password and its confirmation; then signed in. */
 export function RegisterPage() {
   const navigate = useNavigate();
   const [form, setForm] = useState({ email: '', name: '', password: '', confirm: '' });
@@ -61,7 +60,7 @@ export function RegisterPage() {
               autoComplete="email"
               inputMode="email"
               required
-              maxLength={254}
+              maxLength={EMAIL_MAX_LENGTH}
               value={form.email}
               onChange={set('email')}
             />
@@ -74,7 +73,7 @@ export function RegisterPage() {
               type="text"
               autoComplete="nickname"
               required
-              maxLength={60}
+              maxLength={NAME_MAX_LENGTH}
               value={form.name}
               onChange={set('name')}
             />

@@ -1,15 +1,14 @@
-import { queryOptions } from '@tanstack/react-query';
-import type { FilmDetailResponse, HomeData, Paginated, FilmCard } from '../../../../../worker/schemas/catalogue';
-import { api, isNetworkError, takeBootResponse, unwrap } from '../../../lib/api-client';
+import { type QueryClient, queryOptions } from '@tanstack/react-query';
+import { api, isNetworkError, takeBootResponse, unwrap, unwrapBootOr } from '../../../lib/api-client';
 import { readHeaders, tokenExpiring } from '../../../lib/auth-request';
 import { getSession, getToken } from '../../../lib/session';
+import { awaitOnFirstLoad } from '../../../lib/first-load';
 import type { ListingSearch } from '../listing-search';
 
 export const homeQuery = () =>
   queryOptions({
     queryKey: ['home'],
-    queryFn: (): Promise<HomeData> =>
-      unwrap<HomeData>(takeBootResponse('/api/product/product-home') ?? api.api.product['product-home'].$get()),
+    queryFn: () => unwrapBootOr('/api/product/product-home', () => api.api.product['product-home'].$get()),
   });
 
 const isUnfilteredFirstPage = (search: ListingSearch) =>
@@ -18,23 +17,26 @@ const isUnfilteredFirstPage = (search: ListingSearch) =>
 export const listingQuery = (endpoint: string, search: ListingSearch) =>
   queryOptions({
     queryKey: ['listing', endpoint, search],
-    queryFn: (): Promise<Paginated<FilmCard>> =>
-      unwrap<Paginated<FilmCard>>(
-        (isUnfilteredFirstPage(search) ? takeBootResponse(`/api/product/product-${endpoint}?page=1`) : undefined) ??
-          api.api.product[':listing{product-[a-z0-9+-]+}'].$get({
-            param: { listing: `product-${endpoint}` },
-            query: {
-              page: String(search.page ?? 1),
-              sort: search.sort,
-              category: search.category,
-              country: search.country,
-              type: search.type === undefined ? undefined : String(search.type),
-              year: search.year === undefined ? undefined : String(search.year),
-              keyword: search.keyword,
-            },
-          }),
+    queryFn: () =>
+      unwrapBootOr(isUnfilteredFirstPage(search) ? `/api/product/product-${endpoint}?page=1` : undefined, () =>
+        api.api.product[':listing{product-[a-z0-9+-]+}'].$get({
+          param: { listing: `product-${endpoint}` },
+          query: {
+            page: String(search.page ?? 1),
+            sort: search.sort,
+            category: search.category,
+            country: search.country,
+            type: search.type === undefined ? undefined : String(search.type),
+            year: search.year === undefined ? undefined : String(search.year),
+            keyword: search.keyword,
+          },
+        }),
       ),
   });
+
+/** What a listing page's loader waits for: the page of films and the home data its sidebar shows. */
+export const ensureListing = (queryClient: QueryClient, endpoint: string, search: ListingSearch) =>
+  awaitOnFirstLoad(Promise.all([queryClient.ensureQueryData(listingQuery(endpoint, search)), queryClient.ensureQueryData(homeQuery())]));
 
 /**
  * A film's detail is personal when signed in (VIP access, the viewer's own rating), so the cache
@@ -46,18 +48,19 @@ export const filmQuery = (slug: string) =>
     queryFn: () => fetchFilm(slug),
   });
 
-async function fetchFilm(slug: string): Promise<FilmDetailResponse> {
+async function fetchFilm(slug: string) {
   const get = (headers?: Record<string, string>) => api.api.product[':slug'].$get({ param: { slug } }, { headers });
-  // The boot script sent the stored token too; an answer for a stale token would read as anonymous.
-  const boot = takeBootResponse(`/api/product/${slug}`);
+  const path = `/api/product/${slug}`;
   const token = getToken();
   try {
-    if (boot && (!token || !tokenExpiring(token))) return await unwrap<FilmDetailResponse>(boot);
-    return await unwrap<FilmDetailResponse>(get(await readHeaders()));
+    // The boot script sent the stored token too; an answer for a stale token would read as anonymous.
+    if (!token || !tokenExpiring(token)) return await unwrapBootOr(path, async () => get(await readHeaders()));
+    takeBootResponse(path);
+    return await unwrap(get(await readHeaders()));
   } catch (error) {
     // Offline: a signed-in request is never cached (pwa.config.ts); the anonymous copy the service
     // worker kept is better than no page.
-    if (token && isNetworkError(error)) return unwrap<FilmDetailResponse>(get());
+    if (token && isNetworkError(error)) return unwrap(get());
     throw error;
   }
 }

@@ -1,18 +1,16 @@
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useEffect, useRef, useState } from 'react';
-import type { FilmDetail } from '../../../../../worker/schemas/catalogue';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import type { FilmDetail, FilmDetailResponse } from '../../../../../worker/schemas/catalogue';
 import { Breadcrumb } from '../../../components/film/breadcrumb';
+import { EpisodeList } from '../../../components/film/episode-list';
 import { FilmGrid } from '../../../components/film/film-grid';
 import { Poster } from '../../../components/film/poster';
 import { episodeBadge, formatNumber } from '../../../lib/format';
 import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
+import { useVipGate, vipBlockOf } from '../../../lib/vip-gate';
 import { getWatchEntry } from '../../../lib/watch-history';
-import { CommentsSection } from '../../comments/components/comments-section';
-import { RateFilm } from '../../ratings/components/rate-film';
 import { filmQuery, recordView } from '../api/catalogue-queries';
-import { useVipGate, vipBlockOf } from '../hooks/use-vip-gate';
-import { EpisodeList } from './episode-list';
 import { RatingSummary } from './rating-summary';
 
 export const NO_EPISODES_MESSAGE = 'Hiện tại phim này chưa cập nhật để xem !';
@@ -31,7 +29,13 @@ function useRecordView(slug: string) {
   }, [slug]);
 }
 
-export function FilmPage({ slug }: { slug: string }) {
+/** What other features add to a film's page (composed in routes/): the viewer's rating widget and the comments. */
+export interface FilmPageSlots {
+  rating: (data: FilmDetailResponse) => ReactNode;
+  comments: (data: FilmDetailResponse) => ReactNode;
+}
+
+export function FilmPage({ slug, rating, comments }: { slug: string } & FilmPageSlots) {
   const { data } = useSuspenseQuery(filmQuery(slug));
   const film = data.datafilm;
   const navigate = useNavigate();
@@ -101,7 +105,7 @@ export function FilmPage({ slug }: { slug: string }) {
               {film.VIP1 === 1 && <li className="tag tag-vip">VIP</li>}
             </ul>
             <RatingSummary average={data.general_assessment.averageRating} total={data.general_assessment.totalRatings} />
-            <RateFilm slug={film.slug} own={data.rating_star.rating} />
+            {rating(data)}
             <dl className="meta-list">
               <div>
                 <dt>Trạng thái</dt>
@@ -191,7 +195,7 @@ export function FilmPage({ slug }: { slug: string }) {
           </div>
         </section>
 
-        <CommentsSection slug={film.slug} comments={data.comments} />
+        {comments(data)}
 
         {data.recommended.length > 0 && (
           <section className="home-section" aria-labelledby="recommended-heading">

@@ -13,7 +13,7 @@ const TYPES = [
 type Filters = Omit<ListingSearch, 'page'>;
 
 /**
- * SPEC.md §2.3 filter bar. It edits its own copy of the filters; 'Lọc phim' applies them (the page
+ * The listing filter bar. It edits its own copy of the filters; 'Lọc phim' applies them (the page
  * writes them into the query string). The parent remounts it when the URL's filters change, so
  * back/forward show the filters in effect.
  */

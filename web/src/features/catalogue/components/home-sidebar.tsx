@@ -12,7 +12,7 @@ export function sidebarYears(now = new Date()): number[] {
   return Array.from({ length: YEAR_BUTTONS }, (_, i) => now.getFullYear() - i);
 }
 
-/** The home page's right column (SPEC.md §2.4). */
+/** The home page's right column. */
 export const HomeSidebar = memo(function HomeSidebar({ data }: { data: HomeData | undefined }) {
   return (
     <aside className="layout-side" aria-label="Thanh bên">
@@ -107,6 +107,7 @@ function SideSkeleton() {
   return (
     <ul className="side-list" aria-hidden="true">
       {Array.from({ length: 5 }, (_, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: fixed placeholders that never reorder: the position is the identity.
         <li key={i} className="side-item side-item-skeleton">
           <span className="poster poster-skeleton side-poster" />
           <span className="side-body">

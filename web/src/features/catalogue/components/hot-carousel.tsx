@@ -8,7 +8,7 @@ const GAP = 12;
 /** Autoplay starts this long after the first render unless the viewer touches the carousel first. */
 const SETTLE_MS = 6000;
 /**
- * SPEC.md §2.4: 5 per view by default and 6 from 1400 px, breakpoints 1400/1200/1024/765/600/470/330,
+ * The hot carousel: 5 per view by default and 6 from 1400 px, breakpoints 1400/1200/1024/765/600/470/330,
  * scroll 2, autoplay 3000 ms, speed 500 ms. global.css mirrors slidesPerView per breakpoint so the
  * row has its final layout before Swiper (loaded on demand) takes over: no shift.
  */
@@ -92,6 +92,7 @@ export const HotCarousel = memo(function HotCarousel({ films }: { films: FilmCar
                 </div>
               ))
             : Array.from({ length: 6 }, (_, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: fixed placeholders that never reorder: the position is the identity.
                 <div className="swiper-slide hot-slide" key={i} aria-hidden="true">
                   <span className="poster poster-skeleton hot-poster" />
                 </div>

@@ -12,7 +12,7 @@ import type { ListingSearch } from '../listing-search';
 import { FilterBar } from './filter-bar';
 import { HomeSidebar } from './home-sidebar';
 
-/** A genre, country or category listing (SPEC.md §2.3). */
+/** A genre, country or category listing. */
 export function ListingPage({ info, search }: { info: ListingInfo; search: ListingSearch }) {
   const navigate = useNavigate();
   const page = search.page ?? 1;

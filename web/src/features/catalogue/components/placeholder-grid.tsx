@@ -3,6 +3,7 @@ export function PlaceholderGrid({ count }: { count: number }) {
   return (
     <ul className="film-grid" aria-hidden="true">
       {Array.from({ length: count }, (_, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: fixed placeholders that never reorder: the position is the identity.
         <li key={i}>
           <div className="film-card film-card-placeholder">
             <span className="film-card-media">

@@ -1,11 +1,12 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { CommentDto, FilmDetailResponse } from '../../../../../worker/schemas/catalogue';
+import type { FilmDetailResponse } from '../../../../../worker/schemas/catalogue';
+import type { CommentDto } from '../../../../../worker/schemas/comments';
 import { api, unwrap } from '../../../lib/api-client';
 import { authedCall } from '../../../lib/auth-request';
 
 /** POST /api/product/comment (Bearer, refreshed and retried once on 401/403): a comment or a reply. */
 export async function postComment(slug: string, text: string, parentId: number | null): Promise<CommentDto> {
-  return unwrap<CommentDto>(
+  return unwrap(
     authedCall((headers) =>
       api.api.product.comment.$post(
         { json: { titlefilm: slug, contentcomment: text, ...(parentId ? { parent_id: parentId } : {}) } },
@@ -17,9 +18,7 @@ export async function postComment(slug: string, text: string, parentId: number |
 
 /** GET /api/product/{slug}/comments?since=<id>: what a reconnecting page missed. */
 export async function fetchCommentsSince(slug: string, sinceId: number): Promise<CommentDto[]> {
-  const body = await unwrap<{ data: CommentDto[] }>(
-    api.api.product[':slug'].comments.$get({ param: { slug }, query: { since: String(sinceId) } }),
-  );
+  const body = await unwrap(api.api.product[':slug'].comments.$get({ param: { slug }, query: { since: String(sinceId) } }));
   return body.data;
 }
 
@@ -32,7 +31,12 @@ export function mergeComments(queryClient: QueryClient, slug: string, incoming: 
   queryClient.setQueriesData<FilmDetailResponse>({ queryKey: ['film', slug] }, (old) => {
     if (!old) return old;
     const known = new Set(old.comments.map((c) => c.id));
-    const fresh = incoming.filter((c) => !known.has(c.id) && (known.add(c.id), true));
+    const fresh: CommentDto[] = [];
+    for (const c of incoming) {
+      if (known.has(c.id)) continue;
+      known.add(c.id);
+      fresh.push(c);
+    }
     if (fresh.length === 0) return old;
     return { ...old, comments: [...old.comments, ...fresh].sort((a, b) => a.id - b.id) };
   });

@@ -1,6 +1,6 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { CommentDto } from '../../../../../worker/schemas/catalogue';
+import type { CommentDto } from '../../../../../worker/schemas/comments';
 import { SessionExpiredError } from '../../../lib/auth-request';
 import { formatDateTime } from '../../../lib/format';
 import { getSession } from '../../../lib/session';
@@ -19,7 +19,10 @@ interface CommentNode extends CommentDto {
   replies: CommentNode[];
 }
 
-/** Top-level comments first (parent_id empty), replies nested under their parent (SPEC.md §2.5). */
+/** Top-level comments first (parent_id empty), replies nested under their parent. */
+/** The reply box takes the focus when it opens (a stable ref callback runs once per mount). */
+const focusOnMount = (el: HTMLTextAreaElement | null) => el?.focus();
+
 export function buildCommentTree(comments: CommentDto[]): CommentNode[] {
   const nodes = new Map<number, CommentNode>(comments.map((c) => [c.id, { ...c, replies: [] }]));
   const roots: CommentNode[] = [];
@@ -34,9 +37,9 @@ export function buildCommentTree(comments: CommentDto[]): CommentNode[] {
 type Send = (text: string, parentId: number | null) => Promise<boolean>;
 
 /**
- * Sends a comment or a reply (SPEC.md §4): without a session the spec's alert and nothing is sent;
+ * Sends a comment or a reply: without a session the spec's alert and nothing is sent;
  * the stored comment joins the list at once (the live room's copy of it is then a duplicate).
- * Other failures are logged only (SPEC.md §8); an expired session has been told already.
+ * Other failures are logged only; an expired session has been told already.
  */
 function useSend(slug: string, queryClient: QueryClient): Send {
   return async (text, parentId) => {
@@ -159,7 +162,7 @@ function CommentItem({ node, send }: { node: CommentNode; send: Send }) {
               placeholder="Reply..."
               value={reply}
               onChange={(e) => setReply(e.target.value)}
-              autoFocus
+              ref={focusOnMount}
             />
             <div className="form-actions">
               <button type="submit" className="btn btn-primary btn-sm" disabled={sending}>

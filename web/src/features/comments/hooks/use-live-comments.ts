@@ -1,10 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { COMMENTS_PARTY } from '../../../../../worker/schemas/values';
 import { partyEndpoint } from '../../../lib/party-host';
 import { fetchCommentsSince, lastCommentId, mergeComments } from '../api/comments-api';
 
 /**
- * Joins the film's live room while the page is open (SPEC.md §4 "Live connection"; one PartyKit
+ * Joins the film's live room while the page is open (one PartyKit
  * room per slug, docs/decisions/0201) and appends the comments it broadcasts to the film's cache.
  * Each time the socket opens (first connect, and every reconnect after a network loss) the page
  * asks the API for what it may have missed since its newest comment (GET …/comments?since=).
@@ -23,7 +24,7 @@ export function useLiveComments(slug: string): void {
     Promise.all([import('partysocket'), import('../../../../../party/messages')])
       .then(([{ PartySocket }, { parseRoomEvent }]) => {
         if (closed) return;
-        const live = new PartySocket({ ...partyEndpoint(), party: 'comments', room: slug });
+        const live = new PartySocket({ ...partyEndpoint(), party: COMMENTS_PARTY, room: slug });
         live.addEventListener('open', () => void catchUp());
         live.addEventListener('message', (event: MessageEvent) => {
           const message = parseRoomEvent(event.data);

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { EpisodeResponse, ReportErrorInput } from '../../../../../worker/schemas/catalogue';
+import type { ReportErrorInput } from '../../../../../worker/schemas/error-reports';
 import { api, unwrap } from '../../../lib/api-client';
 import { readHeaders } from '../../../lib/auth-request';
 import { getSession } from '../../../lib/session';
@@ -8,7 +8,7 @@ import { getSession } from '../../../lib/session';
 export const episodeQuery = (slug: string, episode: number, server: string | undefined) =>
   queryOptions({
     queryKey: ['episode', slug, episode, server ?? '', getSession()?.id ?? ''],
-    queryFn: async (): Promise<EpisodeResponse> =>
+    queryFn: async () =>
       unwrap(
         api.api.product[':slug'][':episode'].$get(
           { param: { slug, episode: `tap-${episode}` }, query: { server } },

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { toast } from '../../../lib/toast';
-import type { ReportErrorInput } from '../../../../../worker/schemas/catalogue';
+import type { ReportErrorInput } from '../../../../../worker/schemas/error-reports';
+import { REPORT_MESSAGE_MAX_LENGTH, REPORT_MESSAGES } from '../../../../../worker/schemas/values';
 import { ApiError } from '../../../lib/api-client';
 import { reportError } from '../api/episode-query';
 
@@ -47,11 +48,7 @@ export function ReportErrorDialog({ open, onClose, slug, episode, serverName }: 
       onClose();
     } catch (error) {
       const status = error instanceof ApiError ? error.status : 0;
-      toast.error(
-        status === 429
-          ? 'Bạn đã gửi quá nhiều báo lỗi. Vui lòng thử lại sau ít phút.'
-          : `Không gửi được báo lỗi: ${(error as Error).message}`,
-      );
+      toast.error(status === 429 ? REPORT_MESSAGES.tooMany : `Không gửi được báo lỗi: ${(error as Error).message}`);
     } finally {
       setSending(false);
     }
@@ -71,7 +68,13 @@ export function ReportErrorDialog({ open, onClose, slug, episode, serverName }: 
           ))}
         </fieldset>
         <label htmlFor={`${id}-message`}>Mô tả thêm (không bắt buộc)</label>
-        <textarea id={`${id}-message`} rows={3} maxLength={1000} value={message} onChange={(e) => setMessage(e.target.value)} />
+        <textarea
+          id={`${id}-message`}
+          rows={3}
+          maxLength={REPORT_MESSAGE_MAX_LENGTH}
+          value={message}
+          onChange={(e) => setMessage(e.target.value)}
+        />
         <div className="form-actions">
           <button type="submit" className="btn btn-primary" disabled={sending}>
             {sending ? 'Đang gửi...' : 'Gửi báo lỗi'}

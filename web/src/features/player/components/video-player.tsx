@@ -106,6 +106,7 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
     };
   }, [m3u8]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: m3u8 decides whether the <video> exists (rendered only with a link): subscribe again when it appears or changes.
   useEffect(() => {
     const video = videoRef.current;
     if (!video) return;
@@ -137,6 +138,7 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
   return (
     <div className="player-box" ref={boxRef}>
       {m3u8 ? (
+        // biome-ignore lint/a11y/useMediaCaption: the sources carry no caption track; subtitles are burnt into the picture (Vietsub).
         <video
           ref={videoRef}
           className="player-video"

@@ -1,19 +1,18 @@
-import { useQuery } from '@tanstack/react-query';
+import { type UseQueryResult, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { toast } from '../../../lib/toast';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import type { FilmDetailResponse } from '../../../../../worker/schemas/catalogue';
+import { VIP_MESSAGES } from '../../../../../worker/schemas/values';
 import { Breadcrumb } from '../../../components/film/breadcrumb';
+import { EpisodeList } from '../../../components/film/episode-list';
 import { SideFilmList } from '../../../components/film/side-film-list';
 import { OfflinePage } from '../../../components/layout/offline-page';
 import { isNetworkError } from '../../../lib/api-client';
 import { formatClock } from '../../../lib/format';
 import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
+import { toast } from '../../../lib/toast';
+import { useVipGate, vipBlockOf } from '../../../lib/vip-gate';
 import { getWatchEntry, saveWatchEntry } from '../../../lib/watch-history';
-import { filmQuery } from '../../catalogue/api/catalogue-queries';
-import { EpisodeList } from '../../catalogue/components/episode-list';
-import { useVipGate, VIP_MESSAGES, vipBlockOf } from '../../catalogue/hooks/use-vip-gate';
-import { CommentsSection } from '../../comments/components/comments-section';
 import { episodeQuery } from '../api/episode-query';
 import { useLightsOff } from '../hooks/use-lights-off';
 import { usePlayerShortcuts } from '../hooks/use-player-shortcuts';
@@ -22,9 +21,19 @@ import { VideoPlayer, type PlayerHandle } from './video-player';
 
 const SERVER_BUTTONS = 3;
 
-/** The watch page (SPEC.md §2.6): 'Loading...', 'Error: {message}', or the player with its controls. */
-export function WatchPage({ slug, episode, server }: { slug: string; episode: number; server?: string }) {
-  const film = useQuery(filmQuery(slug));
+/** The watch page: 'Loading...', 'Error: {message}', or the player with its controls. */
+export function WatchPage({
+  film,
+  episode,
+  server,
+  comments,
+}: {
+  /** The film's detail query (routes/ owns the catalogue's query). */
+  film: UseQueryResult<FilmDetailResponse>;
+  episode: number;
+  server?: string;
+  comments: (data: FilmDetailResponse) => ReactNode;
+}) {
   if (film.isPending) {
     return (
       <div className="container watch-state">
@@ -43,10 +52,20 @@ export function WatchPage({ slug, episode, server }: { slug: string; episode: nu
     );
   }
   if (!film.data) return null;
-  return <Watch data={film.data} episode={episode} server={server} />;
+  return <Watch data={film.data} episode={episode} server={server} comments={comments} />;
 }
 
-function Watch({ data, episode, server }: { data: FilmDetailResponse; episode: number; server?: string }) {
+function Watch({
+  data,
+  episode,
+  server,
+  comments,
+}: {
+  data: FilmDetailResponse;
+  episode: number;
+  server?: string;
+  comments: (data: FilmDetailResponse) => ReactNode;
+}) {
   const film = data.datafilm;
   const navigate = useNavigate();
   const servers = film.servers.filter((s) => s.linkfilms.length > 0);
@@ -137,7 +156,7 @@ function Watch({ data, episode, server }: { data: FilmDetailResponse; episode: n
             {blocked ? (
               <div className="player-box">
                 <p className="player-message" role="alert">
-                  {VIP_MESSAGES[blocked]}
+                  {VIP_MESSAGES[blocked]} <Link to="/dang-ky-goi-vip">Xem các gói VIP</Link>
                 </p>
               </div>
             ) : !current ? (
@@ -171,17 +190,18 @@ function Watch({ data, episode, server }: { data: FilmDetailResponse; episode: n
               />
             ) : null}
             <div className="player-controls" role="toolbar" aria-label="Điều khiển trình phát">
-              <div className="server-buttons" role="group" aria-label="Chọn server">
+              <fieldset className="server-buttons" aria-label="Chọn server">
                 {Array.from({ length: SERVER_BUTTONS }, (_, i) => {
                   const s = servers[i];
                   const active = !!s && s.server_name === serverName;
                   return (
                     <button
+                      // biome-ignore lint/suspicious/noArrayIndexKey: the three server slots are fixed positions ('Server 1…3'), never reordered.
                       key={i}
                       type="button"
                       className={`btn btn-sm ${active ? 'btn-primary' : 'btn-ghost'}`}
                       aria-pressed={active}
-                      disabled={!s || !s.linkfilms.some((e) => e.episode === episode)}
+                      disabled={!s?.linkfilms.some((e) => e.episode === episode)}
                       title={s ? s.server_name : 'Không có server này'}
                       onClick={() => s && void navigate({ to: '.', search: { server: s.server_name } as never, replace: true })}
                     >
@@ -189,7 +209,7 @@ function Watch({ data, episode, server }: { data: FilmDetailResponse; episode: n
                     </button>
                   );
                 })}
-              </div>
+              </fieldset>
               <div className="player-actions">
                 <button type="button" className="btn btn-sm btn-ghost" onClick={toggleFullscreen} disabled={!link}>
                   Phóng to
@@ -229,7 +249,7 @@ function Watch({ data, episode, server }: { data: FilmDetailResponse; episode: n
             <p className="film-synopsis">{film.descripts}</p>
           </section>
 
-          <CommentsSection slug={film.slug} comments={data.comments} />
+          {comments(data)}
         </div>
         <aside className="layout-side" aria-label="Phim đề xuất">
           <section className="side-box">

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { FilmDetailResponse } from '../../../../../worker/schemas/catalogue';
-import type { RateFilmResult } from '../../../../../worker/services/ratings/ratings';
+import type { RateFilmResult } from '../../../../../worker/schemas/ratings';
 import { api, unwrap } from '../../../lib/api-client';
 import { authedCall } from '../../../lib/auth-request';
 
@@ -9,9 +9,7 @@ export const RATING_FAILED = 'Có lỗi xảy ra khi đánh giá. Vui lòng th�
 
 /** POST /api/product/rating_star (Bearer, refreshed and retried once on 401/403). */
 export async function rateFilm(slug: string, stars: number): Promise<RateFilmResult> {
-  return unwrap<RateFilmResult>(
-    authedCall((headers) => api.api.product.rating_star.$post({ json: { titlefilm: slug, starselect: stars } }, { headers })),
-  );
+  return unwrap(authedCall((headers) => api.api.product.rating_star.$post({ json: { titlefilm: slug, starselect: stars } }, { headers })));
 }
 
 /**

@@ -1,14 +1,14 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { RATING_MAX, RATING_MIN } from '../../../../../worker/schemas/values';
 import { SessionExpiredError } from '../../../lib/auth-request';
 import { getSession } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
 import { applyRating, LOGIN_TO_RATE, RATING_FAILED, rateFilm } from '../api/rate-film';
-import './rate-film.css';
 
-const STARS = Array.from({ length: 10 }, (_, i) => i + 1);
+const STARS = Array.from({ length: RATING_MAX - RATING_MIN + 1 }, (_, i) => RATING_MIN + i);
 
-/** 1..10 stars (SPEC.md §2.5); the new average shows as soon as the API answers. */
+/** 1..10 stars; the new average shows as soon as the API answers. */
 export function RateFilm({ slug, own }: { slug: string; own: number | null }) {
   const queryClient = useQueryClient();
   const [hover, setHover] = useState(0);
@@ -42,7 +42,7 @@ export function RateFilm({ slug, own }: { slug: string; own: number | null }) {
       <span id={`rate-${slug}`} className="rate-label">
         Đánh giá của bạn
       </span>
-      <div className="rate-stars" role="group" aria-labelledby={`rate-${slug}`} onMouseLeave={() => setHover(0)}>
+      <fieldset className="rate-stars" aria-labelledby={`rate-${slug}`} onMouseLeave={() => setHover(0)}>
         {STARS.map((n) => (
           <button
             key={n}
@@ -61,7 +61,7 @@ export function RateFilm({ slug, own }: { slug: string; own: number | null }) {
             </svg>
           </button>
         ))}
-      </div>
+      </fieldset>
       <span className="rate-status" role="status" data-testid="own-rating">
         {own ? `${thanked ? 'Cảm ơn bạn! ' : ''}Bạn đã chấm ${own}/10` : hover ? `${hover}/10` : ''}
       </span>

@@ -1,5 +1,4 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { FilmCard, Paginated } from '../../../../../worker/schemas/catalogue';
 import { api, unwrap } from '../../../lib/api-client';
 
 export const SUGGESTION_LIMIT = 5;
@@ -8,7 +7,7 @@ export const RESULTS_PAGE_SIZE = 25;
 export const searchQuery = (q: string, limit: number, page = 1) =>
   queryOptions({
     queryKey: ['search', q, limit, page],
-    queryFn: ({ signal }): Promise<Paginated<FilmCard>> =>
+    queryFn: ({ signal }) =>
       unwrap(api.api.product.search.$get({ query: { q, limit: String(limit), page: String(page) } }, { init: { signal } })),
     staleTime: 60_000,
   });

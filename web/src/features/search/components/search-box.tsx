@@ -1,13 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { Poster } from '../../../components/film/poster';
 import { useDebounced } from '../../../lib/use-debounced';
 import type { SearchNavState } from '../search-state';
 import { RESULTS_PAGE_SIZE, SUGGESTION_LIMIT, searchQuery } from '../api/search-queries';
 
 /**
- * The header search (SPEC.md §2.1) as an ARIA combobox: suggestions (image, title, English name) for
+ * The header search as an ARIA combobox: suggestions (image, title, English name) for
  * a trimmed non-empty query, at most 5, debounced; arrow keys move, Enter opens the highlighted film
  * or submits, Escape closes. Submitting goes to /tim-kiem/{q} with the results as navigation state.
  */
@@ -25,7 +25,12 @@ export function SearchBox() {
   const suggestions = q.length > 0 && text.trim().length > 0 ? (data?.data ?? []).slice(0, SUGGESTION_LIMIT) : [];
   const showList = open && text.trim().length > 0 && (suggestions.length > 0 || (!isFetching && q === text.trim()));
 
-  useEffect(() => setActive(-1), [q]);
+  // A new query starts with no suggestion highlighted (state adjusted while rendering, no effect).
+  const [activeFor, setActiveFor] = useState(q);
+  if (activeFor !== q) {
+    setActiveFor(q);
+    setActive(-1);
+  }
 
   const close = () => {
     setOpen(false);
@@ -77,6 +82,7 @@ export function SearchBox() {
   };
 
   return (
+    // biome-ignore lint/a11y/useSemanticElements: <search> is missing in Safari before 17; the form's role says the same to every browser.
     <form
       className="search-box"
       role="search"
@@ -125,12 +131,14 @@ export function SearchBox() {
           <path d="m20 20-3.5-3.5" />
         </svg>
       </button>
-      <ul id={listId} role="listbox" aria-label="Gợi ý tìm kiếm" className="search-suggestions" hidden={!showList}>
+      <div id={listId} role="listbox" aria-label="Gợi ý tìm kiếm" className="search-suggestions" hidden={!showList}>
         {suggestions.map((film, i) => (
-          <li
+          // biome-ignore lint/a11y/useKeyWithClickEvents: keys are the combobox input's (arrows, Enter; aria-activedescendant), as the ARIA pattern has it.
+          <div
             key={film.id}
             id={`${listId}-opt-${i}`}
             role="option"
+            tabIndex={-1}
             aria-selected={i === active}
             className={`suggestion ${i === active ? 'active' : ''}`}
             onMouseDown={(e) => e.preventDefault()}
@@ -142,14 +150,14 @@ export function SearchBox() {
               <span className="suggestion-title">{film.title}</span>
               {film.nameenglish && <span className="suggestion-sub">{film.nameenglish}</span>}
             </span>
-          </li>
+          </div>
         ))}
         {showList && suggestions.length === 0 && (
-          <li className="suggestion-empty" role="option" aria-selected={false} aria-disabled="true">
+          <div className="suggestion-empty" role="option" tabIndex={-1} aria-selected={false} aria-disabled="true">
             Không tìm thấy phim phù hợp
-          </li>
+          </div>
         )}
-      </ul>
+      </div>
     </form>
   );
 }

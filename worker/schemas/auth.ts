@@ -1,23 +1,26 @@
-// Request bodies and response shapes of the account endpoints (SPEC.md §7.3). Pure zod + types.
+// Wire contract of sign-up, sign-in and sessions: request bodies, answers, limits and the
+// texts both the API and the web show. Pure zod + types: the web imports it.
 import { z } from 'zod';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password';
+import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './values';
+
+export { AUTH_MESSAGES, EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './values';
 
 const required = { error: 'is required' };
 const email = z
   .string(required)
   .trim()
   .min(1, 'is required')
-  .max(254, 'must be at most 254 characters')
+  .max(EMAIL_MAX_LENGTH, `must be at most ${EMAIL_MAX_LENGTH} characters`)
   .pipe(z.email({ error: 'must be a valid email address' }))
   .transform((e) => e.toLowerCase());
-const password = z
+export const passwordSchema = z
   .string(required)
   .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`);
-const name = z.string(required).trim().min(1, 'is required').max(60, 'must be at most 60 characters');
+const name = z.string(required).trim().min(1, 'is required').max(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`);
 const opaqueToken = z.string(required).trim().min(1, 'is required').max(512, 'is too long');
 
-export const registerBodySchema = z.object({ email, name, password });
+export const registerBodySchema = z.object({ email, name, password: passwordSchema });
 export type RegisterInput = z.infer<typeof registerBodySchema>;
 
 /**
@@ -49,14 +52,7 @@ export type LoginInput = z.infer<typeof loginBodySchema>;
 /** POST /refresh_token and /dang-xuat: { token } is the refresh token. */
 export const refreshBodySchema = z.object({ token: opaqueToken });
 
-export const changePasswordBodySchema = z.object({
-  /** Required when the account has a password; a Google-only account sets its first one without it. */
-  currentPassword: z.string().max(PASSWORD_MAX_LENGTH, 'is too long').optional(),
-  newPassword: password,
-});
-export type ChangePasswordInput = z.infer<typeof changePasswordBodySchema>;
-
-/** What POST /dang-nhap answers; the web stores these in session storage (SPEC.md §3). */
+/** What POST /dang-nhap answers; the web keeps it in session storage. */
 export interface LoginResponse {
   token: string;
   refreshToken: string;
@@ -70,16 +66,4 @@ export interface LoginResponse {
 export interface RefreshResponse {
   tokennew: string;
   refreshToken: string;
-}
-
-/** The signed-in user's own account (GET /account). Never carries the password hash. */
-export interface AccountDto {
-  id: number;
-  email: string;
-  name: string;
-  roles: string[];
-  permissions: string[];
-  hasPassword: boolean;
-  googleLinked: boolean;
-  createdAt: number;
 }

@@ -1,7 +1,16 @@
-// Request bodies of the comment endpoints (SPEC.md §7.2). Pure zod.
+// Wire contract of comments: the REST endpoints and the live room (party/messages.ts) share it.
 import { z } from 'zod';
+import { COMMENT_MAX_LENGTH } from './values';
 
-export const COMMENT_MAX_LENGTH = 2000;
+export { COMMENT_MAX_LENGTH, COMMENT_MESSAGES, COMMENTS_PARTY, PARTY_SECRET_HEADER } from './values';
+
+export interface CommentDto {
+  id: number;
+  parent_id: number | null;
+  comment: string;
+  createdAt: number;
+  users: { username: string };
+}
 
 const emptyToNull = (v: unknown) => (v === '' || v === undefined || v === null || v === 0 || v === '0' ? null : v);
 const idLike = z
@@ -9,14 +18,13 @@ const idLike = z
   .pipe(z.number().int('must be a comment id').positive('must be a comment id').max(Number.MAX_SAFE_INTEGER));
 
 export const createCommentBodySchema = z.object({
-  /** Film slug (the spec calls it titlefilm). */
+  /** Film slug (the legacy payload calls it titlefilm). */
   titlefilm: z.string({ error: 'is required' }).trim().min(1, 'is required').max(200, 'is too long'),
   /** Stored as written (trimmed); the web renders it as text, never as HTML. */
   contentcomment: z
     .string({ error: 'is required' })
     .trim()
     .min(1, 'is required')
-    // Counted in characters (code points), not UTF-16 units, so an emoji counts once.
     .refine((s) => [...s].length <= COMMENT_MAX_LENGTH, `must be at most ${COMMENT_MAX_LENGTH} characters`),
   /** Empty for a top-level comment (the legacy client sends '' or null). */
   parent_id: z.preprocess(emptyToNull, idLike.nullable()).optional(),
@@ -29,8 +37,4 @@ export const commentsQuerySchema = z.object({
     (v) => (v === '' ? undefined : v),
     z.coerce.number({ error: 'must be a comment id' }).int('must be a comment id').min(0, 'must be a comment id').optional(),
   ),
-});
-
-export const filmSlugParamSchema = z.object({
-  slug: z.string().min(1).max(200),
 });

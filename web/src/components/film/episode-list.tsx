@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import type { FilmDetail } from '../../../../../worker/schemas/catalogue';
+import type { FilmDetail } from '../../../../worker/schemas/catalogue';
 
 /** Episodes grouped by server; the current one (on the watch page) is highlighted. */
 export function EpisodeList({

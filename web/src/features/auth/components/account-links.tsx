@@ -1,10 +1,10 @@
 import { Link } from '@tanstack/react-router';
-import { LOGGED_OUT, LOGOUT_CONFIRM, logout } from '../../features/auth/api/auth-api';
-import { toast } from '../../lib/toast';
-import { hasVip2, isAdmin, useSession } from '../../lib/session';
+import { hasVip2, isAdmin, useSession } from '../../../lib/session';
+import { toast } from '../../../lib/toast';
+import { LOGGED_OUT, LOGOUT_CONFIRM, logout } from '../api/auth-api';
 
 /**
- * The header's session-dependent links (SPEC.md §2.1): /dang-nhap signed out; /account and logout
+ * The header's session-dependent links: /dang-nhap signed out; /account and logout
  * for everyone signed in; /admin/dashboard for role admin or permission VIP2; /dang-ky-goi-vip for
  * role user. The admin and VIP pages arrive with later issues, so those two are plain links.
  */

@@ -1,0 +1,278 @@
+// Local stand-ins for VNPay 2.1.0 and MoMo v2 (captureWallet) on loopback, so the demo takes a payment
+// offline (docs/decisions/0400-payments.md). Each verifies our signed request, shows a payment page with
+// "Thanh toán" and "Hủy", calls our IPN with a correctly signed result (before redirecting, as the real
+// gateways do), then sends the browser to the return URL with the signed result query. The signatures
+// here are written with node:crypto from the published rules, independently of worker/services/payments.
+import { createHmac, randomInt } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface PaymentStandinOptions {
+  port?: number;
+  host?: string;
+  /** Where our API lives: the VNPay IPN URL is {publicUrl}/api/payment/vnpay-ipn (set in VNPay's merchant portal). */
+  publicUrl: string;
+  vnpay: { tmnCode: string; hashSecret: string };
+  momo: { partnerCode: string; accessKey: string; secretKey: string };
+  log?: (line: string) => void;
+}
+
+export interface PaymentStandins {
+  url: string;
+  close: () => Promise<void>;
+}
+
+interface MomoPending {
+  partnerCode: string;
+  orderId: string;
+  requestId: string;
+  amount: number;
+  orderInfo: string;
+  redirectUrl: string;
+  ipnUrl: string;
+  extraData: string;
+}
+
+const hmac = (alg: 'sha256' | 'sha512', secret: string, data: string) => createHmac(alg, secret).update(data, 'utf8').digest('hex');
+
+function vnpayHash(secret: string, params: Record<string, string>): string {
+  const keys = Object.keys(params)
+    .filter((k) => k.startsWith('vnp_') && k !== 'vnp_SecureHash' && k !== 'vnp_SecureHashType' && params[k] !== '')
+    .sort();
+  const data = keys.map((k) => `${encodeURIComponent(k)}=${encodeURIComponent(params[k] as string).replace(/%20/g, '+')}`).join('&');
+  return hmac('sha512', secret, data);
+}
+
+function momoResultSignature(accessKey: string, secretKey: string, r: Record<string, string | number>): string {
+  const order = [
+    'amount',
+    'extraData',
+    'message',
+    'orderId',
+    'orderInfo',
+    'orderType',
+    'partnerCode',
+    'payType',
+    'requestId',
+    'responseTime',
+    'resultCode',
+    'transId',
+  ];
+  return hmac('sha256', secretKey, `accessKey=${accessKey}&${order.map((k) => `${k}=${r[k]}`).join('&')}`);
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const vnd = (n: number) => `${n.toLocaleString('vi-VN')} VND`;
+
+function page(title: string, brand: string, color: string, body: string): string {
+  return `<!doctype html><html lang="vi"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(title)}</title><style>
+body{font-family:system-ui,sans-serif;background:#f3f4f6;margin:0;display:grid;place-items:center;min-height:100vh}
+main{background:#fff;border-radius:12px;box-shadow:0 4px 24px #0002;padding:28px;max-width:420px;width:calc(100% - 32px)}
+h1{color:${color};margin:0 0 4px;font-size:22px}.note{color:#6b7280;font-size:13px;margin:0 0 18px}
+dl{display:grid;grid-template-columns:auto 1fr;gap:8px 14px;margin:0 0 22px}dt{color:#6b7280}dd{margin:0;font-weight:600;word-break:break-all}
+form{display:flex;gap:12px}button{flex:1;padding:12px;border:0;border-radius:8px;font-size:16px;cursor:pointer}
+.pay{background:${color};color:#fff}.cancel{background:#e5e7eb}</style></head>
+<body><main><h1>${escapeHtml(brand)}</h1><p class="note">Cổng thanh toán mô phỏng (chỉ dùng cho bản demo cục bộ)</p>${body}</main></body></html>`;
+}
+
+const buttons = (action: string, hidden: Record<string, string>) =>
+  `<form method="post" action="${escapeHtml(action)}">${Object.entries(hidden)
+    .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
+    .join(
+      '',
+    )}<button class="pay" name="choice" value="pay">Thanh toán</button><button class="cancel" name="choice" value="cancel">Hủy</button></form>`;
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > 64 * 1024) throw new Error('body too large');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** yyyyMMddHHmmss in GMT+7. */
+function gmt7(ms: number): string {
+  return new Date(ms + 7 * 3600_000).toISOString().replace(/[-:T]/g, '').slice(0, 14);
+}
+
+export async function startPaymentStandins(options: PaymentStandinOptions): Promise<PaymentStandins> {
+  const log = options.log ?? (() => {});
+  const momoOrders = new Map<string, MomoPending>();
+  let base = '';
+
+  const send = (res: ServerResponse, status: number, type: string, body: string) => {
+    res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+    res.end(body);
+  };
+  const redirect = (res: ServerResponse, location: string) => {
+    res.writeHead(302, { location, 'cache-control': 'no-store' });
+    res.end();
+  };
+
+  async function vnpayPage(url: URL, res: ServerResponse) {
+    const params = Object.fromEntries(url.searchParams);
+    const given = params.vnp_SecureHash ?? '';
+    if (params.vnp_TmnCode !== options.vnpay.tmnCode || given.toLowerCase() !== vnpayHash(options.vnpay.hashSecret, params)) {
+      return send(
+        res,
+        400,
+        'text/html; charset=utf-8',
+        page('Lỗi', 'VNPay (mô phỏng)', '#005baa', '<p>Sai chữ ký (vnp_SecureHash) hoặc mã website.</p>'),
+      );
+    }
+    const amount = Number(params.vnp_Amount) / 100;
+    const body = `<dl><dt>Đơn hàng</dt><dd>${escapeHtml(params.vnp_TxnRef ?? '')}</dd><dt>Nội dung</dt><dd>${escapeHtml(params.vnp_OrderInfo ?? '')}</dd><dt>Số tiền</dt><dd data-testid="amount">${vnd(amount)}</dd></dl>${buttons(
+      '/vnpay/pay',
+      { request: url.searchParams.toString() },
+    )}`;
+    send(res, 200, 'text/html; charset=utf-8', page('VNPay - Thanh toán', 'VNPay (mô phỏng)', '#005baa', body));
+  }
+
+  async function vnpayPay(req: IncomingMessage, res: ServerResponse) {
+    const form = new URLSearchParams(await readBody(req));
+    const request = Object.fromEntries(new URLSearchParams(form.get('request') ?? ''));
+    if (request.vnp_SecureHash?.toLowerCase() !== vnpayHash(options.vnpay.hashSecret, request))
+      return send(res, 400, 'text/plain', 'bad request');
+    const paid = form.get('choice') === 'pay';
+    const result: Record<string, string> = {
+      vnp_Amount: request.vnp_Amount ?? '',
+      vnp_BankCode: paid ? 'NCB' : 'VNPAY',
+      vnp_CardType: paid ? 'ATM' : '',
+      vnp_OrderInfo: request.vnp_OrderInfo ?? '',
+      vnp_PayDate: gmt7(Date.now()),
+      vnp_ResponseCode: paid ? '00' : '24',
+      vnp_TmnCode: options.vnpay.tmnCode,
+      vnp_TransactionNo: paid ? String(randomInt(10_000_000, 99_999_999)) : '0',
+      vnp_TransactionStatus: paid ? '00' : '02',
+      vnp_TxnRef: request.vnp_TxnRef ?? '',
+      ...(paid ? { vnp_BankTranNo: `VNP${randomInt(10_000_000, 99_999_999)}` } : {}),
+    };
+    const query = new URLSearchParams(Object.entries(result).filter(([, v]) => v !== ''));
+    query.set('vnp_SecureHash', vnpayHash(options.vnpay.hashSecret, result));
+    try {
+      const ipn = await fetch(`${options.publicUrl.replace(/\/$/, '')}/api/payment/vnpay-ipn?${query}`);
+      log(`VNPay IPN ${result.vnp_TxnRef}: ${JSON.stringify(await ipn.json())}`);
+    } catch (err) {
+      log(`VNPay IPN ${result.vnp_TxnRef} failed: ${(err as Error).message}`);
+    }
+    redirect(res, `${request.vnp_ReturnUrl}?${query}`);
+  }
+
+  async function momoCreate(req: IncomingMessage, res: ServerResponse) {
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(await readBody(req)) as Record<string, unknown>;
+    } catch {
+      return send(res, 400, 'application/json', JSON.stringify({ resultCode: 20, message: 'Bad format request.' }));
+    }
+    const s = (k: string) => String(body[k] ?? '');
+    const raw =
+      `accessKey=${options.momo.accessKey}&amount=${s('amount')}&extraData=${s('extraData')}&ipnUrl=${s('ipnUrl')}&orderId=${s('orderId')}` +
+      `&orderInfo=${s('orderInfo')}&partnerCode=${s('partnerCode')}&redirectUrl=${s('redirectUrl')}&requestId=${s('requestId')}&requestType=${s('requestType')}`;
+    const answer = {
+      partnerCode: s('partnerCode'),
+      orderId: s('orderId'),
+      requestId: s('requestId'),
+      amount: Number(body.amount),
+      responseTime: Date.now(),
+    };
+    if (s('partnerCode') !== options.momo.partnerCode || s('signature') !== hmac('sha256', options.momo.secretKey, raw)) {
+      return send(res, 200, 'application/json', JSON.stringify({ ...answer, resultCode: 11, message: 'Truy cập bị từ chối: sai chữ ký.' }));
+    }
+    if (s('requestType') !== 'captureWallet' || !Number.isInteger(answer.amount) || answer.amount < 1000) {
+      return send(res, 200, 'application/json', JSON.stringify({ ...answer, resultCode: 22, message: 'Số tiền giao dịch không hợp lệ.' }));
+    }
+    momoOrders.set(s('orderId'), {
+      partnerCode: s('partnerCode'),
+      orderId: s('orderId'),
+      requestId: s('requestId'),
+      amount: answer.amount,
+      orderInfo: s('orderInfo'),
+      redirectUrl: s('redirectUrl'),
+      ipnUrl: s('ipnUrl'),
+      extraData: s('extraData'),
+    });
+    const payUrl = `${base}/momo/pay/${encodeURIComponent(s('orderId'))}`;
+    send(res, 200, 'application/json', JSON.stringify({ ...answer, resultCode: 0, message: 'Thành công.', payUrl, shortLink: payUrl }));
+  }
+
+  function momoPage(orderId: string, res: ServerResponse) {
+    const order = momoOrders.get(orderId);
+    if (!order)
+      return send(res, 404, 'text/html; charset=utf-8', page('Lỗi', 'MoMo (mô phỏng)', '#a50064', '<p>Không tìm thấy giao dịch.</p>'));
+    const body = `<dl><dt>Đơn hàng</dt><dd>${escapeHtml(order.orderId)}</dd><dt>Nội dung</dt><dd>${escapeHtml(order.orderInfo)}</dd><dt>Số tiền</dt><dd data-testid="amount">${vnd(order.amount)}</dd></dl>${buttons(
+      `/momo/pay/${encodeURIComponent(orderId)}`,
+      {},
+    )}`;
+    send(res, 200, 'text/html; charset=utf-8', page('MoMo - Thanh toán', 'MoMo (mô phỏng)', '#a50064', body));
+  }
+
+  async function momoPay(orderId: string, req: IncomingMessage, res: ServerResponse) {
+    const order = momoOrders.get(orderId);
+    if (!order) return send(res, 404, 'text/plain', 'not found');
+    momoOrders.delete(orderId);
+    const paid = new URLSearchParams(await readBody(req)).get('choice') === 'pay';
+    const result: Record<string, string | number> = {
+      partnerCode: order.partnerCode,
+      orderId: order.orderId,
+      requestId: order.requestId,
+      amount: order.amount,
+      orderInfo: order.orderInfo,
+      orderType: 'momo_wallet',
+      transId: paid ? randomInt(1_000_000_000, 9_999_999_999) : 0,
+      resultCode: paid ? 0 : 1006,
+      message: paid ? 'Thành công.' : 'Giao dịch bị từ chối bởi người dùng.',
+      payType: 'qr',
+      responseTime: Date.now(),
+      extraData: order.extraData,
+    };
+    result.signature = momoResultSignature(options.momo.accessKey, options.momo.secretKey, result);
+    try {
+      const ipn = await fetch(order.ipnUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(result),
+      });
+      log(`MoMo IPN ${order.orderId}: HTTP ${ipn.status}`);
+    } catch (err) {
+      log(`MoMo IPN ${order.orderId} failed: ${(err as Error).message}`);
+    }
+    const query = new URLSearchParams(Object.entries(result).map(([k, v]) => [k, String(v)]));
+    redirect(res, `${order.redirectUrl}?${query}`);
+  }
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://standin');
+    const momoPay_ = url.pathname.match(/^\/momo\/pay\/([^/]+)$/);
+    const route = async () => {
+      if (req.method === 'GET' && url.pathname === '/vnpay/paymentv2/vpcpay.html') return vnpayPage(url, res);
+      if (req.method === 'POST' && url.pathname === '/vnpay/pay') return vnpayPay(req, res);
+      if (req.method === 'POST' && url.pathname === '/momo/v2/gateway/api/create') return momoCreate(req, res);
+      if (req.method === 'GET' && momoPay_) return momoPage(decodeURIComponent(momoPay_[1] as string), res);
+      if (req.method === 'POST' && momoPay_) return momoPay(decodeURIComponent(momoPay_[1] as string), req, res);
+      send(res, 404, 'text/plain', 'not found');
+    };
+    route().catch((err: Error) => {
+      log(`stand-in error: ${err.message}`);
+      if (!res.headersSent) send(res, 500, 'text/plain', 'error');
+    });
+  });
+  await new Promise<void>((done, fail) => {
+    server.once('error', fail);
+    server.listen(options.port ?? 8789, options.host ?? '127.0.0.1', () => done());
+  });
+  const { port } = server.address() as AddressInfo;
+  base = `http://${options.host ?? '127.0.0.1'}:${port}`;
+  return {
+    url: base,
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}

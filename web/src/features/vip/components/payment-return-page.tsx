@@ -1,0 +1,121 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
+import { type Gateway, PLANS, type PlanId, VIP_TEXTS } from '../../../../../worker/schemas/vip';
+import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
+import { useSession } from '../../../lib/session';
+import { checkPaymentReturn, orderQuery, refreshRights } from '../api/vip-api';
+import { formatDate } from './format';
+import './vip.css';
+
+/** Stop polling after this long and say the payment is still being processed. */
+const GIVE_UP_MS = 3 * 60_000;
+
+/**
+ * /dang-ky-goi-vip/{plan}/payment/{gateway}-return: the redirect is only shown, never trusted; the order's
+ * own status (decided by the gateway's IPN) is polled until it is no longer pending.
+ */
+export function PaymentReturnPage({ plan, gateway }: { plan: PlanId; gateway: Gateway }) {
+  usePageMeta({ title: `Kết quả thanh toán | ${SITE_SUFFIX}`, robots: 'noindex, nofollow' });
+  // The gateway's query exactly as it arrived, before the router may rewrite the URL.
+  const [search] = useState(() => window.location.search);
+  const session = useSession();
+  const redirect = useQuery({
+    queryKey: ['vip', 'return', gateway, search],
+    queryFn: () => checkPaymentReturn(gateway, search),
+    retry: false,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  const orderId = redirect.data?.orderId;
+  const order = useQuery({ ...orderQuery(orderId ?? ''), enabled: !!orderId && !!session });
+  const [startedAt] = useState(() => Date.now());
+  const queryClient = useQueryClient();
+  const status = order.data?.status;
+
+  useEffect(() => {
+    if (status !== 'paid') return;
+    // The session takes the new rights and personal reads (film details, episode links) are fetched again.
+    void refreshRights()
+      .catch(() => undefined)
+      .finally(() => queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'vip' }));
+  }, [status, queryClient]);
+
+  let body: React.ReactNode;
+  if (redirect.error) {
+    body = <Result ok={false} title={VIP_TEXTS.verificationFailed} detail={redirect.error.message} plan={plan} />;
+  } else if (!session && redirect.data) {
+    body = (
+      <Result ok={redirect.data.gatewayResult === 'success'} title={redirect.data.message} plan={plan}>
+        <Link to="/dang-nhap" search={{ redirect: `/account` }} className="btn btn-primary">
+          Đăng nhập để xem đơn hàng
+        </Link>
+      </Result>
+    );
+  } else if (order.error) {
+    body = <Result ok={false} title={VIP_TEXTS.verificationFailed} detail={order.error.message} plan={plan} />;
+  } else if (status === 'paid' && order.data) {
+    const planName = PLANS[order.data.plan].name;
+    body = (
+      <Result ok title="Thanh toán thành công!" plan={plan}>
+        <p data-testid="payment-success">
+          Gói <strong>{planName}</strong> của bạn có hiệu lực đến{' '}
+          <strong>{order.data.expiresAt ? formatDate(order.data.expiresAt) : '—'}</strong>.
+        </p>
+        <Link to="/" className="btn btn-primary">
+          Xem phim ngay
+        </Link>
+      </Result>
+    );
+  } else if (status === 'failed' || status === 'cancelled') {
+    body = <Result ok={false} title={VIP_TEXTS.verificationFailed} detail={order.data?.reason ?? redirect.data?.message} plan={plan} />;
+  } else if (Date.now() - startedAt > GIVE_UP_MS) {
+    body = (
+      <Result ok={false} title="Giao dịch đang được xử lý" plan={plan}>
+        <p>
+          Chúng tôi chưa nhận được xác nhận từ cổng thanh toán. Gói sẽ tự kích hoạt khi có xác nhận; bạn có thể xem lại trong trang tài
+          khoản.
+        </p>
+      </Result>
+    );
+  } else {
+    body = (
+      <div className="vip-result" role="status">
+        <span className="spinner-ring" aria-hidden="true" />
+        <p>{VIP_TEXTS.verifying}</p>
+      </div>
+    );
+  }
+  return (
+    <div className="container vip-page">
+      <h1 className="page-heading">Kết quả thanh toán</h1>
+      {body}
+    </div>
+  );
+}
+
+function Result({
+  ok,
+  title,
+  detail,
+  plan,
+  children,
+}: {
+  ok: boolean;
+  title: string;
+  detail?: string;
+  plan: PlanId;
+  children?: React.ReactNode;
+}) {
+  return (
+    <section className={`vip-result ${ok ? 'is-ok' : 'is-failed'}`} role="alert" data-testid={ok ? 'payment-ok' : 'payment-failed'}>
+      <h2 className="vip-result-title">{title}</h2>
+      {detail && detail !== title && <p className="muted">{detail}</p>}
+      {children}
+      {!ok && (
+        <Link to="/dang-ky-goi-vip/$plan" params={{ plan }} className="btn btn-ghost">
+          Thử lại
+        </Link>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,184 @@
+// Wire contract of VIP plans, orders and payments. Pure zod and types: importable by web/.
+// Prices live here once; the server computes every amount it charges from plan and months.
+import { z } from 'zod';
+
+export const PLAN_IDS = ['VIP1', 'VIP2'] as const;
+export type PlanId = (typeof PLAN_IDS)[number];
+
+export const DURATIONS = [1, 3, 6, 12] as const;
+export type Duration = (typeof DURATIONS)[number];
+
+export const PAYMENT_METHODS = ['vnpay', 'momo', 'bank_transfer'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+export const GATEWAYS = ['vnpay', 'momo'] as const;
+export type Gateway = (typeof GATEWAYS)[number];
+
+export const ORDER_STATUSES = ['pending', 'paid', 'failed', 'cancelled'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export interface Plan {
+  id: PlanId;
+  name: string;
+  /** VND per month. */
+  monthlyPrice: number;
+  channels: string;
+  description: string;
+  benefits: string[];
+  recommended: boolean;
+  /** Plans this one also grants (VIP 2 includes VIP 1). */
+  includes: PlanId[];
+}
+
+export const PLANS: Record<PlanId, Plan> = {
+  VIP1: {
+    id: 'VIP1',
+    name: 'VIP 1',
+    monthlyPrice: 69_000,
+    channels: '120+ kênh',
+    description: 'Xem toàn bộ phim VIP với chất lượng cao, không quảng cáo.',
+    benefits: ['Xem mọi phim VIP', 'Hơn 120 kênh truyền hình', 'Chất lượng Full HD', 'Xem trên điện thoại, máy tính và TV'],
+    recommended: false,
+    includes: [],
+  },
+  VIP2: {
+    id: 'VIP2',
+    name: 'VIP 2',
+    monthlyPrice: 99_000,
+    channels: '150+ kênh',
+    description: 'Mọi quyền lợi của VIP 1, thêm đăng tải phim và kho phim cao cấp mới nhất.',
+    benefits: [
+      'Mọi quyền lợi của gói VIP 1',
+      'Hơn 150 kênh truyền hình',
+      'Đăng tải phim lên PhimViet',
+      'Kho phim của các kênh cao cấp mới nhất',
+    ],
+    recommended: true,
+    includes: ['VIP1'],
+  },
+};
+
+export const PLAN_LIST: Plan[] = PLAN_IDS.map((id) => PLANS[id]);
+
+/** The true VND amount of an order, never "× 10" (docs/decisions/0400-payments.md). */
+export const orderAmount = (plan: PlanId, months: number): number => PLANS[plan].monthlyPrice * months;
+
+export const VIP_TEXTS = {
+  loginRequired: 'Bạn cần đăng nhập để có thể đăng ký gói cao cấp',
+  verifying: 'Verifying payment...',
+  verificationFailed: 'Payment verification failed',
+  validity: 'Có hiệu lực cho đến khi bạn hủy',
+  discount: '0 VND',
+  promotions: [
+    'Giảm 10% tối đa 20.000đ khi thanh toán bằng ví MoMo với mã khuyến mãi.',
+    'Giảm 15% tối đa 20.000đ khi quét mã QR qua cổng VNPay với mã khuyến mãi.',
+  ],
+  hotlineHint: 'Nếu sau vài phút giao dịch chưa được ghi nhận, vui lòng gọi hotline',
+  gatewayUnavailable: 'Phương thức thanh toán này hiện chưa được cấu hình. Vui lòng chọn phương thức khác.',
+  gatewayError: 'Cổng thanh toán không phản hồi. Vui lòng thử lại sau.',
+} as const;
+
+export const METHOD_LABELS: Record<PaymentMethod, string> = {
+  vnpay: 'VNPay (thẻ ATM, QR ngân hàng)',
+  momo: 'Ví MoMo',
+  bank_transfer: 'Chuyển khoản ngân hàng',
+};
+
+export const STATUS_LABELS: Record<OrderStatus, string> = {
+  pending: 'Đang chờ thanh toán',
+  paid: 'Đã thanh toán',
+  failed: 'Thất bại',
+  cancelled: 'Đã hủy',
+};
+
+/**
+ * POST /api/product/{vnpay|momo|bank_transfer}. The spec's amount, orderInfo, returnUrl and ipAddr are
+ * accepted and ignored: the server prices the order and builds the return URL itself.
+ */
+export const createOrderBodySchema = z.object({
+  plan: z.enum(PLAN_IDS, { message: 'phải là VIP1 hoặc VIP2' }),
+  months: z.coerce
+    .number({ message: 'phải là 1, 3, 6 hoặc 12' })
+    .int()
+    .refine((m): m is Duration => (DURATIONS as readonly number[]).includes(m), 'phải là 1, 3, 6 hoặc 12'),
+  amount: z.unknown().optional(),
+  orderInfo: z.unknown().optional(),
+  returnUrl: z.unknown().optional(),
+  ipAddr: z.unknown().optional(),
+});
+export type CreateOrderBody = z.infer<typeof createOrderBodySchema>;
+
+/** Order ids are 32 lowercase hex characters (128 random bits). */
+export const orderIdSchema = z.string().regex(/^[0-9a-f]{32}$/, 'mã đơn hàng không hợp lệ');
+export const orderIdParamSchema = z.object({ orderId: orderIdSchema });
+
+export const adminOrdersQuerySchema = z.object({
+  status: z.enum(ORDER_STATUSES, { message: 'phải là pending, paid, failed hoặc cancelled' }).optional(),
+  page: z.coerce.number({ message: 'phải là số trang' }).int().min(1, 'phải từ 1').max(10_000).default(1),
+});
+
+export interface GatewayOrderResponse {
+  paymentUrl: string;
+  orderId: string;
+}
+
+export interface BankTransferResponse {
+  orderId: string;
+  plan: PlanId;
+  planName: string;
+  months: number;
+  amount: number;
+  bank: { name: string; accountNumber: string; accountHolder: string };
+  /** The transfer note: the registered email, so the transfer can be matched to the account. */
+  note: string;
+  name: string;
+  email: string;
+  hotline: string;
+}
+
+export interface Order {
+  orderId: string;
+  plan: PlanId;
+  months: number;
+  amount: number;
+  method: PaymentMethod;
+  status: OrderStatus;
+  /** The gateway's transaction number once known. */
+  transactionNo: string | null;
+  /** Why a gateway order failed, in words for the user (null otherwise). */
+  reason: string | null;
+  createdAt: number;
+  paidAt: number | null;
+  /** When paid: the plan's expiry right now (may be later than this order's own months). */
+  expiresAt: number | null;
+}
+
+export interface AdminOrder extends Order {
+  userId: number;
+  userEmail: string;
+  userName: string;
+}
+
+export interface AdminOrdersResponse {
+  data: AdminOrder[];
+  pagination: { page: number; pageSize: number; totalItems: number; totalPages: number };
+}
+
+/** GET /api/payment/{gateway}-return: display only; the order is decided by the IPN. */
+export interface PaymentReturnResponse {
+  message: string;
+  orderId: string;
+  status: OrderStatus;
+  /** What the gateway said on the redirect (the IPN may not have arrived yet). */
+  gatewayResult: 'success' | 'failed';
+}
+
+export interface Subscription {
+  plan: PlanId;
+  expiresAt: number;
+}
+
+/** Added to GET /api/account: the active subscriptions, highest plan first. */
+export interface AccountSubscription {
+  subscription: Subscription | null;
+  subscriptions: Subscription[];
+}

@@ -1,0 +1,33 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { users } from '../../db/schema';
+import type { Viewer } from '../../lib/context';
+
+/** users.roles and users.permissions are comma-separated lists. */
+export const splitList = (csv: string): string[] =>
+  csv
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/**
+ * The viewer behind a verified access token, read from the database on every request so a revoked
+ * permission or "sign out everywhere" applies at once. Null when the user is gone or the token's
+ * session epoch has been retired. The one place a viewer's roles and permissions are computed.
+ */
+export async function loadViewer(db: Db, userId: number, epoch: number): Promise<Viewer | null> {
+  const [user] = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      username: users.username,
+      roles: users.roles,
+      permissions: users.permissions,
+      sessionEpoch: users.sessionEpoch,
+    })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
+  if (!user || user.sessionEpoch !== epoch) return null;
+  return { id: user.id, email: user.email, name: user.username, roles: splitList(user.roles), permissions: splitList(user.permissions) };
+}

@@ -1,0 +1,273 @@
+// Orders (the payments table) and the subscriptions they grant. Every state change of an order is one
+// conditional update `where status = 'pending'`, in the same batch (one transaction) as the grant, so a
+// replayed or concurrent duplicate callback changes nothing (docs/decisions/0400-payments.md).
+import { and, count, desc, eq, gt, max, notExists, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { payments, subscriptions, users } from '../../db/schema';
+import {
+  ORDER_STATUSES,
+  orderAmount,
+  PLANS,
+  type AdminOrder,
+  type Order,
+  type OrderStatus,
+  type PaymentMethod,
+  type PlanId,
+  type Subscription,
+} from '../../schemas/vip';
+import { randomOrderId } from './signing';
+
+const GMT7_MS = 7 * 60 * 60 * 1000;
+
+/**
+ * `months` calendar months after `ms` on the Vietnamese wall clock (GMT+7, no DST); a day that does not
+ * exist in the target month is clamped to its last day (31 Jan + 1 month = 28/29 Feb).
+ */
+export function addMonths(ms: number, months: number): number {
+  const local = new Date(ms + GMT7_MS);
+  const day = local.getUTCDate();
+  const target = new Date(local);
+  target.setUTCDate(1);
+  target.setUTCMonth(target.getUTCMonth() + months);
+  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  target.setUTCDate(Math.min(day, lastDay));
+  return target.getTime() - GMT7_MS;
+}
+
+/** The latest expiry of each plan the user holds right now (expired ones left out). */
+export async function activeSubscriptions(db: Db, userId: number, now: number): Promise<Subscription[]> {
+  const rows = await db
+    .select({ plan: subscriptions.plan, expiresAt: max(subscriptions.expiresAt) })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.userId, userId), gt(subscriptions.expiresAt, now)))
+    .groupBy(subscriptions.plan);
+  return rows
+    .filter((r): r is Subscription => r.expiresAt !== null)
+    .sort((a, b) => PLANS[b.plan].monthlyPrice - PLANS[a.plan].monthlyPrice);
+}
+
+/** Permissions the user's active subscriptions give, with the plans they include (VIP2 → VIP1 too). */
+export async function activePlans(db: Db, userId: number, now: number): Promise<PlanId[]> {
+  const plans = new Set<PlanId>();
+  for (const s of await activeSubscriptions(db, userId, now)) {
+    plans.add(s.plan);
+    for (const included of PLANS[s.plan].includes) plans.add(included);
+  }
+  return [...plans];
+}
+
+export interface OrderRow {
+  id: number;
+  userId: number;
+  txnRef: string;
+  plan: PlanId;
+  months: number;
+  amount: number;
+  method: PaymentMethod;
+  status: OrderStatus;
+  providerTxnId: string | null;
+  providerPayload: string | null;
+  createdAt: number;
+  paidAt: number | null;
+}
+
+const orderColumns = {
+  id: payments.id,
+  userId: payments.userId,
+  txnRef: payments.txnRef,
+  plan: payments.plan,
+  months: payments.months,
+  amount: payments.amount,
+  method: payments.gateway,
+  status: payments.status,
+  providerTxnId: payments.providerTxnId,
+  providerPayload: payments.providerPayload,
+  createdAt: payments.createdAt,
+  paidAt: payments.paidAt,
+};
+
+export async function findOrder(db: Db, orderId: string): Promise<OrderRow | undefined> {
+  const [row] = await db.select(orderColumns).from(payments).where(eq(payments.txnRef, orderId)).limit(1);
+  return row;
+}
+
+/** A pending order priced on the server; its id is random and is the gateway's reference. */
+export async function createOrder(
+  db: Db,
+  input: { userId: number; plan: PlanId; months: number; method: PaymentMethod; now: number },
+): Promise<OrderRow> {
+  const [row] = await db
+    .insert(payments)
+    .values({
+      userId: input.userId,
+      plan: input.plan,
+      months: input.months,
+      amount: orderAmount(input.plan, input.months),
+      gateway: input.method,
+      txnRef: randomOrderId(),
+      status: 'pending',
+      createdAt: input.now,
+    })
+    .returning(orderColumns);
+  if (!row) throw new Error('order insert returned nothing');
+  return row;
+}
+
+/** What the gateway said, kept with the order (transaction number and the reason shown on failure). */
+export interface GatewayOutcome {
+  providerTxnId: string | null;
+  responseCode: string;
+  reason: string | null;
+}
+
+/**
+ * Pays a pending order and grants its plan until max(now, current expiry of that plan) + months, as one
+ * batch: the conditional update, then an insert that only happens for a paid order without a grant yet.
+ * The update also checks that the plan's expiry is still the one the new expiry was computed from, so
+ * two different orders of the same plan paid at once both extend it; on such a race it reads again.
+ * Answers 'paid' when this call paid it, 'not_pending' when it was already decided.
+ */
+export async function payOrder(db: Db, order: OrderRow, outcome: GatewayOutcome, now: number): Promise<'paid' | 'not_pending'> {
+  const currentExpiry = sql<number>`coalesce((select max(${subscriptions.expiresAt}) from ${subscriptions} where ${subscriptions.userId} = ${order.userId} and ${subscriptions.plan} = ${order.plan}), 0)`;
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const [snapshot] = await db
+      .select({ expiresAt: max(subscriptions.expiresAt) })
+      .from(subscriptions)
+      .where(and(eq(subscriptions.userId, order.userId), eq(subscriptions.plan, order.plan)));
+    const current = snapshot?.expiresAt ?? 0;
+    const startsAt = Math.max(now, current);
+    const expiresAt = addMonths(startsAt, order.months);
+    const [updated] = await db.batch([
+      db
+        .update(payments)
+        .set({ status: 'paid', paidAt: now, providerTxnId: outcome.providerTxnId, providerPayload: JSON.stringify(outcome) })
+        .where(and(eq(payments.id, order.id), eq(payments.status, 'pending'), sql`${currentExpiry} = ${current}`))
+        .returning({ id: payments.id }),
+      db.insert(subscriptions).select(
+        db
+          .select({
+            id: sql<null>`null`.as('id'),
+            userId: payments.userId,
+            plan: payments.plan,
+            paymentId: payments.id,
+            startsAt: sql<number>`${startsAt}`.as('starts_at'),
+            expiresAt: sql<number>`${expiresAt}`.as('expires_at'),
+            createdAt: sql<number>`${now}`.as('created_at'),
+          })
+          .from(payments)
+          .where(
+            and(
+              eq(payments.id, order.id),
+              eq(payments.status, 'paid'),
+              notExists(db.select({ one: sql`1` }).from(subscriptions).where(eq(subscriptions.paymentId, order.id))),
+            ),
+          ),
+      ),
+    ]);
+    if (updated.length > 0) return 'paid';
+    const fresh = await findOrder(db, order.txnRef);
+    if (fresh?.status !== 'pending') return 'not_pending';
+  }
+  throw new Error(`order ${order.txnRef}: the plan's expiry kept changing`);
+}
+
+/** Marks a pending order failed (or cancelled); 'not_pending' when it was already decided. */
+export async function failOrder(
+  db: Db,
+  order: OrderRow,
+  outcome: GatewayOutcome,
+  status: 'failed' | 'cancelled' = 'failed',
+): Promise<'failed' | 'not_pending'> {
+  const updated = await db
+    .update(payments)
+    .set({ status, providerTxnId: outcome.providerTxnId, providerPayload: JSON.stringify(outcome) })
+    .where(and(eq(payments.id, order.id), eq(payments.status, 'pending')))
+    .returning({ id: payments.id });
+  return updated.length > 0 ? 'failed' : 'not_pending';
+}
+
+function reasonOf(row: OrderRow): string | null {
+  if (row.status !== 'failed' && row.status !== 'cancelled') return null;
+  try {
+    return (JSON.parse(row.providerPayload ?? '{}') as Partial<GatewayOutcome>).reason ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function toOrder(row: OrderRow, expiries: Map<PlanId, number>): Order {
+  return {
+    orderId: row.txnRef,
+    plan: row.plan,
+    months: row.months,
+    amount: row.amount,
+    method: row.method,
+    status: row.status,
+    transactionNo: row.providerTxnId,
+    reason: reasonOf(row),
+    createdAt: row.createdAt,
+    paidAt: row.paidAt,
+    expiresAt: row.status === 'paid' ? (expiries.get(row.plan) ?? null) : null,
+  };
+}
+
+async function expiriesOf(db: Db, userId: number, now: number): Promise<Map<PlanId, number>> {
+  return new Map((await activeSubscriptions(db, userId, now)).map((s) => [s.plan, s.expiresAt]));
+}
+
+/** The user's orders, newest first (payment history). */
+export async function listOrders(db: Db, userId: number, now: number): Promise<Order[]> {
+  const rows = await db
+    .select(orderColumns)
+    .from(payments)
+    .where(eq(payments.userId, userId))
+    .orderBy(desc(payments.createdAt), desc(payments.id))
+    .limit(100);
+  const expiries = await expiriesOf(db, userId, now);
+  return rows.map((row) => toOrder(row, expiries));
+}
+
+/** One of the user's orders; undefined when it does not exist or belongs to someone else. */
+export async function getOwnOrder(db: Db, userId: number, orderId: string, now: number): Promise<Order | undefined> {
+  const row = await findOrder(db, orderId);
+  if (!row || row.userId !== userId) return undefined;
+  return toOrder(row, await expiriesOf(db, userId, now));
+}
+
+export const ADMIN_ORDERS_PAGE_SIZE = 50;
+
+/** Admin list: every order with its user, newest first, filtered by status, paged on the server. */
+export async function listAllOrders(
+  db: Db,
+  input: { status?: OrderStatus; page: number; now: number },
+): Promise<{ data: AdminOrder[]; pagination: { page: number; pageSize: number; totalItems: number; totalPages: number } }> {
+  const where = input.status ? eq(payments.status, input.status) : undefined;
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ ...orderColumns, userEmail: users.email, userName: users.username })
+      .from(payments)
+      .innerJoin(users, eq(users.id, payments.userId))
+      .where(where)
+      .orderBy(desc(payments.createdAt), desc(payments.id))
+      .limit(ADMIN_ORDERS_PAGE_SIZE)
+      .offset((input.page - 1) * ADMIN_ORDERS_PAGE_SIZE),
+    db.select({ n: count() }).from(payments).where(where),
+  ]);
+  const data: AdminOrder[] = [];
+  for (const row of rows) {
+    const expiries = row.status === 'paid' ? await expiriesOf(db, row.userId, input.now) : new Map();
+    data.push({ ...toOrder(row, expiries), userId: row.userId, userEmail: row.userEmail, userName: row.userName });
+  }
+  const totalItems = total?.n ?? 0;
+  return {
+    data,
+    pagination: {
+      page: input.page,
+      pageSize: ADMIN_ORDERS_PAGE_SIZE,
+      totalItems,
+      totalPages: Math.ceil(totalItems / ADMIN_ORDERS_PAGE_SIZE),
+    },
+  };
+}
+
+export const isOrderStatus = (s: string): s is OrderStatus => (ORDER_STATUSES as readonly string[]).includes(s);
