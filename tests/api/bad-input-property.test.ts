@@ -51,6 +51,27 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: '/api/account', auth: 'viewer' },
   { method: 'POST', path: '/api/account/password', body: ['currentPassword', 'newPassword'], auth: 'viewer' },
   { method: 'POST', path: '/api/account/logout-all', auth: 'viewer' },
+  // VIP and payments.
+  { method: 'GET', path: '/api/vip/plans' },
+  { method: 'GET', path: '/api/vip/orders', auth: 'viewer' },
+  { method: 'GET', path: '/api/vip/orders/:orderId', auth: 'viewer' },
+  { method: 'POST', path: '/api/product/vnpay', body: ['plan', 'months', 'amount', 'orderInfo', 'returnUrl'], auth: 'viewer' },
+  { method: 'POST', path: '/api/product/momo', body: ['plan', 'months', 'amount', 'orderInfo', 'returnUrl'], auth: 'viewer' },
+  { method: 'POST', path: '/api/product/bank_transfer', body: ['plan', 'months', 'amount', 'orderInfo', 'returnUrl'], auth: 'viewer' },
+  {
+    method: 'GET',
+    path: '/api/payment/vnpay-ipn',
+    query: ['vnp_TxnRef', 'vnp_Amount', 'vnp_ResponseCode', 'vnp_TransactionStatus', 'vnp_SecureHash'],
+  },
+  {
+    method: 'POST',
+    path: '/api/payment/momo-ipn',
+    body: ['orderId', 'amount', 'resultCode', 'signature', 'partnerCode', 'requestId', 'extraData'],
+  },
+  { method: 'GET', path: '/api/payment/vnpay-return', query: ['vnp_TxnRef', 'vnp_Amount', 'vnp_ResponseCode', 'vnp_SecureHash'] },
+  { method: 'GET', path: '/api/payment/momo-return', query: ['orderId', 'resultCode', 'signature', 'amount'] },
+  { method: 'GET', path: '/api/admin/orders', query: ['status', 'page'], auth: 'admin' },
+  { method: 'POST', path: '/api/admin/orders/:orderId/confirm', auth: 'admin' },
 ];
 
 // ---- generated values -------------------------------------------------------------------------------
