@@ -1,158 +1,32 @@
 // `npm run bench`: the catalogue API on 20,000 generated films, measured against the Node host.
-// `npm run bench -- live`: the live-comment room benchmark (bench/live.ts).
+// `npm run bench -- live`: the live-comment room benchmark (bench/live.ts); `-- load`: 500 connections for
+// 60 s (bench/load.ts); `-- service`: in-process service time vs its SQL at 20k and 100k (bench/service.ts).
 // Loopback only; every load is bounded in time and stops by itself.
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
 import type { EventEmitter } from 'node:events';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { rmSync } from 'node:fs';
 import { fold } from '../worker/db/fold';
-import { openMigratedDatabase } from '../worker/db/node-client';
-import { upsertFilm, type FilmInput } from '../worker/services/films/film-writer';
-import { COUNTRIES, GENRES, type CategoryId } from '../worker/schemas/taxonomy';
-import { REPO_ROOT } from '../worker/node';
+import { benchDbFile, ensureCatalogue } from './catalogue';
+import { startBenchServer } from './server';
 
 const FILMS = Number(process.env.BENCH_FILMS ?? 20_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
 const PORT = Number(process.env.BENCH_PORT ?? 8799);
-const DB_FILE = resolve(REPO_ROOT, `data/bench-${FILMS}.db`);
+const DB_FILE = benchDbFile(FILMS);
 const BASE = `http://127.0.0.1:${PORT}`;
 
-if (process.argv.includes('live')) {
-  await import('./live');
-  process.exit(process.exitCode ?? 0);
-}
-
-// Deterministic generator: the same catalogue every run.
-let seed = 20_000;
-const random = () => {
-  seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-  return seed / 2 ** 31;
-};
-const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
-const WORDS = [
-  'Đất',
-  'Rừng',
-  'Phương',
-  'Nam',
-  'Mắt',
-  'Biếc',
-  'Người',
-  'Vợ',
-  'Cuối',
-  'Cùng',
-  'Hồi',
-  'Kết',
-  'Tình',
-  'Yêu',
-  'Đêm',
-  'Trăng',
-  'Máu',
-  'Bố',
-  'Già',
-  'Lật',
-  'Mặt',
-  'Gái',
-  'Già',
-  'Lắm',
-  'Chiêu',
-  'Hai',
-  'Phượng',
-  'Cô',
-  'Ba',
-  'Sài',
-  'Gòn',
-  'Hà',
-  'Nội',
-  'Mùa',
-  'Hè',
-  'Năm',
-  'Ấy',
-  'Thanh',
-  'Xuân',
-  'Ký',
-  'Ức',
-  'Đường',
-  'Về',
-  'Nhà',
-  'Bóng',
-  'Đè',
-  'Quỷ',
-  'Cẩu',
-  'Thiên',
-  'Long',
-  'Bát',
-  'Bộ',
-];
-
-function generatedFilm(i: number): FilmInput {
-  const title = `${Array.from({ length: 2 + Math.floor(random() * 3) }, () => pick(WORDS)).join(' ')} ${i}`;
-  const categoryId = pick([24, 25, 26, 27] as CategoryId[]);
-  const episodeCount = categoryId === 24 ? 4 + Math.floor(random() * 20) : 1;
-  return {
-    sourceKey: `bench:${i}`,
-    title,
-    nameEnglish: `Generated Film ${i}`,
-    categoryId,
-    status: pick(['ongoing', 'completed'] as const),
-    statusText: categoryId === 24 ? `Tập ${episodeCount}` : 'Full',
-    year: 2010 + Math.floor(random() * 17),
-    genreSlugs: [pick(GENRES).slug, pick(GENRES).slug],
-    countrySlugs: [pick(COUNTRIES).slug],
-    description: `Bộ phim ${title} kể về những con người bình dị và những lựa chọn khó khăn trong cuộc đời.`.repeat(3),
-    posterUrl: `/demo-media/posters/${i % 300}.webp`,
-    episodes: Array.from({ length: episodeCount }, (_, e) => ({
-      serverName: 'Vietsub #1',
-      episode: e + 1,
-      name: `Tập ${e + 1}`,
-      m3u8Url: '/demo-media/hls/clip.m3u8',
-      embedUrl: '',
-    })),
-  };
-}
-
-async function ensureCatalogue(): Promise<string[]> {
-  mkdirSync(resolve(REPO_ROOT, 'data'), { recursive: true });
-  const fresh = !existsSync(DB_FILE);
-  const database = await openMigratedDatabase(`file:${DB_FILE}`);
-  const titles: string[] = [];
-  const started = performance.now();
-  for (let i = 1; i <= FILMS; i++) {
-    const film = generatedFilm(i);
-    titles.push(film.title);
-    if (fresh) await upsertFilm(database.db, film);
+// Other benchmarks of this folder: `npm run bench -- live | load | service`.
+for (const other of ['live', 'load', 'service'] as const) {
+  if (process.argv.includes(other)) {
+    await import(`./${other}`);
+    process.exit(process.exitCode ?? 0);
   }
-  if (fresh) console.log(`generated ${FILMS} films through the film writer in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  // Trending has something to rank.
-  if (fresh)
-    await database.client.execute(`insert into view_events (film_id, viewed_at) select id, ${Date.now()} from films where id % 7 = 0`);
-  database.client.close();
-  return titles;
 }
 
 async function startServer(cacheSeconds: number): Promise<() => void> {
-  const child = spawn(resolve(REPO_ROOT, 'node_modules/.bin/tsx'), ['worker/node.ts'], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      DATABASE_URL: `file:${DB_FILE}`,
-      APP_ENV: 'test',
-      PUBLIC_CACHE_SECONDS: String(cacheSeconds),
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(`${BASE}/api/health`)).ok) return () => child.kill('SIGTERM');
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  child.kill('SIGKILL');
-  throw new Error('server did not start');
+  const server = await startBenchServer({ dbFile: DB_FILE, port: PORT, cacheSeconds });
+  return server.stop;
 }
 
 interface Measured {
@@ -211,7 +85,7 @@ async function wholeCatalogueSuggest(query: string): Promise<{ ms: number; bytes
   return { ms: performance.now() - started, bytes, found };
 }
 
-const titles = await ensureCatalogue();
+const titles = await ensureCatalogue(FILMS);
 let stop = await startServer(10);
 try {
   const detailPaths: string[] = [];

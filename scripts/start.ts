@@ -7,7 +7,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig } from '../worker/config';
 import { DEFAULT_DATABASE_URL, openMigratedDatabase } from '../worker/db/node-client';
-import { REPO_ROOT, startNodeServer, WEB_DIST } from '../worker/node';
+import { LOCAL_SECRETS_FILE, REPO_ROOT, startNodeServer, WEB_DIST } from '../worker/node';
+import { localSecrets } from '../worker/local-secrets';
 import { runCrawl, startCrawlState } from '../worker/services/crawler/index';
 import { seedDemoAccounts } from '../worker/services/auth/demo-accounts';
 import { demoMediaDir, prepareDemoMedia } from '../demo/media';
@@ -42,7 +43,8 @@ function startPartyKit(partyHost: string, secret: string, live: boolean): void {
 }
 
 async function main(): Promise<void> {
-  const config = loadConfig(process.env);
+  // Unset secrets come from data/secrets.json, drawn at random on first start (worker/local-secrets.ts).
+  const config = loadConfig({ ...process.env, ...localSecrets(process.env, LOCAL_SECRETS_FILE) });
   const port = Number(process.env.PORT ?? 8787);
 
   if (mode === 'dev') {

@@ -28,6 +28,11 @@ export const configSchema = z.object({
   /** Node host: how often the scheduler ticks (the Cron Trigger's stand-in); tests run it faster. */
   SCHEDULER_TICK_MS: z.coerce.number().int().min(200).max(3_600_000).default(60_000),
   /** Seconds anonymous public catalogue reads are reused (docs/decisions/0006); 0 turns the cache off. */
+  /** Node host behind a proxy the operator runs: believe its client-address headers (worker/lib/client-ip.ts). */
+  TRUST_PROXY: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
   PUBLIC_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_JWKS_URL: z.string().url().default('https://www.googleapis.com/oauth2/v3/certs'),

@@ -1,23 +1,30 @@
 // Node host: wiring only (docs/architecture.md). libSQL file/URL, the built PWA and demo media from one port,
 // a one-minute ticker for scheduled jobs, graceful shutdown.
-import { serve, type ServerType } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context } from 'hono';
-import { compress } from 'hono/compress';
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app';
 import { loadConfig, type Config } from './config';
 import { DEFAULT_DATABASE_URL, openMigratedDatabase, type NodeDatabase } from './db/node-client';
 import type { AppDeps } from './lib/context';
+import { nodeClientAddress, withClientAddress } from './lib/client-ip';
+import { answerClientError, hostErrorResponse } from './lib/host-errors';
+import { compressDynamic } from './lib/compress-dynamic';
 import { securityHeaders } from './lib/security-headers';
+import { localSecrets } from './local-secrets';
 import { runScheduledJobs } from './scheduled';
 import { RESERVED_FILM_SLUGS } from './schemas/taxonomy';
 import { findFilmBySlug } from './services/catalogue/film-lookup';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const WEB_DIST = resolve(REPO_ROOT, 'web/dist');
+/** Secrets drawn on a first start when the environment sets none (worker/local-secrets.ts). */
+export const LOCAL_SECRETS_FILE = resolve(REPO_ROOT, 'data/secrets.json');
 
 export interface NodeServerOptions {
   port: number;
@@ -55,13 +62,13 @@ export function createNodeRoot(deps: AppDeps, demoMediaDir?: string, webDist = W
   };
 
   // Workers and Cloudflare compress at the edge; this host does it itself (about 400 KB less on a first
-  // visit, Lighthouse performance 70s → 90 on a mobile profile).
-  root.use('*', compress());
+  // visit, Lighthouse performance 70s → 90 on a mobile profile): API answers and the shell per request,
+  // cheaply (lib/compress-dynamic.ts); static files from the build's .br/.gz copies, never per request.
+  root.use('/api/*', compressDynamic);
   root.all('/api/*', (c) => {
     // This host is the edge: the client address is the socket's, never a header the client sent.
-    const request = new Request(c.req.raw);
-    request.headers.set('x-forwarded-for', c.env?.incoming?.socket?.remoteAddress ?? 'unknown');
-    return api.fetch(request);
+    const address = nodeClientAddress(c.req.raw.headers, c.env?.incoming?.socket?.remoteAddress, deps.config.TRUST_PROXY);
+    return api.fetch(withClientAddress(c.req.raw, address));
   });
   // Headers are set after the response exists: serveStatic builds its response before its onFound hook.
   root.use('*', async (c, next) => {
@@ -73,18 +80,21 @@ export function createNodeRoot(deps: AppDeps, demoMediaDir?: string, webDist = W
       // Hono's MIME table has no HLS types; Safari's native player needs them.
       if (path.endsWith('.m3u8')) c.res.headers.set('Content-Type', 'application/vnd.apple.mpegurl');
       else if (path.endsWith('.ts')) c.res.headers.set('Content-Type', 'video/mp2t');
-    } else if (!c.res.headers.has('Cache-Control')) {
+    } else {
       // Hashed build assets never change; the shell and the service worker must always revalidate.
-      c.res.headers.set('Cache-Control', path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      if (!c.res.headers.has('Cache-Control'))
+        c.res.headers.set('Cache-Control', path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      // Files come as .br, .gz or plain copies (scripts/precompress.ts): caches must key on Accept-Encoding.
+      if (!c.res.headers.get('Vary')?.includes('Accept-Encoding')) c.res.headers.append('Vary', 'Accept-Encoding');
     }
   });
   if (demoMediaDir) {
     root.use('/demo-media/*', serveStatic({ root: demoMediaDir, rewriteRequestPath: (p) => p.replace(/^\/demo-media/, '') }));
   }
-  root.get('/', shell);
-  root.get('/index.html', shell);
-  root.use('*', serveStatic({ root: webDist }));
-  root.get('*', shell);
+  root.get('/', compressDynamic, shell);
+  root.get('/index.html', compressDynamic, shell);
+  root.use('*', serveStatic({ root: webDist, precompressed: true }));
+  root.get('*', compressDynamic, shell);
   return root;
 }
 
@@ -105,9 +115,12 @@ async function posterPreload(deps: AppDeps, path: string): Promise<string> {
 export async function startNodeServer(options: NodeServerOptions): Promise<RunningServer> {
   const deps: AppDeps = { db: options.database.db, config: options.config, now: Date.now, fetch: globalThis.fetch };
   const root = createNodeRoot(deps, options.demoMediaDir);
-  const server: ServerType = await new Promise((resolveServer) => {
-    const s = serve({ fetch: root.fetch, port: options.port, hostname: '0.0.0.0' }, () => resolveServer(s));
-  });
+  // Built by hand rather than with serve(): serve() passes no errorHandler, and the HTTP layer's own 400s
+  // (worker/lib/host-errors.ts) should carry the JSON error shape too.
+  const server = createServer(getRequestListener(root.fetch, { errorHandler: hostErrorResponse }));
+  server.on('clientError', answerClientError);
+  await new Promise<void>((listening) => server.listen(options.port, '0.0.0.0', listening));
+  const { port } = server.address() as AddressInfo;
   // Ticks never overlap in this process (a crawl tick may run for CRAWL_TICK_BUDGET_MS); SCHEDULER_TICK_MS
   // lets tests tick faster than the Cron Trigger's minute.
   let ticking = false;
@@ -121,20 +134,20 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
   const ticker = options.ticker ? setInterval(tick, options.config.SCHEDULER_TICK_MS) : undefined;
   ticker?.unref();
   return {
-    url: `http://localhost:${options.port}`,
+    url: `http://localhost:${port}`,
     deps,
     close: () =>
       new Promise<void>((done) => {
         if (ticker) clearInterval(ticker);
         server.close(() => done());
-        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+        server.closeAllConnections();
       }),
   };
 }
 
 /** `tsx worker/node.ts`: the API and PWA only, on DATABASE_URL (npm start adds demo data and PartyKit). */
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const config = loadConfig(process.env);
+  const config = loadConfig({ ...process.env, ...localSecrets(process.env, LOCAL_SECRETS_FILE) });
   const database = await openMigratedDatabase(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, process.env.DATABASE_AUTH_TOKEN);
   const running = await startNodeServer({ port: Number(process.env.PORT ?? 8787), config, database, ticker: true });
   console.log(`API và web: ${running.url}`);

@@ -15,6 +15,8 @@ import { COUNTRIES, GENRES } from '../../worker/schemas/taxonomy';
 import { runCrawl, type CrawlSummary } from '../../worker/services/crawler/index';
 
 const MEDIA = 'http://localhost:8787/demo-media';
+/** The media base is the site itself (PUBLIC_URL), so its links are stored origin-relative. */
+const STORED_MEDIA = '/demo-media';
 const year = new Date().getFullYear();
 
 describe('the demo source crawled through the real crawler', () => {
@@ -53,11 +55,11 @@ describe('the demo source crawled through the real crawler', () => {
     const playable = rows.filter((f) => f.status !== 'trailer');
     for (const film of playable) {
       expect(film.episodes.length, film.slug).toBeGreaterThan(0);
-      expect(film.episodes.every((e) => e.m3u8Url === `${MEDIA}/hls/clip.m3u8`)).toBe(true);
+      expect(film.episodes.every((e) => e.m3u8Url === `${STORED_MEDIA}/hls/clip.m3u8`)).toBe(true);
     }
     for (const film of upcoming) expect(film.episodes).toEqual([]);
     for (const film of rows) {
-      expect(film.posterUrl).toMatch(new RegExp(`^${MEDIA}/posters/[a-z0-9-]+\\.webp$`));
+      expect(film.posterUrl).toMatch(new RegExp(`^${STORED_MEDIA}/posters/[a-z0-9-]+\\.webp$`));
       expect(film.year).toBeGreaterThanOrEqual(2010);
       expect(film.year).toBeLessThanOrEqual(year + 1);
       expect(film.description.length).toBeGreaterThan(40);

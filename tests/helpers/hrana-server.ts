@@ -42,8 +42,12 @@ export interface HranaServer {
   /** http://127.0.0.1:PORT, usable as DATABASE_URL. */
   url: string;
   path: string;
-  /** Counters for tests: HTTP requests by path, streams still open, requests queued behind another stream's transaction. */
-  stats: { requests: Record<string, number>; openStreams: () => number; waiting: () => number };
+  /**
+   * Counters for tests: HTTP requests by path, streams still open, requests queued behind another
+   * stream's transaction, and pipelines (POST /v2|v3/pipeline): each is one network round trip from a
+   * Worker to its database.
+   */
+  stats: { requests: Record<string, number>; openStreams: () => number; waiting: () => number; pipelines: () => number };
   close: () => Promise<void>;
 }
 
@@ -449,7 +453,12 @@ export async function startHranaServer(options: HranaServerOptions = {}): Promis
   return {
     url: `http://${host}:${port}`,
     path,
-    stats: { requests, openStreams: () => streams.size, waiting: () => waiters.length },
+    stats: {
+      requests,
+      openStreams: () => streams.size,
+      waiting: () => waiters.length,
+      pipelines: () => (requests['/v2/pipeline'] ?? 0) + (requests['/v3/pipeline'] ?? 0),
+    },
     close: async () => {
       for (const stream of streams.values()) closeStream(stream);
       streams.clear();

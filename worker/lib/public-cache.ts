@@ -6,10 +6,21 @@ interface CachedResponse {
   headers: [string, string][];
 }
 
+/** Misses being answered now, per response cache: the requests for the same URL that arrive meanwhile wait for it. */
+const inFlight = new WeakMap<object, Map<string, Promise<CachedResponse | null>>>();
+
+function answerFrom(entry: CachedResponse): Response {
+  const res = new Response(entry.body, { status: 200, headers: entry.headers });
+  res.headers.set('X-Cache', 'hit');
+  return res;
+}
+
 /**
  * Reuses whole 200 responses of anonymous GETs for a few seconds, in the app instance's
  * c.var.caches.responses (see TtlCache). Requests that carry credentials always reach the handler, so
- * nothing personal is ever cached.
+ * nothing personal is ever cached. Concurrent misses of one URL run the handler once (the others wait
+ * for its answer): when an entry expires under load, hundreds of requests for the home page would
+ * otherwise each run its dozen queries at the same moment (bench/load.ts: timeouts).
  */
 export const publicResponseCache = createMiddleware<AppEnv>(async (c, next) => {
   const cache = c.var.caches.responses;
@@ -17,15 +28,42 @@ export const publicResponseCache = createMiddleware<AppEnv>(async (c, next) => {
   const key = c.req.url;
   const hit = cache.get(key);
   if (hit) {
-    c.res = new Response(hit.body, { status: 200, headers: hit.headers });
-    c.res.headers.set('X-Cache', 'hit');
+    c.res = answerFrom(hit);
     return;
   }
-  await next();
-  if (c.res.status !== 200) return;
-  const body = await c.res.clone().text();
-  cache.set(key, { body, headers: [...c.res.headers] });
-  c.res.headers.set('X-Cache', 'miss');
+  let pending = inFlight.get(cache);
+  if (!pending) {
+    pending = new Map();
+    inFlight.set(cache, pending);
+  }
+  const running = pending.get(key);
+  if (running) {
+    const shared = await running;
+    if (shared) {
+      c.res = answerFrom(shared);
+      return;
+    }
+    return next();
+  }
+  let settle: (entry: CachedResponse | null) => void = () => undefined;
+  pending.set(
+    key,
+    new Promise((resolve) => {
+      settle = resolve;
+    }),
+  );
+  let entry: CachedResponse | null = null;
+  try {
+    await next();
+    if (c.res.status === 200) {
+      entry = { body: await c.res.clone().text(), headers: [...c.res.headers] };
+      cache.set(key, entry);
+      c.res.headers.set('X-Cache', 'miss');
+    }
+  } finally {
+    pending.delete(key);
+    settle(entry);
+  }
 });
 
 export type { CachedResponse };

@@ -65,14 +65,5 @@ export async function enforceRateLimits(db: Db, rules: RateLimitRule[], now: num
   if (results.some((r) => !r.allowed)) throw tooManyRequests(message);
 }
 
-/**
- * The caller's IP: Cloudflare's header on the edge, else the first hop of X-Forwarded-For (the Node
- * host writes it from the socket), else 'unknown' so every such request shares one bucket.
- */
-export function clientIp(headers: Headers): string {
-  const cf = headers.get('cf-connecting-ip')?.trim();
-  if (cf) return cf.slice(0, 64);
-  const forwarded = headers.get('x-forwarded-for')?.split(',')[0]?.trim();
-  if (forwarded) return forwarded.slice(0, 64);
-  return 'unknown';
-}
+/** The caller's address (worker/lib/client-ip.ts): one reader for rate limits and error reports. */
+export { clientIp } from '../lib/client-ip';

@@ -1,15 +1,14 @@
-import { and, asc, desc, eq, ne, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { countries, episodes, filmCountries, filmGenres, films, genres } from '../../db/schema';
 import type { Viewer } from '../../lib/context';
 import { notFound } from '../../lib/errors';
 import type { TtlCache } from '../../lib/ttl-cache';
-import type { EpisodeLink, FilmCard, FilmDetail, FilmDetailResponse, ServerEpisodes } from '../../schemas/catalogue';
+import type { EpisodeLink, FilmDetail, FilmDetailResponse, ServerEpisodes } from '../../schemas/catalogue';
 import { vipAccess } from './access';
 import { cardColumns, toFilmCard } from './film-card';
-import { hasGenre } from './listing';
-import { filmComments } from '../comments/comments';
-import { ownRating, ratingSummary } from '../ratings/ratings';
+import { filmCommentsQuery, toCommentDtos } from '../comments/comments';
+import { ownRatingQuery, ratingSummaryQuery, toRatingSummary } from '../ratings/ratings';
 
 const RECOMMENDED = 8;
 
@@ -40,48 +39,70 @@ export function groupByServer(rows: EpisodeRow[], withLinks: boolean): ServerEpi
   return [...servers].map(([server_name, linkfilms]) => ({ server_name, linkfilms: linkfilms.sort((a, b) => a.episode - b.episode) }));
 }
 
-/** The film with its taxonomy, episodes (links included) and recommendations: the same for every viewer. */
-async function loadFilmRecord(db: Db, where: SQL) {
-  const [film] = await db
-    .select({ ...cardColumns, director: films.director, actors: films.actors })
-    .from(films)
-    .where(where)
-    .limit(1);
-  if (!film) return null;
-  const [genreRows, countryRows, episodeRows] = await Promise.all([
+/** A film id as SQL: the number itself, or the slug's lookup as a subquery, so dependent reads need not wait for it. */
+type FilmKey = { slug: string } | { id: number };
+const filmIdOf = (key: FilmKey): SQL =>
+  'slug' in key ? sql`(select ${films.id} from ${films} where ${films.slug} = ${key.slug})` : sql`${key.id}`;
+
+/**
+ * The statements of a film record: the film, its taxonomy, episodes (links included) and
+ * recommendations, the same for every viewer. Each finds the film by its key on its own, so all of them
+ * go to the database in one batch: one round trip on Workers instead of three in sequence.
+ */
+function recordQueries(db: Db, key: FilmKey) {
+  const id = filmIdOf(key);
+  // The film's main genre is its first one (lowest genre id, the order the genre list is shown in).
+  const mainGenre = sql`(select min(${filmGenres.genreId}) from ${filmGenres} where ${filmGenres.filmId} = ${id})`;
+  return [
+    db
+      .select({ ...cardColumns, director: films.director, actors: films.actors })
+      .from(films)
+      .where('slug' in key ? eq(films.slug, key.slug) : eq(films.id, key.id))
+      .limit(1),
     db
       .select({ slug: genres.slug, name: genres.name })
       .from(filmGenres)
       .innerJoin(genres, eq(genres.id, filmGenres.genreId))
-      .where(eq(filmGenres.filmId, film.id)),
+      .where(eq(filmGenres.filmId, id))
+      .orderBy(asc(filmGenres.genreId)),
     db
       .select({ slug: countries.slug, name: countries.name })
       .from(filmCountries)
       .innerJoin(countries, eq(countries.id, filmCountries.countryId))
-      .where(eq(filmCountries.filmId, film.id)),
-    db.select().from(episodes).where(eq(episodes.filmId, film.id)).orderBy(asc(episodes.id)),
-  ]);
-  const recommendedFilms = await recommended(
-    db,
-    film.id,
-    genreRows.map((g) => g.slug),
-  );
-  return { film, genreRows, countryRows, episodeRows, recommendedFilms };
+      .where(eq(filmCountries.filmId, id)),
+    db.select().from(episodes).where(eq(episodes.filmId, id)).orderBy(asc(episodes.id)),
+    // The most viewed films of the main genre, the film itself excluded.
+    db
+      .select(cardColumns)
+      .from(films)
+      .where(
+        and(
+          sql`exists (select 1 from ${filmGenres} where ${filmGenres.filmId} = ${films.id} and ${filmGenres.genreId} = ${mainGenre})`,
+          ne(films.id, id),
+        ),
+      )
+      .orderBy(desc(films.views), desc(films.id))
+      .limit(RECOMMENDED),
+  ] as const;
 }
 
-export type FilmRecord = NonNullable<Awaited<ReturnType<typeof loadFilmRecord>>>;
+type RecordResults = Awaited<ReturnType<typeof loadRecordBatch>>;
+const loadRecordBatch = (db: Db, key: FilmKey) => db.batch(recordQueries(db, key));
+
+function toRecord([[film], genreRows, countryRows, episodeRows, recommendedRows]: RecordResults) {
+  if (!film) return null;
+  return { film, genreRows, countryRows, episodeRows, recommendedFilms: recommendedRows.map((r) => toFilmCard(r)) };
+}
+
+export type FilmRecord = NonNullable<ReturnType<typeof toRecord>>;
 
 /** Film records by 'slug:{slug}' or 'id:{id}', shared by every request of one app instance. */
 export type FilmRecordCache = TtlCache<FilmRecord>;
 
-/** The film's detail for this viewer: links are withheld unless the viewer may watch it. */
-export async function loadFilmDetail(db: Db, key: { slug: string } | { id: number }, viewer: Viewer | null, cache?: FilmRecordCache) {
-  const cacheKey = 'slug' in key ? `slug:${key.slug}` : `id:${key.id}`;
-  const where = 'slug' in key ? eq(films.slug, key.slug) : eq(films.id, key.id);
-  const hit = cache?.get(cacheKey);
-  const record = hit ?? (await loadFilmRecord(db, where));
-  if (!record) throw notFound('Không tìm thấy phim');
-  if (!hit) cache?.set(cacheKey, record);
+const cacheKeyOf = (key: FilmKey) => ('slug' in key ? `slug:${key.slug}` : `id:${key.id}`);
+
+/** The film's detail for this viewer from its record: links are withheld unless the viewer may watch it. */
+function detailOf(record: FilmRecord, viewer: Viewer | null) {
   const { film, genreRows, countryRows, episodeRows, recommendedFilms } = record;
   const access = vipAccess(film.vipOnly, viewer);
   const servers = groupByServer(episodeRows, access === 'allowed');
@@ -94,43 +115,59 @@ export async function loadFilmDetail(db: Db, key: { slug: string } | { id: numbe
     linkfilms: servers[0]?.linkfilms ?? [],
     servers,
   };
-  return { detail, access, recommended: recommendedFilms, cached: hit !== undefined };
+  return { detail, access, recommended: recommendedFilms };
 }
 
-/** The most viewed films of this film's first genre (its main one), itself excluded. */
-async function recommended(db: Db, filmId: number, genreSlugs: string[]): Promise<FilmCard[]> {
-  const [main] = genreSlugs;
-  if (!main) return [];
-  const rows = await db
-    .select(cardColumns)
-    .from(films)
-    .where(and(hasGenre(main), ne(films.id, filmId)))
-    .orderBy(desc(films.views), desc(films.id))
-    .limit(RECOMMENDED);
-  return rows.map((r) => toFilmCard(r));
+/** The film's detail for this viewer: links are withheld unless the viewer may watch it. */
+export async function loadFilmDetail(db: Db, key: FilmKey, viewer: Viewer | null, cache?: FilmRecordCache) {
+  const hit = cache?.get(cacheKeyOf(key));
+  const record = hit ?? toRecord(await loadRecordBatch(db, key));
+  if (!record) throw notFound('Không tìm thấy phim');
+  if (!hit) cache?.set(cacheKeyOf(key), record);
+  return { ...detailOf(record, viewer), cached: hit !== undefined };
 }
 
-/** GET /api/product/{slug}: the spec's detail response, with the VIP flags of docs/decisions/0003-vip-access.md. */
+/**
+ * GET /api/product/{slug}: the spec's detail response, with the VIP flags of docs/decisions/0003-vip-access.md. One batch, so
+ * one round trip on Workers: the record (unless cached) with the comments and ratings, which are read
+ * fresh every time so a new comment or rating shows on the next load.
+ */
 export async function filmDetailBySlug(
   db: Db,
   slug: string,
   viewer: Viewer | null,
   cache?: FilmRecordCache,
 ): Promise<FilmDetailResponse & { cached: boolean }> {
-  const { detail, access, recommended: recommendedFilms, cached } = await loadFilmDetail(db, { slug }, viewer, cache);
-  // Comments and ratings are read fresh every time: a new comment or rating shows on the next load.
-  const [commentList, general_assessment, own] = await Promise.all([
-    filmComments(db, detail.id),
-    ratingSummary(db, detail.id),
-    viewer ? ownRating(db, detail.id, viewer.id) : null,
-  ]);
+  const key = { slug };
+  const hit = cache?.get(cacheKeyOf(key));
+  const id = hit ? sql`${hit.film.id}` : filmIdOf(key);
+  const fresh = [
+    filmCommentsQuery(db, id),
+    ratingSummaryQuery(db, id),
+    // User ids start at 1: a signed-out viewer's own rating is no row.
+    ownRatingQuery(db, id, viewer?.id ?? 0),
+  ] as const;
+  let record: FilmRecord | null | undefined = hit;
+  let commentRows: Awaited<(typeof fresh)[0]>;
+  let ratingRows: Awaited<(typeof fresh)[1]>;
+  let own: Awaited<(typeof fresh)[2]>;
+  if (hit) {
+    [commentRows, ratingRows, own] = await db.batch(fresh);
+  } else {
+    const [filmRows, genreRows, countryRows, episodeRows, recommendedRows, ...rest] = await db.batch([...recordQueries(db, key), ...fresh]);
+    record = toRecord([filmRows, genreRows, countryRows, episodeRows, recommendedRows]);
+    [commentRows, ratingRows, own] = rest;
+    if (record) cache?.set(cacheKeyOf(key), record);
+  }
+  if (!record) throw notFound('Không tìm thấy phim');
+  const { detail, access, recommended: recommendedFilms } = detailOf(record, viewer);
   return {
     datafilm: detail,
-    comments: commentList,
-    rating_star: { rating: own },
-    general_assessment,
+    comments: toCommentDtos(commentRows),
+    rating_star: { rating: own[0]?.stars ?? null },
+    general_assessment: toRatingSummary(ratingRows),
     recommended: recommendedFilms,
-    cached,
+    cached: hit !== undefined,
     ...(access === 'error1' ? { error1: true } : access === 'error' ? { error: true } : {}),
   };
 }

@@ -1,8 +1,8 @@
 import { desc, eq, gte, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { films, viewEvents } from '../../db/schema';
-import type { FilmCard, HomeData, TrendingLists } from '../../schemas/catalogue';
-import { cardColumns, toFilmCard } from './film-card';
+import type { FilmCard, HomeData } from '../../schemas/catalogue';
+import { type CardRow, cardColumns, toFilmCard } from './film-card';
 import { hasGenre } from './listing';
 
 const RAIL = 12;
@@ -10,68 +10,55 @@ const SIDEBAR = 8;
 const HOT = 10;
 const DAY = 24 * 60 * 60 * 1000;
 
-async function rail(db: Db, where: SQL | undefined, limit = RAIL): Promise<FilmCard[]> {
-  const rows = await db.select(cardColumns).from(films).where(where).orderBy(desc(films.updatedAt), desc(films.id)).limit(limit);
-  return rows.map((r) => toFilmCard(r));
-}
+const rail = (db: Db, where: SQL | undefined, limit = RAIL) =>
+  db.select(cardColumns).from(films).where(where).orderBy(desc(films.updatedAt), desc(films.id)).limit(limit);
 
-/**
- * Most viewed films by view events since `since`, topped up with the most viewed then most recently
- * updated films when too few were watched in the window (a fresh install has almost no view events).
- */
-export async function trendingSince(db: Db, since: number, limit = SIDEBAR): Promise<FilmCard[]> {
+/** Most viewed films by view events since `since`. */
+function watchedSince(db: Db, since: number, limit: number) {
   const counts = db
     .select({ filmId: viewEvents.filmId, n: sql<number>`count(*)`.as('n') })
     .from(viewEvents)
     .where(gte(viewEvents.viewedAt, since))
     .groupBy(viewEvents.filmId)
     .as('counts');
-  const rows = await db
+  return db
     .select(cardColumns)
     .from(counts)
     .innerJoin(films, eq(films.id, counts.filmId))
     .orderBy(desc(counts.n), desc(films.views))
     .limit(limit);
-  if (rows.length >= limit) return rows.map((r) => toFilmCard(r));
-  const fill = await db
+}
+
+/** The most viewed then most recently updated films, for a trending list too few were watched for. */
+function topUp(db: Db, watched: CardRow[], limit: number) {
+  return db
     .select(cardColumns)
     .from(films)
     .where(
-      rows.length
+      watched.length
         ? notInArray(
             films.id,
-            rows.map((r) => r.id),
+            watched.map((r) => r.id),
           )
         : undefined,
     )
     .orderBy(desc(films.views), desc(films.updatedAt), desc(films.id))
-    .limit(limit - rows.length);
-  return [...rows, ...fill].map((r) => toFilmCard(r));
+    .limit(limit - watched.length);
 }
 
-/** Day/week/month lists; `weekLimit` lets the home's hot list reuse the week query. */
-async function trending(db: Db, now: number, weekLimit = SIDEBAR): Promise<{ lists: TrendingLists; week: FilmCard[] }> {
-  const [day, week, month] = await Promise.all([
-    trendingSince(db, now - DAY),
-    trendingSince(db, now - 7 * DAY, weekLimit),
-    trendingSince(db, now - 30 * DAY),
-  ]);
-  return { lists: { day, week: week.slice(0, SIDEBAR), month }, week };
-}
-
-/** GET /api/product/product-home: both readings of the spec's home data. */
+/**
+ * GET /api/product/product-home: both readings of the spec's home data. Every rail and
+ * trending list in one batch, then one more only when a trending window had too few views (a fresh
+ * install): at most two round trips to the database on Workers, where each is a network call.
+ */
 export async function homeData(db: Db, now: number): Promise<HomeData> {
-  const [
-    phimbomoicapnhat,
-    phimlemoicapnhat,
-    phimdahoanthanh,
-    phimhoathinh,
-    phimtamlytimcam,
-    phimvientuong,
-    phimhanhdong,
-    phimsapchieu,
-    trendingLists,
-  ] = await Promise.all([
+  const windows = [
+    { since: now - DAY, limit: SIDEBAR },
+    // Hot = the week's most watched, ten of them: the same query as the week's trending list.
+    { since: now - 7 * DAY, limit: HOT },
+    { since: now - 30 * DAY, limit: SIDEBAR },
+  ];
+  const [bo, le, hoanThanh, hoatHinh, tamLy, vienTuong, hanhDong, sapChieu, ...watched] = await db.batch([
     rail(db, eq(films.categoryId, 24)),
     rail(db, eq(films.categoryId, 25)),
     rail(db, eq(films.status, 'completed')),
@@ -80,19 +67,27 @@ export async function homeData(db: Db, now: number): Promise<HomeData> {
     rail(db, hasGenre('vien-tuong')),
     rail(db, hasGenre('hanh-dong'), SIDEBAR),
     rail(db, eq(films.categoryId, 27), SIDEBAR),
-    // Hot = the week's most watched, ten of them: the same query as the week's trending list.
-    trending(db, now, HOT),
+    ...windows.map((w) => watchedSince(db, w.since, w.limit)),
   ]);
+  const short = windows.map((w, i) => ({ ...w, rows: watched[i] as CardRow[] })).filter((w) => w.rows.length < w.limit);
+  const [first, ...rest] = short.map((w) => topUp(db, w.rows, w.limit));
+  const fills = first ? await db.batch([first, ...rest]) : [];
+  const [day, week, month] = windows.map((w, i) => {
+    const rows = watched[i] as CardRow[];
+    const fill = short.findIndex((s) => s.since === w.since);
+    return [...rows, ...(fill >= 0 ? (fills[fill] as CardRow[]) : [])].map((r) => toFilmCard(r));
+  }) as [FilmCard[], FilmCard[], FilmCard[]];
+  const cards = (rows: CardRow[]) => rows.map((r) => toFilmCard(r));
   return {
-    phimhot: trendingLists.week,
-    phimtrending: trendingLists.lists,
-    phimbomoicapnhat,
-    phimlemoicapnhat,
-    phimdahoanthanh,
-    phimhoathinh,
-    phimtamlytimcam,
-    phimvientuong,
-    phimhanhdong,
-    phimsapchieu,
+    phimhot: week,
+    phimtrending: { day, week: week.slice(0, SIDEBAR), month },
+    phimbomoicapnhat: cards(bo),
+    phimlemoicapnhat: cards(le),
+    phimdahoanthanh: cards(hoanThanh),
+    phimhoathinh: cards(hoatHinh),
+    phimtamlytimcam: cards(tamLy),
+    phimvientuong: cards(vienTuong),
+    phimhanhdong: cards(hanhDong),
+    phimsapchieu: cards(sapChieu),
   };
 }

@@ -1,4 +1,4 @@
-import { count, desc, sql, type SQL } from 'drizzle-orm';
+import { desc, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { fold } from '../../db/fold';
 import { films } from '../../db/schema';
@@ -9,16 +9,70 @@ import { likeLiteral, pagination } from './listing';
 /** Trigram FTS needs 3 characters; shorter queries are a prefix match on the folded title instead. */
 const TRIGRAM = 3;
 
-/** Folded titles starting with `prefix`, as an index range (films_title_folded) rather than a scan. */
-function titleStartsWith(prefix: string): SQL {
-  return sql`(${films.titleFolded} >= ${prefix} and ${films.titleFolded} < ${`${prefix}\uffff`})`;
+const p = {
+  folded: sql.placeholder('folded'),
+  phrase: sql.placeholder('phrase'),
+  upper: sql.placeholder('upper'),
+  prefix: sql.placeholder('prefix'),
+  word: sql.placeholder('word'),
+  inside: sql.placeholder('inside'),
+  limit: sql.placeholder('limit'),
+  offset: sql.placeholder('offset'),
+};
+
+/** Folded titles starting with the query, as an index range (films_title_folded) rather than a scan. */
+const titleStartsWith = sql`(${films.titleFolded} >= ${p.folded} and ${films.titleFolded} < ${p.upper})`;
+// A quoted FTS5 string is a phrase; with the trigram tokenizer that is a substring match.
+const ftsMatch = sql`${films.id} in (select rowid from films_fts where films_fts match ${p.phrase})`;
+
+const rank = sql`case
+    when ${films.titleFolded} = ${p.folded} then 0
+    when ${films.titleFolded} like ${p.prefix} escape '\\' then 1
+    when ${films.titleFolded} like ${p.word} escape '\\' then 2
+    when ${films.titleFolded} like ${p.inside} escape '\\' then 3
+    else 4 end`;
+
+/**
+ * One statement per search: the page of ranked ids with the match count beside each row (a window over
+ * the matches the ranking sorts anyway, so the FTS match runs once, not again for a count), joined to
+ * the card columns of that page alone. Built once per database and reused with placeholders: building
+ * drizzle's SQL was a third of a suggestion's CPU (bench/service.ts).
+ */
+function searchStatement(db: Db, where: SQL) {
+  const ranked = db
+    .select({ id: films.id, rank: rank.as('rank'), views: films.views, total: sql<number>`count(*) over ()`.as('total') })
+    .from(films)
+    .where(where)
+    .orderBy(rank, desc(films.views), desc(films.id))
+    .limit(p.limit)
+    .offset(p.offset)
+    .as('ranked');
+  return db
+    .select({ ...cardColumns, total: ranked.total })
+    .from(ranked)
+    .innerJoin(films, sql`${films.id} = ${ranked.id}`)
+    .orderBy(sql`"ranked"."rank"`, desc(ranked.views), desc(ranked.id))
+    .prepare();
 }
 
-function matchCondition(folded: string): SQL {
-  if (folded.length < TRIGRAM) return titleStartsWith(folded);
-  // A quoted FTS5 string is a phrase; with the trigram tokenizer that is a substring match.
-  const phrase = `"${folded.replace(/"/g, '""')}"`;
-  return sql`${films.id} in (select rowid from films_fts where films_fts match ${phrase})`;
+/** A page past the last match has no row to carry the count: count on its own then. */
+function countStatement(db: Db, where: SQL) {
+  return db.select({ n: sql<number>`count(*)` }).from(films).where(where).prepare();
+}
+
+type Statements = Record<'fts' | 'prefix', { page: ReturnType<typeof searchStatement>; count: ReturnType<typeof countStatement> }>;
+const statements = new WeakMap<Db, Statements>();
+
+function statementsFor(db: Db): Statements {
+  let built = statements.get(db);
+  if (!built) {
+    built = {
+      fts: { page: searchStatement(db, ftsMatch), count: countStatement(db, ftsMatch) },
+      prefix: { page: searchStatement(db, titleStartsWith), count: countStatement(db, titleStartsWith) },
+    };
+    statements.set(db, built);
+  }
+  return built;
 }
 
 /**
@@ -28,30 +82,19 @@ function matchCondition(folded: string): SQL {
 export async function searchFilms(db: Db, input: { q: string; limit: number; page: number }): Promise<Paginated<FilmCard>> {
   const folded = fold(input.q);
   if (!folded) return { data: [], pagination: pagination(input.page, input.limit, 0) };
-  const where = matchCondition(folded);
   const literal = likeLiteral(folded);
-  const rank = sql`case
-    when ${films.titleFolded} = ${folded} then 0
-    when ${films.titleFolded} like ${`${literal}%`} escape '\\' then 1
-    when ${films.titleFolded} like ${`% ${literal}%`} escape '\\' then 2
-    when ${films.titleFolded} like ${`%${literal}%`} escape '\\' then 3
-    else 4 end`;
-  // Rank and paginate over ids and the two sort keys only; fetch card columns for the page alone.
-  const ranked = db
-    .select({ id: films.id, rank: rank.as('rank'), views: films.views })
-    .from(films)
-    .where(where)
-    .orderBy(rank, desc(films.views), desc(films.id))
-    .limit(input.limit)
-    .offset((input.page - 1) * input.limit)
-    .as('ranked');
-  const [rows, [total]] = await Promise.all([
-    db
-      .select(cardColumns)
-      .from(ranked)
-      .innerJoin(films, sql`${films.id} = ${ranked.id}`)
-      .orderBy(sql`"ranked"."rank"`, desc(ranked.views), desc(ranked.id)),
-    db.select({ n: count() }).from(films).where(where),
-  ]);
-  return { data: rows.map((r) => toFilmCard(r)), pagination: pagination(input.page, input.limit, total?.n ?? 0) };
+  const values = {
+    folded,
+    phrase: `"${folded.replace(/"/g, '""')}"`,
+    upper: `${folded}\uffff`,
+    prefix: `${literal}%`,
+    word: `% ${literal}%`,
+    inside: `%${literal}%`,
+    limit: input.limit,
+    offset: (input.page - 1) * input.limit,
+  };
+  const { page, count } = statementsFor(db)[folded.length < TRIGRAM ? 'prefix' : 'fts'];
+  const rows = await page.all(values);
+  const total = rows[0]?.total ?? (input.page > 1 ? ((await count.all(values))[0]?.n ?? 0) : 0);
+  return { data: rows.map((r) => toFilmCard(r)), pagination: pagination(input.page, input.limit, total) };
 }

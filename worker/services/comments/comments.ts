@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, lte, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { comments, rateLimits, users } from '../../db/schema';
 import { badRequest, tooManyRequests } from '../../lib/errors';
@@ -74,13 +74,20 @@ export async function listCommentsBySlug(db: Db, slug: string, options: { sinceI
   return filmComments(db, filmId, options.sinceId ?? 0);
 }
 
-/** A film's comments (newer than sinceId) as the wire shape: the film detail's list and the comments endpoint. */
-export async function filmComments(db: Db, filmId: number, sinceId = 0): Promise<CommentDto[]> {
-  const rows = await db
+/** The statement of a film's comments newer than sinceId, unexecuted so the film detail can batch it. */
+export function filmCommentsQuery(db: Db, filmId: number | SQL, sinceId = 0) {
+  return db
     .select({ id: comments.id, parentId: comments.parentId, body: comments.body, createdAt: comments.createdAt, username: users.username })
     .from(comments)
     .innerJoin(users, eq(users.id, comments.userId))
     .where(and(eq(comments.filmId, filmId), gt(comments.id, sinceId)))
     .orderBy(asc(comments.id));
-  return rows.map((r) => ({ id: r.id, parent_id: r.parentId, comment: r.body, createdAt: r.createdAt, users: { username: r.username } }));
+}
+
+export const toCommentDtos = (rows: Awaited<ReturnType<typeof filmCommentsQuery>>): CommentDto[] =>
+  rows.map((r) => ({ id: r.id, parent_id: r.parentId, comment: r.body, createdAt: r.createdAt, users: { username: r.username } }));
+
+/** A film's comments (newer than sinceId) as the wire shape: the film detail's list and the comments endpoint. */
+export async function filmComments(db: Db, filmId: number, sinceId = 0): Promise<CommentDto[]> {
+  return toCommentDtos(await filmCommentsQuery(db, filmId, sinceId));
 }

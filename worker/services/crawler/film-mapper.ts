@@ -214,14 +214,29 @@ export function sourceTimes(detail: SourceDetail, now: number): { createdAt: num
 }
 
 /**
+ * A link to this site itself (the origin of PUBLIC_URL: the demo's posters and clip under /demo-media)
+ * kept as its path, so it follows the site to whatever host and port it is opened on (a phone on the
+ * LAN, PORT=3000). Links to anywhere else stay absolute.
+ */
+export function siteRelative(url: string, siteOrigin: string | undefined): string {
+  if (!url || !siteOrigin) return url;
+  const parsed = parseHttpUrl(url);
+  return parsed?.origin === siteOrigin ? `${parsed.pathname}${parsed.search}` : url;
+}
+
+/**
  * Everything the film writer needs but the checksum (computed over this very object) and the source
  * times (left out of it, so a bumped modification time alone is no change).
  */
-export function mapDetail(detail: SourceDetail, context: { origin: string; listImageBase?: ImageBase }): FilmInput & { sourceKey: string } {
+export function mapDetail(
+  detail: SourceDetail,
+  context: { origin: string; listImageBase?: ImageBase; siteOrigin?: string },
+): FilmInput & { sourceKey: string } {
   const { movie } = detail;
   const imageBase = detail.imageBase ?? context.listImageBase;
   const status = statusOf(movie.status);
-  const episodes = mapEpisodes(detail.episodes);
+  const local = (url: string) => siteRelative(url, context.siteOrigin);
+  const episodes = mapEpisodes(detail.episodes).map((e) => ({ ...e, m3u8Url: local(e.m3u8Url), embedUrl: local(e.embedUrl) }));
   const type = movie.type.toLowerCase();
   const genreSlugs = mapGenres(movie.category);
   if (type === 'hoathinh' && !genreSlugs.includes(ANIMATION_GENRE)) genreSlugs.push(ANIMATION_GENRE);
@@ -230,8 +245,8 @@ export function mapDetail(detail: SourceDetail, context: { origin: string; listI
     slug: movie.slug,
     title: clip(movie.name, 300),
     nameEnglish: clip(movie.origin_name, 300),
-    posterUrl: resolveImage(movie.poster_url, imageBase, context.origin),
-    thumbUrl: resolveImage(movie.thumb_url, imageBase, context.origin),
+    posterUrl: local(resolveImage(movie.poster_url, imageBase, context.origin)),
+    thumbUrl: local(resolveImage(movie.thumb_url, imageBase, context.origin)),
     statusText: clip(movie.episode_current, 100) || DEFAULT_STATUS_TEXT[status],
     status,
     language: clip(movie.lang, 100),

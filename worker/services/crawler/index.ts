@@ -20,7 +20,9 @@ export { CrawlFetchError } from './fetch-guard';
 export interface CrawlDeps {
   db: Db;
   fetch: typeof fetch;
-  config: Pick<Config, 'CRAWL_SOURCES' | 'CRAWL_MAX_RESPONSE_BYTES' | 'CRAWL_CONCURRENCY' | 'CRAWL_DELAY_MS'>;
+  config: Pick<Config, 'CRAWL_SOURCES' | 'CRAWL_MAX_RESPONSE_BYTES' | 'CRAWL_CONCURRENCY' | 'CRAWL_DELAY_MS'> &
+    // Links to this site are stored origin-relative (film-mapper.ts siteRelative).
+    Partial<Pick<Config, 'PUBLIC_URL'>>;
   now: () => number;
   log?: (line: string) => void;
 }
@@ -110,6 +112,7 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
   const log = deps.log ?? (() => undefined);
   const base = normalizeSource(opts.source, config.CRAWL_SOURCES);
   const origin = new URL(base).origin;
+  const siteOrigin = config.PUBLIC_URL ? new URL(config.PUBLIC_URL).origin : undefined;
   const params = normalizeParams(opts);
   const withLock = lockFor(db);
   const started = now();
@@ -211,7 +214,7 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
             return;
           }
           seen.add(item.slug);
-          const prepared = await prepareFilm(client, { base, origin, imageBase: listPage.imageBase }, item, now());
+          const prepared = await prepareFilm(client, { base, origin, siteOrigin, imageBase: listPage.imageBase }, item, now());
           await withLock(async () => {
             const record = (outcome: FilmOutcome) => {
               counts[COUNTER[outcome]]++;
@@ -332,22 +335,27 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
 
 type PreparedFilm = Awaited<ReturnType<typeof mapDetailWithChecksum>> | { error: string };
 
-async function mapDetailWithChecksum(body: unknown, origin: string, listImageBase: ImageBase | undefined, now: number) {
+async function mapDetailWithChecksum(
+  body: unknown,
+  source: { origin: string; siteOrigin?: string },
+  listImageBase: ImageBase | undefined,
+  now: number,
+) {
   const detail = parseDetail(body);
-  const input = mapDetail(detail, { origin, listImageBase });
+  const input = mapDetail(detail, { origin: source.origin, siteOrigin: source.siteOrigin, listImageBase });
   return { ...input, sourceChecksum: await filmChecksum(input), ...sourceTimes(detail, now) };
 }
 
 /** Fetch, validate, map and hash one film; every failure comes back as a reason, never thrown. */
 async function prepareFilm(
   client: SourceClient,
-  source: { base: string; origin: string; imageBase: ImageBase | undefined },
+  source: { base: string; origin: string; siteOrigin?: string; imageBase: ImageBase | undefined },
   item: ListItem,
   now: number,
 ): Promise<PreparedFilm> {
   try {
     const body = await client.getJson(`${source.base}/phim/${encodeURIComponent(item.slug)}`);
-    return await mapDetailWithChecksum(body, source.origin, source.imageBase, now);
+    return await mapDetailWithChecksum(body, source, source.imageBase, now);
   } catch (err) {
     return { error: errorMessage(err) };
   }

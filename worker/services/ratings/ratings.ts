@@ -1,4 +1,4 @@
-import { and, avg, count, eq, sql } from 'drizzle-orm';
+import { and, avg, count, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { ratings } from '../../db/schema';
 import type { RateFilmResult, RatingSummary } from '../../schemas/ratings';
@@ -19,21 +19,30 @@ export async function rateFilm(db: Db, input: { filmSlug: string; userId: number
   return { rating: input.stars, general_assessment: await ratingSummary(db, filmId) };
 }
 
-export async function ratingSummary(db: Db, filmId: number): Promise<RatingSummary> {
-  const [row] = await db
+/** The statements of a film's rating summary and a viewer's own stars, unexecuted so the film detail can batch them. */
+export const ratingSummaryQuery = (db: Db, filmId: number | SQL) =>
+  db
     .select({ total: count(), average: avg(ratings.stars) })
     .from(ratings)
     .where(eq(ratings.filmId, filmId));
+
+export function toRatingSummary([row]: Awaited<ReturnType<typeof ratingSummaryQuery>>): RatingSummary {
   const total = row?.total ?? 0;
   return { totalRatings: total, averageRating: total > 0 && row?.average != null ? Math.round(Number(row.average) * 10) / 10 : null };
 }
 
-/** The viewer's own stars for the film, or null before they rate it. */
-export async function ownRating(db: Db, filmId: number, userId: number): Promise<number | null> {
-  const [row] = await db
+export async function ratingSummary(db: Db, filmId: number): Promise<RatingSummary> {
+  return toRatingSummary(await ratingSummaryQuery(db, filmId));
+}
+
+export const ownRatingQuery = (db: Db, filmId: number | SQL, userId: number) =>
+  db
     .select({ stars: ratings.stars })
     .from(ratings)
     .where(and(eq(ratings.filmId, filmId), eq(ratings.userId, userId)))
     .limit(1);
-  return row?.stars ?? null;
+
+/** The viewer's own stars for the film, or null before they rate it. */
+export async function ownRating(db: Db, filmId: number, userId: number): Promise<number | null> {
+  return (await ownRatingQuery(db, filmId, userId))[0]?.stars ?? null;
 }

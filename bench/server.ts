@@ -1,0 +1,49 @@
+// The Node host as the benchmarks run it: one node process (no tsx wrapper, so its pid's RSS is the
+// server's) on a bench catalogue, on loopback.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { REPO_ROOT } from '../worker/node';
+
+export interface BenchServer {
+  base: string;
+  pid: number;
+  /** Resident memory of the server process, MB (Linux /proc). */
+  rssMb: () => number;
+  stop: () => void;
+}
+
+export async function startBenchServer(options: { dbFile: string; port: number; cacheSeconds: number }): Promise<BenchServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/node.ts'], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      PORT: String(options.port),
+      DATABASE_URL: `file:${options.dbFile}`,
+      APP_ENV: 'test',
+      PUBLIC_CACHE_SECONDS: String(options.cacheSeconds),
+      // Benchmarks never need the live-comment rooms or secrets kept across runs.
+      JWT_SECRET: 'bench-only-secret-0123456789abcdef-0123',
+      PARTY_SECRET: 'bench-only-party-secret',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${options.port}`;
+  const stop = () => child.kill('SIGTERM');
+  for (let i = 0; i < 150; i++) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) {
+        return {
+          base,
+          pid: child.pid!,
+          stop,
+          rssMb: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024,
+        };
+      }
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill('SIGKILL');
+  throw new Error('server did not start');
+}

@@ -1,0 +1,176 @@
+// `npm run bench -- service`: where an uncached request's time goes, in-process (app.request, no HTTP,
+// read cache off). For each endpoint, the median time of the whole request beside the median time of the
+// very SQL statements it ran (both as CPU time of the process, so other work on the machine does not count), replayed directly on the same libSQL client right after: the ratio is the
+// app's own cost (routing, validation, drizzle's mapping, JSON) over the database's.
+// Sizes: BENCH_SIZES=20000,100000 (default); each catalogue is written once (bench/catalogue.ts).
+// Profile it with `node --cpu-prof --cpu-prof-dir=data/prof --import tsx bench/service.ts`, then
+// `tsx bench/profile-top.ts data/prof` prints the functions that took the time.
+import type { InArgs, InStatement } from '@libsql/client';
+import { loadConfig } from '../worker/config';
+import { fold } from '../worker/db/fold';
+import { openMigratedDatabase } from '../worker/db/node-client';
+import { createApp } from '../worker/app';
+import { compressBody } from '../worker/lib/compress-dynamic';
+import { benchDbFile, ensureCatalogue } from './catalogue';
+
+const SIZES = (process.env.BENCH_SIZES ?? '20000,100000').split(',').map(Number);
+const RUNS = Number(process.env.BENCH_RUNS ?? 300);
+
+type Recorded = { kind: 'execute'; stmt: InStatement | string; args?: InArgs } | { kind: 'batch'; stmts: InStatement[] };
+
+/** CPU time of this process in ms: immune to other work on a shared machine, unlike the wall clock. */
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+
+async function measureSize(size: number) {
+  const titles = await ensureCatalogue(size);
+  const database = await openMigratedDatabase(`file:${benchDbFile(size)}`);
+  const { client } = database;
+  // Record what each request sends to the client, to replay it directly afterwards.
+  let recording: Recorded[] | null = null;
+  const execute = client.execute.bind(client) as (stmt: InStatement | string, args?: InArgs) => ReturnType<typeof client.execute>;
+  const batch = client.batch.bind(client);
+  Object.assign(client, {
+    execute: (stmt: InStatement | string, args?: InArgs) => {
+      recording?.push({ kind: 'execute', stmt, args });
+      return execute(stmt, args);
+    },
+    batch: (stmts: InStatement[], mode?: Parameters<typeof client.batch>[1]) => {
+      recording?.push({ kind: 'batch', stmts });
+      return batch(stmts, mode);
+    },
+  });
+  const replay = async (calls: Recorded[]) => {
+    for (const call of calls) {
+      if (call.kind === 'batch') await batch(call.stmts, 'read');
+      else await execute(call.stmt, call.args);
+    }
+  };
+
+  const config = loadConfig({ APP_ENV: 'test', PUBLIC_CACHE_SECONDS: '0' });
+  const app = createApp({ db: database.db, config, now: Date.now, fetch: globalThis.fetch });
+
+  const slugs = (await execute(`select slug from films where id % ${Math.max(1, Math.floor(size / 500))} = 0 limit 500`)).rows.map((r) =>
+    String(r.slug),
+  );
+  const listings = ['phimbo', 'phimle', 'phimhanhdong', 'han-quoc', 'phimtinhcam', 'trung-quoc'].flatMap((endpoint) =>
+    Array.from(
+      { length: 20 },
+      (_, p) => `/api/product/product-${endpoint}?page=${p + 1}${p % 3 === 0 ? '&sort=views' : ''}${p % 4 === 0 ? '&year=2020' : ''}`,
+    ),
+  );
+  const searches = titles.slice(0, 500).map((title, i) => {
+    const phrase = title
+      .split(' ')
+      .slice(0, 1 + (i % 2))
+      .join(' ');
+    return `/api/product/search?q=${encodeURIComponent(i % 2 === 0 ? fold(phrase) : phrase)}&limit=5`;
+  });
+  const endpoints: [string, string[]][] = [
+    ['floor: /api/health', ['/api/health']],
+    ['home', ['/api/product/product-home']],
+    ['listing page', listings],
+    ['film detail', slugs.map((s) => `/api/product/${s}`)],
+    ['episode', slugs.map((s) => `/api/product/${s}/tap-1`)],
+    ['search suggestions', searches],
+  ];
+
+  const rows: { name: string; service: number; sql: number; statements: number }[] = [];
+  for (const [name, paths] of endpoints) {
+    const service: number[] = [];
+    const sql: number[] = [];
+    let statements = 0;
+    const runs = name === 'home' ? Math.min(RUNS, 60) : RUNS;
+    for (let i = 0; i < runs + 20; i++) {
+      const path = paths[i % paths.length]!;
+      // Once unmeasured, so the measured request and the replay both find SQLite's pages in its cache.
+      await (await app.request(path)).arrayBuffer();
+      recording = [];
+      const started = cpuMs();
+      const res = await app.request(path);
+      await res.arrayBuffer();
+      const took = cpuMs() - started;
+      const calls = recording;
+      recording = null;
+      if (res.status !== 200) throw new Error(`${path} → ${res.status}`);
+      const replayStarted = cpuMs();
+      await replay(calls);
+      const sqlTook = cpuMs() - replayStarted;
+      if (i < 20) continue; // warm-up
+      service.push(took);
+      sql.push(sqlTook);
+      statements = calls.reduce((n, c) => n + (c.kind === 'batch' ? c.stmts.length : 1), 0);
+    }
+    rows.push({ name, service: median(service), sql: median(sql), statements });
+  }
+  database.client.close();
+  return rows;
+}
+
+/** CPU per response of compressing one listing answer, the old way (hono/compress) and the host's way. */
+async function measureCompression(body: Uint8Array<ArrayBuffer>) {
+  const time = async (fn: () => unknown | Promise<unknown>) => {
+    const runs: number[] = [];
+    for (let i = 0; i < 220; i++) {
+      const started = cpuMs();
+      await fn();
+      if (i >= 20) runs.push(cpuMs() - started);
+    }
+    return median(runs);
+  };
+  const stream = (format: 'gzip') => new Response(new Response(body).body!.pipeThrough(new CompressionStream(format))).arrayBuffer();
+  return [
+    {
+      name: 'gzip via CompressionStream (hono/compress, before)',
+      ms: await time(() => stream('gzip')),
+      bytes: (await stream('gzip')).byteLength,
+    },
+    {
+      name: 'brotli 4, one sync call (after, browsers)',
+      ms: await time(() => compressBody(body, 'br')),
+      bytes: compressBody(body, 'br').byteLength,
+    },
+    {
+      name: 'gzip 4, one sync call (after, no br)',
+      ms: await time(() => compressBody(body, 'gzip')),
+      bytes: compressBody(body, 'gzip').byteLength,
+    },
+  ];
+}
+
+const results = new Map<number, Awaited<ReturnType<typeof measureSize>>>();
+for (const size of SIZES) results.set(size, await measureSize(size));
+
+console.log(`\nUncached service CPU time in-process (median of ${RUNS} requests) vs the same SQL run directly`);
+console.log(`${'endpoint'.padEnd(20)}${SIZES.map((s) => `   ${`${s / 1000}k: service · SQL · ratio`.padEnd(34)}`).join('')}  statements`);
+const names = results.get(SIZES[0]!)!.map((r) => r.name);
+for (const name of names) {
+  const cells = SIZES.map((size) => {
+    const r = results.get(size)!.find((x) => x.name === name)!;
+    return `   ${`${r.service.toFixed(2)} ms · ${r.sql.toFixed(2)} ms · ${(r.service / r.sql).toFixed(1)}×`.padEnd(34)}`;
+  });
+  console.log(`${name.padEnd(20)}${cells.join('')}  ${results.get(SIZES[0]!)!.find((x) => x.name === name)!.statements}`);
+}
+
+// Compression of a listing answer (the first listing page at the first size), beside its service time.
+{
+  const database = await openMigratedDatabase(`file:${benchDbFile(SIZES[0]!)}`);
+  const app = createApp({
+    db: database.db,
+    config: loadConfig({ APP_ENV: 'test', PUBLIC_CACHE_SECONDS: '0' }),
+    now: Date.now,
+    fetch: globalThis.fetch,
+  });
+  const body = new Uint8Array(await (await app.request('/api/product/product-phimbo')).arrayBuffer());
+  database.client.close();
+  const listing = results.get(SIZES[0]!)!.find((r) => r.name === 'listing page')!;
+  console.log(`\nCompressing a listing answer (${(body.byteLength / 1024).toFixed(1)} KB), CPU per response (median of 200):`);
+  for (const r of await measureCompression(body)) {
+    console.log(
+      `  ${r.name.padEnd(52)} ${r.ms.toFixed(3)} ms  ${String(r.bytes).padStart(6)} bytes  ${((100 * r.ms) / listing.service).toFixed(0)} % of the listing's service time`,
+    );
+  }
+}

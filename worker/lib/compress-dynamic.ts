@@ -1,0 +1,63 @@
+// Node host: compression of the answers made per request (API JSON, the shell). Static files are
+// compressed once at build time (scripts/precompress.ts) and never here.
+import type { MiddlewareHandler } from 'hono';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+/** Below this the headers outweigh the saving. */
+const MIN_BYTES = 1024;
+const COMPRESSIBLE = /^(?:application\/(?:json|javascript|xml)|text\/(?!event-stream)|image\/svg\+xml)/;
+
+/**
+ * Settings chosen by `npm run bench -- compression`: brotli quality 4 is as cheap as gzip level 4 and
+ * smaller; both are a fraction of gzip through CompressionStream (hono/compress), which pays for a
+ * stream per response on top of level 6.
+ */
+const BROTLI = { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT };
+const GZIP_LEVEL = 4;
+
+/** The encoding to use for an Accept-Encoding header: br, else gzip, honouring q=0. */
+export function chooseEncoding(accept: string | undefined): 'br' | 'gzip' | null {
+  if (!accept) return null;
+  const allowed = new Set<string>();
+  for (const part of accept.split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (q && Number(q.slice(2)) === 0) continue;
+    allowed.add(name.trim());
+  }
+  if (allowed.has('br')) return 'br';
+  if (allowed.has('gzip') || allowed.has('*')) return 'gzip';
+  return null;
+}
+
+export function compressBody(body: Uint8Array, encoding: 'br' | 'gzip'): Uint8Array<ArrayBuffer> {
+  return encoding === 'br'
+    ? brotliCompressSync(body, { params: { ...BROTLI, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength } })
+    : gzipSync(body, { level: GZIP_LEVEL });
+}
+
+/**
+ * One synchronous compression of the whole body: API answers are small and complete (no streaming),
+ * so a stream per response (hono/compress) costs more than the compression itself.
+ */
+export const compressDynamic: MiddlewareHandler = async (c, next) => {
+  await next();
+  const res = c.res;
+  const type = res.headers.get('Content-Type') ?? '';
+  if (!res.body || c.req.method === 'HEAD' || res.status === 204 || res.status === 206 || !COMPRESSIBLE.test(type)) return;
+  if (res.headers.has('Content-Encoding')) return;
+  res.headers.append('Vary', 'Accept-Encoding');
+  const encoding = chooseEncoding(c.req.header('Accept-Encoding'));
+  if (!encoding) return;
+  const length = Number(res.headers.get('Content-Length') ?? Number.NaN);
+  if (length < MIN_BYTES) return;
+  const body = new Uint8Array(await res.arrayBuffer());
+  if (body.byteLength < MIN_BYTES) {
+    c.res = new Response(body, res);
+    return;
+  }
+  const compressed = compressBody(body, encoding);
+  c.res = new Response(compressed, res);
+  c.res.headers.set('Content-Encoding', encoding);
+  c.res.headers.set('Content-Length', String(compressed.byteLength));
+};

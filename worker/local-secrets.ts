@@ -1,0 +1,33 @@
+// Node host only: secrets for a machine nobody configured. A secret written in the repository would let
+// anyone who has read it forge tokens for any laptop running the demo on a LAN, so the first start
+// draws random ones and keeps them beside the database (docs/decisions/0401-local-secrets.md).
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+const NAMES = ['JWT_SECRET', 'PARTY_SECRET'] as const;
+type SecretName = (typeof NAMES)[number];
+
+/**
+ * The secrets the environment leaves unset, read from `file` (created with mode 0600 on first use, with
+ * 32 random bytes per secret). Values the environment sets always win and are never written.
+ */
+export function localSecrets(env: Record<string, string | undefined>, file: string): Partial<Record<SecretName, string>> {
+  const missing = NAMES.filter((name) => !env[name]);
+  if (missing.length === 0) return {};
+  let stored: Partial<Record<SecretName, string>> = {};
+  if (existsSync(file)) stored = JSON.parse(readFileSync(file, 'utf8')) as typeof stored;
+  let changed = false;
+  for (const name of missing) {
+    if (typeof stored[name] === 'string' && stored[name].length >= 32) continue;
+    stored[name] = randomBytes(32).toString('base64url');
+    changed = true;
+  }
+  if (changed) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
+  }
+  // An older file may have been created with a wider mode: the secrets are for this user alone.
+  chmodSync(file, 0o600);
+  return Object.fromEntries(missing.map((name) => [name, stored[name]]));
+}
