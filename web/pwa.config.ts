@@ -37,7 +37,7 @@ export const pwaOptions: Partial<VitePWAOptions> = {
   workbox: {
     globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,txt}'],
     // hls.js (180 kB gzip) only matters online, on the watch page: cached when first used instead.
-    globIgnores: ['**/hls-*.js'],
+    globIgnores: ['**/hls-*.js', 'assets/admin/**'],
     navigateFallback: '/index.html',
     navigateFallbackDenylist: [/^\/api\//, /^\/demo-media\//, /^\/parties\//],
     cleanupOutdatedCaches: true,

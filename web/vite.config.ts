@@ -11,6 +11,9 @@ const api = process.env.API_ORIGIN ?? 'http://localhost:8787';
 // Live-comment rooms (lib/party-host.ts): VITE_PARTYKIT_HOST, else the PARTYKIT_HOST the build
 // already writes the CSP (_headers) for, so a deploy names the host once.
 const partykitHost = process.env.VITE_PARTYKIT_HOST ?? process.env.PARTYKIT_HOST ?? '';
+// Chunks only the back office loads (its feature, its routes, the chart and table libraries) go to
+// assets/admin/, which the service worker does not precache: viewers who install the app never download them.
+const ADMIN_ONLY_MODULE = /\/web\/src\/(features\/admin\/|routes\/admin[./])|\/node_modules\/(chart\.js|@kurkle\/color|@tanstack\/(react-table|table-core))\//;
 
 export default defineConfig({
   root,
@@ -23,6 +26,14 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     sourcemap: false,
+    rollupOptions: {
+      output: {
+        chunkFileNames: (chunk) =>
+          chunk.moduleIds.length > 0 && chunk.moduleIds.every((id) => ADMIN_ONLY_MODULE.test(id))
+            ? 'assets/admin/[name]-[hash].js'
+            : 'assets/[name]-[hash].js',
+      },
+    },
   },
   plugins: [
     // The router plugin must run before react(): it rewrites route files into lazy chunks.
