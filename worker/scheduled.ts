@@ -26,7 +26,7 @@ export const housekeeping: ScheduledJob = {
 };
 
 /**
- * Scheduled and admin crawls (DESIGN.md §13): claims due schedules, advances unfinished runs from their
+ * Scheduled and admin crawls: claims due schedules, advances unfinished runs from their
  * cursor within CRAWL_TICK_BUDGET_MS (Workers minute crons stop after 30 s of CPU), settles schedule
  * statuses. A big category completes over several ticks.
  */

@@ -1,4 +1,4 @@
-// SPEC.md §6 enforced by the API: every admin endpoint against every kind of viewer. Admin-only
+// The roles and permissions rules enforced by the API: every admin endpoint against every kind of viewer. Admin-only
 // endpoints admit role admin; dashboard, add film and add episode also admit permission VIP2.
 // Visitors get 401, everyone else without the right 403; the allowed ones never get 401/403/5xx.
 import { beforeAll, describe, expect, it } from 'vitest';

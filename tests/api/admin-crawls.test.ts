@@ -1,4 +1,4 @@
-// Crawls from the back office (SPEC.md §7.4, DESIGN.md §13): "crawl now" answers 202 at once and the
+// Crawls from the back office: "crawl now" answers 202 at once and the
 // run completes in the background; schedules are validated in Asia/Ho_Chi_Minh, claimed once by
 // overlapping ticks, and a run cut short by a tick's time budget resumes from its cursor on the next.
 import { eq } from 'drizzle-orm';

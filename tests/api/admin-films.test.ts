@@ -1,4 +1,4 @@
-// Films and episodes from the back office (SPEC.md §7.1): add through the one film writer, edit, VIP1
+// Films and episodes from the back office: add through the one film writer, edit, VIP1
 // flag, delete one or many with everything keyed by them, episodes added/updated/edited/deleted.
 import { eq, sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';

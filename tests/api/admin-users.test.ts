@@ -1,4 +1,4 @@
-// Users page API (SPEC.md §7.3): paged search, never a hash; roles and permissions with the last-admin
+// Users page API: paged search, never a hash; roles and permissions with the last-admin
 // guard; the password reset that replaces the spec's visible password field; every write audited.
 import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';

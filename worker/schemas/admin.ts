@@ -1,4 +1,4 @@
-// Wire contract of the admin API (SPEC.md §2.9, §6, §7.1, §7.3, §7.4; issue 9): request schemas with
+// Wire contract of the admin API: request schemas with
 // the spec's body field names, response types, the texts the admin pages show, page sizes and codes.
 // Pure (zod only): importable by web/.
 import { z } from 'zod';
@@ -10,14 +10,14 @@ export { CRAWL_CATEGORY_NAMES } from './taxonomy';
 // ---------------------------------------------------------------------------------------------
 // Constants
 
-/** Admin film list: 50 rows per page, 5 page links in range (SPEC.md §9). */
+/** Admin film list: 50 rows per page, 5 page links in range. */
 export const ADMIN_FILMS_PAGE_SIZE = 50;
 export const ADMIN_USERS_PAGE_SIZE = 20;
 export const ADMIN_REPORTS_PAGE_SIZE = 30;
 export const ADMIN_AUDIT_PAGE_SIZE = 50;
 export const ADMIN_PAGE_LINKS = 5;
 
-/** crawl_schedules.status: 1 pending, 2 done, 3 failed (SPEC.md §4), 4 claimed by a tick and running. */
+/** crawl_schedules.status: 1 pending, 2 done, 3 failed, 4 claimed by a tick and running. */
 export const SCHEDULE_STATUS = { pending: 1, done: 2, failed: 3, running: 4 } as const;
 export type ScheduleStatus = (typeof SCHEDULE_STATUS)[keyof typeof SCHEDULE_STATUS];
 export const SCHEDULE_STATUS_TEXT: Record<ScheduleStatus, string> = {
@@ -36,7 +36,7 @@ export type Role = (typeof ROLES)[number];
 export const PERMISSIONS = ['VIP1', 'VIP2'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
-/** Who may use what (SPEC.md §6); the API enforces it, the web guard and sidebar mirror it. */
+/** Who may use what; the API enforces it, the web guard and sidebar mirror it. */
 export const ADMIN_ACCESS = {
   /** users, products list/edit/delete/VIP1, auto crawl, error reports, orders, analytics, settings, audit. */
   adminOnly: { roles: ['admin'] as string[], permissions: [] as string[] },
@@ -44,7 +44,7 @@ export const ADMIN_ACCESS = {
   adminOrVip2: { roles: ['admin'] as string[], permissions: ['VIP2'] as string[] },
 };
 
-/** Texts the admin pages show (SPEC.md §8 and issue 9); the API's own success message is ADDFILM_OK. */
+/** Texts the admin pages show (the product's error catalogue); the API's own success message is ADDFILM_OK. */
 export const ADMIN_TEXTS = {
   addFilmOk: 'Thêm thành công',
   addFilmSuccess: 'Thêm mới phim thành công!',
@@ -108,7 +108,7 @@ const theloai = z
   .transform((v) => (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter(Boolean))
   .refine((names) => names.every((n) => GENRE_KEYS.has(n)), 'must be genre names from the list');
 
-/** One of the 35 countries (SPEC.md §9), by name ('Hàn Quốc') or slug ('han-quoc'). */
+/** One of the 35 countries, by name ('Hàn Quốc') or slug ('han-quoc'). */
 const quocgia = z
   .string({ error: 'must be a country' })
   .trim()
@@ -191,7 +191,7 @@ export interface ResetPasswordResponse {
 // DELETE /api/product/delete_product?title=, DELETE /api/product/delete_products,
 // POST /api/product/edit_packageVIP1 (admin only). List: GET /api/product?page=&q= (50 per page).
 
-/** The spec's film fields (SPEC.md §7.1) other than title and category_id; none has a default here. */
+/** The spec's film fields other than title and category_id; none has a default here. */
 const filmFields = {
   hinhanh: optionalHttpUrlOrEmpty,
   nameenglish: text(300),
@@ -358,7 +358,7 @@ export interface CrawlRunsResponse {
   data: CrawlRunDto[];
 }
 
-/** Empty strings and missing fields all answer the one incomplete-form text (SPEC.md §8). */
+/** Empty strings and missing fields all answer the one incomplete-form text. */
 export const createScheduleSchema = z.object({
   categories: z
     .array(z.string(), { error: ADMIN_TEXTS.scheduleIncomplete })

@@ -1,4 +1,4 @@
-// Access to the admin API (SPEC.md §6): 401 without a token, 403 without the right.
+// Access to the admin API: 401 without a token, 403 without the right.
 import { requireAny } from '../../lib/auth-middleware';
 import { ADMIN_ACCESS } from '../../schemas/admin';
 

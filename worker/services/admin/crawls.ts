@@ -1,4 +1,4 @@
-// Crawls an admin starts now or on a schedule (SPEC.md §7.4, DESIGN.md §13). Each is a run of the one
+// Crawls an admin starts now or on a schedule. Each is a run of the one
 // resumable crawler (services/crawler). Starting one only records the run, unclaimed (heartbeat 0):
 // whoever advances it next (the request's background task, or a scheduler tick) takes it over with
 // the crawler's compare-and-set, so one run is never crawled twice at once, and a run cut short by an

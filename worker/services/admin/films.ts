@@ -1,4 +1,4 @@
-// Admin film and episode writes (SPEC.md §7.1). Films are written only through the one film writer
+// Admin film and episode writes. Films are written only through the one film writer
 // (services/films/film-writer.ts), so slugs, folded search text and taxonomy links stay derived in one
 // place; every write is audited in the same transaction.
 import { and, eq, inArray } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// Users and their rights (SPEC.md §7.3, §6): paged list with search, role and permission changes, and
+// Users and their rights: paged list with search, role and permission changes, and
 // a password reset in place of the spec's visible password field (docs/decisions/0501-admin-password-reset.md).
 import { and, count, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';

@@ -274,30 +274,9 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
     }
 
     const finalCursor = { ...cursor, completed: [...completed] };
-    if (paused) {
-      // Released, not finished: heartbeat 0 makes the run stale at once for whoever resumes it.
-      await withLock(() => saveProgress(db, run.id, counts, snapshot(), 0));
-      log(`${tag} paused at the time budget: ${counts.pagesDone} pages done, resumes on the next tick`);
-      return {
-        runId: run.id,
-        pages: counts.pagesDone,
-        pagesFailed: cursor.pagesFailed,
-        filmsNew: counts.filmsNew,
-        filmsUpdated: counts.filmsUpdated,
-        filmsSkipped: counts.filmsSkipped,
-        filmsFailed: counts.filmsFailed,
-        seconds: Math.round((now() - started) / 100) / 10,
-        ...(resumedFrom ? { resumedFrom } : {}),
-        paused: true,
-      };
-    }
-    if (pagesRead === 0) {
-      const error = `no list page could be read (${lastListError || 'nothing to crawl'})`;
-      await withLock(() => finishRun(db, run.id, { status: 'failed', counts, cursor: finalCursor, now: now(), error }));
-      throw new CrawlRunError(error, run.id);
-    }
-    await withLock(() => finishRun(db, run.id, { status: 'done', counts, cursor: finalCursor, now: now() }));
-    const summary: CrawlSummary = {
+
+    /** What the run did so far, as the CLI and the scheduler report it. */
+    const summaryNow = (): CrawlSummary => ({
       runId: run.id,
       pages: counts.pagesDone,
       pagesFailed: cursor.pagesFailed,
@@ -307,7 +286,20 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
       filmsFailed: counts.filmsFailed,
       seconds: Math.round((now() - started) / 100) / 10,
       ...(resumedFrom ? { resumedFrom } : {}),
-    };
+    });
+    if (paused) {
+      // Released, not finished: heartbeat 0 makes the run stale at once for whoever resumes it.
+      await withLock(() => saveProgress(db, run.id, counts, snapshot(), 0));
+      log(`${tag} paused at the time budget: ${counts.pagesDone} pages done, resumes on the next tick`);
+      return { ...summaryNow(), paused: true };
+    }
+    if (pagesRead === 0) {
+      const error = `no list page could be read (${lastListError || 'nothing to crawl'})`;
+      await withLock(() => finishRun(db, run.id, { status: 'failed', counts, cursor: finalCursor, now: now(), error }));
+      throw new CrawlRunError(error, run.id);
+    }
+    await withLock(() => finishRun(db, run.id, { status: 'done', counts, cursor: finalCursor, now: now() }));
+    const summary = summaryNow();
     log(
       `${tag} done in ${summary.seconds}s: ${summary.pages} pages, films new ${summary.filmsNew}, updated ${summary.filmsUpdated}, ` +
         `skipped ${summary.filmsSkipped}, failed ${summary.filmsFailed}`,

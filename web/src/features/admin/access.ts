@@ -1,7 +1,7 @@
 import type { Session } from '../../lib/session';
 
 /**
- * The two access levels of SPEC.md §6, as ADMIN_ACCESS of worker/schemas/admin.ts states them (the
+ * The two access levels of the product (admin; admin or VIP2), as ADMIN_ACCESS of worker/schemas/admin.ts states them (the
  * API enforces them; the guard and the sidebar only mirror them). Restated here because the route
  * guards run in the entry chunk, and that module brings zod with it (see listing-search.ts of the
  * catalogue feature on why zod stays out of the entry).
@@ -13,7 +13,7 @@ const ADMIN_ACCESS = {
 
 export type AdminArea = keyof typeof ADMIN_ACCESS;
 
-/** SPEC.md §6 route guard: admitted when holding any listed role or any listed permission. */
+/** The route guard: admitted when holding any listed role or any listed permission. */
 export function canUse(session: Session | null, area: AdminArea): boolean {
   if (!session) return false;
   const { roles, permissions }: { roles: string[]; permissions: string[] } = ADMIN_ACCESS[area];
@@ -44,7 +44,7 @@ export interface AdminNavItem {
   sub?: boolean;
 }
 
-/** The sidebar (SPEC.md §2.9), in order; each item shows only to those who may open it. */
+/** The sidebar, in order; each item shows only to those who may open it. */
 export const ADMIN_NAV: readonly AdminNavItem[] = [
   { to: '/admin/dashboard', label: 'Tổng quan', area: 'adminOrVip2' },
   { to: '/admin/users', label: 'Người dùng', area: 'adminOnly' },

@@ -3,7 +3,7 @@ import type { Session } from '../../lib/session';
 import { type AdminArea, canEnterAdmin, canUse } from './access';
 
 /**
- * beforeLoad of the admin routes (SPEC.md §6): whoever holds none of the listed roles or
+ * beforeLoad of the admin routes: whoever holds none of the listed roles or
  * permissions goes to /not-found. Only a mirror: the API answers 401/403 on its own.
  */
 export function requireAdminArea(area: AdminArea | 'any') {

@@ -58,7 +58,7 @@ export const createEpisode = (input: CreateEpisodeInput) =>
 /** The add-film form's body as the API reads it (strings from the inputs; the schema coerces). */
 export type AddFilmBody = z.input<typeof addFilmSchema>;
 
-/** POST /api/admin/addphim (admin or VIP2): success when message is 'Thêm thành công' (SPEC.md §7.1). */
+/** POST /api/admin/addphim (admin or VIP2): success when message is 'Thêm thành công'. */
 export const addFilm = (body: AddFilmBody) => adminCall((headers) => api.api.admin.addphim.$post({ json: body }, { headers }));
 
 /** GET /api/product/admin_episodes?title= (admin or VIP2): a film's episodes on every server, with links. */

@@ -3,7 +3,7 @@ import { useSession } from '../../../lib/session';
 import { ADMIN_NAV, canUse } from '../access';
 import './admin.css';
 
-/** The back office (SPEC.md §2.9): no public header, a sidebar of only the pages the viewer may open. */
+/** The back office: no public header, a sidebar of only the pages the viewer may open. */
 export function AdminLayout() {
   const session = useSession();
   const items = ADMIN_NAV.filter((item) => canUse(session, item.area));

@@ -1,15 +1,12 @@
 import { Pagination } from '../../../components/film/pagination';
 
-/** The lists' pager: '< previous', 5 page links in range, 'next >' (SPEC.md §9), as buttons (no reload). */
+/** The lists' pager: '< previous', 5 page links in range, 'next >', as buttons (no reload). */
 export function AdminPager({
-  page,
-  totalPages,
-  totalItems,
+  pagination: { page, totalPages, totalItems },
   onPage,
 }: {
-  page: number;
-  totalPages: number;
-  totalItems: number;
+  /** The list answer's pagination, as every paged admin endpoint returns it. */
+  pagination: { page: number; totalPages: number; totalItems: number };
   onPage: (page: number) => void;
 }) {
   return (

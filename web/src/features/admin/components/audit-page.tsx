@@ -88,14 +88,7 @@ export function AuditPage() {
         {data?.data.length === 0 && <p className="admin-empty">Chưa có thao tác nào.</p>}
         {!data && audit.isPending && <p className="admin-empty">Loading...</p>}
       </div>
-      {data && (
-        <AdminPager
-          page={data.pagination.page}
-          totalPages={data.pagination.totalPages}
-          totalItems={data.pagination.totalItems}
-          onPage={setPage}
-        />
-      )}
+      {data && <AdminPager pagination={data.pagination} onPage={setPage} />}
     </section>
   );
 }

@@ -24,7 +24,7 @@ function vietnamNow(offsetMinutes = 0): { date: string; time: string } {
   return { date: iso.slice(0, 10), time: iso.slice(11, 16) };
 }
 
-/** The 27 crawl categories: choose one, choose all, no duplicates, remove a chosen one (SPEC.md §5). */
+/** The 27 crawl categories: choose one, choose all, no duplicates, remove a chosen one. */
 function CategoryChooser({ chosen, onChange }: { chosen: string[]; onChange: (next: string[]) => void }) {
   const [pick, setPick] = useState('');
   const add = (name: string) => {

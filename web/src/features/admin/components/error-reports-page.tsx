@@ -115,14 +115,7 @@ export function ErrorReportsPage() {
         {data?.data.length === 0 && <p className="admin-empty">Không có báo lỗi nào.</p>}
         {!data && reports.isPending && <p className="admin-empty">Loading...</p>}
       </div>
-      {data && (
-        <AdminPager
-          page={data.pagination.page}
-          totalPages={data.pagination.totalPages}
-          totalItems={data.pagination.totalItems}
-          onPage={setPage}
-        />
-      )}
+      {data && <AdminPager pagination={data.pagination} onPage={setPage} />}
     </section>
   );
 }

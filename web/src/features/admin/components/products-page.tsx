@@ -81,7 +81,7 @@ export function ProductsPage({
     setEditing(null);
   }
 
-  // The flag flips in the same event as the click (SPEC.md §4: display first, then saved); a failure puts it back.
+  // The flag flips in the same event as the click (display first, then saved); a failure puts it back.
   const vip1 = useMutation({
     mutationFn: ({ film, value }: { film: FilmCard; value: 0 | 1 }) => setFilmVip1(film.slug, value),
     onSuccess: (_res, { film, value }) => toast.success(`${film.title}: ${value ? 'chỉ dành cho VIP' : 'miễn phí'}`),
@@ -352,14 +352,7 @@ export function ProductsPage({
           {!data && films.isPending && <p className="admin-empty">Loading...</p>}
         </div>
       )}
-      {data && (
-        <AdminPager
-          page={data.pagination.page}
-          totalPages={data.pagination.totalPages}
-          totalItems={data.pagination.totalItems}
-          onPage={(p) => onSearch({ q: q || undefined, page: p })}
-        />
-      )}
+      {data && <AdminPager pagination={data.pagination} onPage={(p) => onSearch({ q: q || undefined, page: p })} />}
     </section>
   );
 }

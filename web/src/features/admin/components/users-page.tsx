@@ -215,14 +215,7 @@ export function UsersPage({ page, q, onSearch }: { page: number; q: string; onSe
           {!data && users.isPending && <p className="admin-empty">Loading...</p>}
         </div>
       )}
-      {data && (
-        <AdminPager
-          page={data.pagination.page}
-          totalPages={data.pagination.totalPages}
-          totalItems={data.pagination.totalItems}
-          onPage={(p) => onSearch({ q: q || undefined, page: p })}
-        />
-      )}
+      {data && <AdminPager pagination={data.pagination} onPage={(p) => onSearch({ q: q || undefined, page: p })} />}
     </section>
   );
 }
