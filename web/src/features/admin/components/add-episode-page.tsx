@@ -10,6 +10,7 @@ import { messageOf } from '../api/admin-request';
 import { createEpisode, filmEpisodesQuery, filmSearchQuery } from '../api/films-api';
 import { AdminHeading } from './admin-layout';
 import { FormField, invalidProps } from './form-field';
+import { isHttpUrl } from '../http-url';
 
 interface Picked {
   slug: string;
@@ -17,15 +18,6 @@ interface Picked {
 }
 
 type Errors = Partial<Record<'film' | 'episode' | 'linkfilm' | 'server', string>>;
-
-const isHttpUrl = (s: string) => {
-  try {
-    const u = new URL(s);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
-};
 
 /** Picks a film by searching the catalogue on the server (never a select of every film). */
 function FilmPicker({ picked, onPick, error }: { picked: Picked | null; onPick: (film: Picked | null) => void; error?: string }) {

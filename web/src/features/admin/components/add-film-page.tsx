@@ -10,6 +10,7 @@ import { messageOf } from '../api/admin-request';
 import { addFilm } from '../api/films-api';
 import { AdminHeading } from './admin-layout';
 import { FormField, invalidProps } from './form-field';
+import { isHttpUrl } from '../http-url';
 
 const TEXT_FIELDS = [
   { key: 'title', label: 'Tên phim *', max: 300 },
@@ -46,15 +47,6 @@ const EMPTY: Form = {
   descripts: '',
   theloai: [],
   VIP1: false,
-};
-
-const isHttpUrl = (s: string) => {
-  try {
-    const u = new URL(s);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
 };
 
 /** The rules of addFilmSchema (worker/schemas/admin.ts), with Vietnamese messages next to each field. */
