@@ -124,7 +124,8 @@ describe('live comments', () => {
     expect(await viewer.page.locator('.comment-text', { hasText: text }).count()).toBe(0);
     // Back online the page opens a fresh socket and asks for what it missed. That the catch-up answer
     // carries the comment proves the viewer did not have it before (?since= is its newest comment id).
-    const caughtUp = viewer.page.waitForResponse((r) => /\/comments\?since=\d+$/.test(r.url()));
+    // A generous limit: on a loaded machine the socket's reconnect and the catch-up can take a while.
+    const caughtUp = viewer.page.waitForResponse((r) => /\/comments\?since=\d+$/.test(r.url()), { timeout: 120_000 });
     await viewer.context.setOffline(false);
     const catchUp = await caughtUp;
     expect(catchUp.status()).toBe(200);
