@@ -1,6 +1,6 @@
 // Node host only: secrets for a machine nobody configured. A secret written in the repository would let
 // anyone who has read it forge tokens for any laptop running the demo on a LAN, so the first start
-// draws random ones and keeps them beside the database (docs/decisions/0401-local-secrets.md).
+// draws random ones and keeps them beside the database (docs/decisions/0601-local-secrets.md).
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';

@@ -1,4 +1,4 @@
-// Bad input as a property (docs/decisions/0402-bad-input-property.md): for every endpoint and every field,
+// Bad input as a property (docs/decisions/0602-bad-input-property.md): for every endpoint and every field,
 // generated hostile values (wrong types, huge sizes, control characters, broken encodings, forged tokens)
 // never produce a 5xx, and every 4xx carries the one error shape. Seeded: a failure replays exactly.
 import fc from 'fast-check';

@@ -1,4 +1,4 @@
-// The client address, read in one way by the app and written by the hosts (docs/decisions/0400-client-address.md).
+// The client address, read in one way by the app and written by the hosts (docs/decisions/0600-client-address.md).
 
 /**
  * The request header that carries the client address into the app. Cloudflare sets it on Workers (a
