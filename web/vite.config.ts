@@ -13,7 +13,8 @@ const api = process.env.API_ORIGIN ?? 'http://localhost:8787';
 const partykitHost = process.env.VITE_PARTYKIT_HOST ?? process.env.PARTYKIT_HOST ?? '';
 // Chunks only the back office loads (its feature, its routes, the chart and table libraries) go to
 // assets/admin/, which the service worker does not precache: viewers who install the app never download them.
-const ADMIN_ONLY_MODULE = /\/web\/src\/(features\/admin\/|routes\/admin[./])|\/node_modules\/(chart\.js|@kurkle\/color|@tanstack\/(react-table|table-core))\//;
+const ADMIN_ONLY_MODULE =
+  /\/web\/src\/(features\/admin\/|routes\/admin[./])|\/node_modules\/(chart\.js|@kurkle\/color|@tanstack\/(react-table|table-core))\//;
 
 export default defineConfig({
   root,
