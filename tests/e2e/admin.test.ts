@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { collectDialogs, DEMO, signIn } from './helpers/accounts';
-import { screenshot, setupBrowser } from './helpers/browser';
+import { expectVideoPlays, screenshot, setupBrowser } from './helpers/browser';
 
 const b = setupBrowser();
 
@@ -175,14 +175,7 @@ describe('admin area', () => {
 
     // The public site plays it.
     await page.goto(`/xem-phim/${slug}/tap-1`);
-    const video = page.getByTestId('video');
-    await video.waitFor();
-    await page.evaluate(() => {
-      const v = document.querySelector('video')!;
-      v.muted = true;
-      return v.play();
-    });
-    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.5);
+    await expectVideoPlays(page);
 
     // Edit in the list: one row at a time, save.
     await page.goto('/admin/products');

@@ -1,6 +1,6 @@
 import type { Request } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { screenshot, setupBrowser } from './helpers/browser';
+import { expectVideoPlays, screenshot, setupBrowser } from './helpers/browser';
 
 const b = setupBrowser();
 
@@ -63,12 +63,7 @@ describe('film and watch pages', () => {
     const video = page.getByTestId('video');
     await video.waitFor();
     await page.locator('.episode-link.current').first().waitFor();
-    await page.evaluate(() => {
-      const v = document.querySelector('video')!;
-      v.muted = true;
-      return v.play();
-    });
-    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.5);
+    await expectVideoPlays(page);
     await screenshot(page, 'watch-desktop');
     // Keyboard: m mutes/unmutes, space pauses.
     await page.locator('body').click({ position: { x: 5, y: 300 } });

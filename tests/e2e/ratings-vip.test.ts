@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { collectDialogs, DEMO, freeFilms, signIn } from './helpers/accounts';
-import { screenshot, setupBrowser } from './helpers/browser';
+import { expectVideoPlays, screenshot, setupBrowser } from './helpers/browser';
 
 const b = setupBrowser();
 
@@ -79,14 +79,7 @@ describe('ratings and VIP-only films', () => {
     await vip.page.locator('.tag-vip').waitFor();
     await vip.page.getByRole('button', { name: /Xem phim|Xem tiếp/ }).click();
     await vip.page.waitForURL(new RegExp(`/xem-phim/${slug}/tap-`));
-    const video = vip.page.getByTestId('video');
-    await video.waitFor();
-    await vip.page.evaluate(() => {
-      const v = document.querySelector('video')!;
-      v.muted = true;
-      return v.play();
-    });
-    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.5);
+    await expectVideoPlays(vip.page);
     await screenshot(vip.page, 'vip-watch');
     expect(vipDialogs).toEqual([]);
     expect(vip.errors).toEqual([]);

@@ -3,7 +3,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { collectDialogs, DEMO } from './helpers/accounts';
-import { screenshot, setupBrowser } from './helpers/browser';
+import { expectVideoPlays, screenshot, setupBrowser } from './helpers/browser';
 
 const b = setupBrowser();
 
@@ -44,14 +44,7 @@ async function playVipFilm(page: Page, slug: string) {
   await page.locator('.tag-vip').waitFor();
   await page.getByRole('button', { name: /Xem phim|Xem tiếp/ }).click();
   await page.waitForURL(new RegExp(`/xem-phim/${slug}/tap-`));
-  const video = page.getByTestId('video');
-  await video.waitFor();
-  await page.evaluate(() => {
-    const v = document.querySelector('video')!;
-    v.muted = true;
-    return v.play();
-  });
-  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.5);
+  await expectVideoPlays(page);
 }
 
 describe('VIP plans and payments', () => {

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 
 export const SCREENSHOTS = resolve(import.meta.dirname, '../screenshots');
 mkdirSync(SCREENSHOTS, { recursive: true });
@@ -46,4 +46,16 @@ export function setupBrowser() {
 
 export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
   await page.screenshot({ path: resolve(SCREENSHOTS, `${name}.png`), fullPage });
+}
+
+/** Starts the watch page's video muted (autoplay rules) and waits until playback really advances. */
+export async function expectVideoPlays(page: Page): Promise<void> {
+  const video = page.getByTestId('video');
+  await video.waitFor();
+  await page.evaluate(() => {
+    const v = document.querySelector('video')!;
+    v.muted = true;
+    return v.play();
+  });
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.5);
 }
