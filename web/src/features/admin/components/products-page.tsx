@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { createColumnHelper, flexRender, getCoreRowModel, type RowSelectionState, useReactTable } from '@tanstack/react-table';
+import { createColumnHelper, getCoreRowModel, type RowSelectionState, useReactTable } from '@tanstack/react-table';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import type { FilmCard, Paginated } from '../../../../../worker/schemas/catalogue';
@@ -12,6 +12,7 @@ import { messageOf } from '../api/admin-request';
 import { adminFilmsQuery, deleteFilms, editFilm, type FilmEdit, setFilmVip1 } from '../api/films-api';
 import { AdminHeading } from './admin-layout';
 import { AdminPager } from './admin-pager';
+import { DataTable } from './data-table';
 
 const column = createColumnHelper<FilmCard>();
 const CATEGORY_NAME = new Map<number, string>(CATEGORIES.map((c) => [c.id, c.name]));
@@ -320,34 +321,13 @@ export function ProductsPage({
         </p>
       ) : (
         <div className="admin-table-wrap">
-          <table className="admin-table">
-            <thead>
-              {table.getHeaderGroups().map((group) => (
-                <tr key={group.id}>
-                  {group.headers.map((header) => (
-                    <th key={header.id} data-col={header.column.id}>
-                      {flexRender(header.column.columnDef.header, header.getContext())}
-                    </th>
-                  ))}
-                </tr>
-              ))}
-            </thead>
-            <tbody>
-              {table.getRowModel().rows.map((row) => (
-                <tr
-                  key={row.id}
-                  className={row.original.slug === editing?.slug ? 'editing' : row.getIsSelected() ? 'selected' : undefined}
-                  data-slug={row.original.slug}
-                >
-                  {row.getVisibleCells().map((cell) => (
-                    <td key={cell.id} data-col={cell.column.id}>
-                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            table={table}
+            rowProps={(row) => ({
+              className: row.original.slug === editing?.slug ? 'editing' : row.getIsSelected() ? 'selected' : undefined,
+              'data-slug': row.original.slug,
+            })}
+          />
           {data && data.data.length === 0 && <p className="admin-empty">Không có phim nào.</p>}
           {!data && films.isPending && <p className="admin-empty">Loading...</p>}
         </div>

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
+import { createColumnHelper, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { useEffect, useState } from 'react';
 import { ADMIN_TEXTS, type AdminUser, type AdminUsersResponse, type Permission, type Role } from '../../../../../worker/schemas/admin';
 import { formatDateTime } from '../../../lib/format';
@@ -10,6 +10,7 @@ import { messageOf } from '../api/admin-request';
 import { resetPassword, updatePermissions, updateRole, usersQuery } from '../api/users-api';
 import { AdminHeading } from './admin-layout';
 import { AdminPager } from './admin-pager';
+import { DataTable } from './data-table';
 
 const ROLE_LABEL: Record<Role, string> = { user: 'Thành viên (user)', admin: 'Quản trị viên (admin)' };
 const column = createColumnHelper<AdminUser>();
@@ -191,26 +192,7 @@ export function UsersPage({ page, q, onSearch }: { page: number; q: string; onSe
         </p>
       ) : (
         <div className="admin-table-wrap">
-          <table className="admin-table">
-            <thead>
-              {table.getHeaderGroups().map((group) => (
-                <tr key={group.id}>
-                  {group.headers.map((header) => (
-                    <th key={header.id}>{flexRender(header.column.columnDef.header, header.getContext())}</th>
-                  ))}
-                </tr>
-              ))}
-            </thead>
-            <tbody>
-              {table.getRowModel().rows.map((row) => (
-                <tr key={row.id}>
-                  {row.getVisibleCells().map((cell) => (
-                    <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable table={table} />
           {data && data.data.length === 0 && <p className="admin-empty">Không có người dùng nào.</p>}
           {!data && users.isPending && <p className="admin-empty">Loading...</p>}
         </div>
