@@ -146,7 +146,7 @@ describe('viewer middleware and guards', () => {
     expect(await (await app.request('/optional', { headers: bearer('garbage') })).json()).toEqual({ viewer: null });
     expect(await (await app.request('/optional', { headers: { authorization: 'Basic abc' } })).json()).toEqual({ viewer: null });
     expect(await (await app.request('/optional', { headers: bearer(user.session.token) })).json()).toEqual({
-      viewer: { id: user.id, email: user.email, name: user.name, roles: ['user'], permissions: [] },
+      viewer: { id: user.id, email: user.email, name: user.name, roles: ['user'], permissions: [], subscriptions: [] },
     });
     clock.advance(16 * 60_000);
     expect(await (await app.request('/optional', { headers: bearer(user.session.token) })).json()).toEqual({ viewer: null });

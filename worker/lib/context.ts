@@ -1,4 +1,5 @@
 import type { Config } from '../config';
+import type { Subscription } from '../schemas/vip';
 import type { Db } from '../db/client';
 import type { FilmRecordCache } from '../services/catalogue/detail';
 import type { CachedResponse } from './public-cache';
@@ -10,7 +11,10 @@ export interface Viewer {
   email: string;
   name: string;
   roles: string[];
+  /** Admin-granted ∪ those of active subscriptions (services/auth/viewer.ts). */
   permissions: string[];
+  /** Active subscriptions, highest plan first, read with the viewer. */
+  subscriptions: Subscription[];
 }
 
 /** Everything host-specific the shared app needs; each host (node.ts, index.ts) builds one. */

@@ -4,16 +4,14 @@ import type { AppEnv } from '../lib/context';
 import { validate } from '../lib/validate';
 import { changePassword, getAccount, logoutEverywhere } from '../services/auth/accounts';
 import { type AccountResponse, changePasswordBodySchema } from '../schemas/account';
-import { activeSubscriptions } from '../services/payments/orders';
 
 /** The signed-in user's own account: /api/account. */
 export const accountRoutes = new Hono<AppEnv>()
   .use(requireViewer)
   .get('/', async (c) => {
-    const [account, subscriptions] = await Promise.all([
-      getAccount(c.var.db, c.var.viewer.id),
-      activeSubscriptions(c.var.db, c.var.viewer.id, c.var.deps.now()),
-    ]);
+    const account = await getAccount(c.var.db, c.var.viewer.id);
+    // Subscriptions as the viewer was read for this request (no second query).
+    const { subscriptions } = c.var.viewer;
     // Permissions as the API applies them (admin-granted ∪ subscriptions), plus the subscriptions themselves.
     const body: AccountResponse = {
       ...account,

@@ -35,11 +35,13 @@ export async function loadViewer(db: Db, userId: number, epoch: number, now: num
     activeSubscriptionsQuery(db, userId, now),
   ]);
   if (!user || user.sessionEpoch !== epoch) return null;
+  const subscriptions = toSubscriptions(active);
   return {
     id: user.id,
     email: user.email,
     name: user.username,
     roles: splitList(user.roles),
-    permissions: withPlans(splitList(user.permissions), toSubscriptions(active)),
+    permissions: withPlans(splitList(user.permissions), subscriptions),
+    subscriptions,
   };
 }
