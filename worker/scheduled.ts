@@ -2,6 +2,7 @@ import { lt } from 'drizzle-orm';
 import { rateLimits, refreshTokens, viewEvents } from './db/schema';
 import type { AppDeps } from './lib/context';
 import { crawlTick } from './services/admin/crawls';
+import { cancelStaleOrders } from './services/payments/orders';
 
 const DAY = 24 * 60 * 60 * 1000;
 /** Trending looks back 30 days at most; older view events only cost space. */
@@ -25,6 +26,15 @@ export const housekeeping: ScheduledJob = {
   },
 };
 
+/** Unpaid VIP orders past their lifetime (services/payments/orders.ts) become 'cancelled'. */
+export const staleOrders: ScheduledJob = {
+  name: 'stale-orders',
+  async run({ db }, now) {
+    const n = await cancelStaleOrders(db, now);
+    if (n > 0) console.log(`[scheduled] cancelled ${n} unpaid order(s) past their lifetime`);
+  },
+};
+
 /**
  * Scheduled and admin crawls: claims due schedules, advances unfinished runs from their
  * cursor within CRAWL_TICK_BUDGET_MS (Workers minute crons stop after 30 s of CPU), settles schedule
@@ -38,7 +48,7 @@ export const crawls: ScheduledJob = {
 };
 
 /** Every job the Cron Trigger (Workers) or the minute ticker (Node) runs; each job's failure is isolated. */
-export const SCHEDULED_JOBS: ScheduledJob[] = [housekeeping, crawls];
+export const SCHEDULED_JOBS: ScheduledJob[] = [housekeeping, staleOrders, crawls];
 
 export async function runScheduledJobs(deps: AppDeps, jobs: ScheduledJob[] = SCHEDULED_JOBS): Promise<{ name: string; ok: boolean }[]> {
   const now = deps.now();

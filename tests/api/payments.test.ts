@@ -7,6 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_PAYMENT_SECRETS, loadConfig } from '../../worker/config';
 import { films, payments, subscriptions } from '../../worker/db/schema';
 import type { BankTransferResponse, GatewayOrderResponse, Order, PaymentReturnResponse } from '../../worker/schemas/vip';
+import { runScheduledJobs } from '../../worker/scheduled';
 import { createTestApp, errorOf, type TestApp } from '../helpers/app';
 import { bearer, fakeClock, insertFilm, login, signedInUser } from '../helpers/auth';
 
@@ -519,6 +520,29 @@ describe('bank transfer and admin confirmation', () => {
 });
 
 describe('orders of the signed-in user', () => {
+  it('a buyer opens at most 10 orders per 10 minutes: the 11th is 429 in the JSON error shape and writes no row', async () => {
+    const user = await buyer();
+    const other = await buyer();
+    const methods = ['vnpay', 'bank_transfer'] as const;
+    for (let i = 0; i < 10; i++) {
+      const res = await t.request(`/api/product/${methods[i % 2]}`, { json: { plan: 'VIP1', months: 1 }, headers: user.auth });
+      expect(res.status).toBe(200);
+    }
+    const orderRows = async () =>
+      (await t.deps.db.select({ n: sql<number>`count(*)` }).from(payments).where(eq(payments.userId, user.id)))[0]?.n;
+    const over = await t.request('/api/product/vnpay', { json: { plan: 'VIP2', months: 12 }, headers: user.auth });
+    expect(over.status).toBe(429);
+    expect(await errorOf(over)).toEqual({
+      code: 'rate_limited',
+      message: 'Bạn đã tạo quá nhiều đơn hàng trong ít phút. Vui lòng thử lại sau.',
+    });
+    expect(await orderRows()).toBe(10);
+    // Another buyer is not held back, and the same buyer may order again in the next window.
+    await startVnpay(other.auth);
+    clock.advance(10 * 60_000);
+    await startVnpay(user.auth);
+    expect(await orderRows()).toBe(11);
+  });
   it('lists only the owner’s orders; another user’s order is 404; bad ids 400; anonymous 401', async () => {
     const alice = await buyer();
     const bob = await buyer();
@@ -530,6 +554,42 @@ describe('orders of the signed-in user', () => {
     expect((await t.request('/api/vip/orders/xyz', { headers: alice.auth })).status).toBe(400);
     expect((await t.request(`/api/vip/orders/${orderId}`)).status).toBe(401);
     expect((await t.request('/api/vip/orders')).status).toBe(401);
+  });
+});
+
+describe('unpaid orders', () => {
+  it('the scheduled jobs cancel gateway orders after a day and bank transfers after a week; a late IPN then pays nothing', async () => {
+    const user = await buyer();
+    const vnpay = await startVnpay(user.auth);
+    const transfer = (await (
+      await t.request('/api/product/bank_transfer', { json: { plan: 'VIP1', months: 1 }, headers: user.auth })
+    ).json()) as BankTransferResponse;
+    // Read from the table: the buyer's access token expires long before a day passes.
+    const statusOf = async (orderId: string) =>
+      (
+        await t.deps.db
+          .select({ status: payments.status, payload: payments.providerPayload })
+          .from(payments)
+          .where(eq(payments.txnRef, orderId))
+      )[0];
+    clock.advance(DAY - 1);
+    await runScheduledJobs(t.deps);
+    expect((await statusOf(vnpay.orderId))?.status).toBe('pending');
+
+    clock.advance(1);
+    const results = await runScheduledJobs(t.deps);
+    expect(results).toContainEqual({ name: 'stale-orders', ok: true });
+    expect((await statusOf(vnpay.orderId))?.status).toBe('cancelled');
+    expect((await statusOf(transfer.orderId))?.status).toBe('pending');
+    expect(await ipn(vnpayResult(vnpay.orderId, 207_000))).toEqual({ RspCode: '02', Message: 'Order already confirmed' });
+
+    clock.advance(6 * DAY);
+    await runScheduledJobs(t.deps);
+    expect((await statusOf(transfer.orderId))?.status).toBe('cancelled');
+    // The buyer's history says why (signed in again: the old token expired).
+    const again = bearer((await login(t, user)).token);
+    expect(await order(again, vnpay.orderId)).toMatchObject({ status: 'cancelled', reason: 'Đơn hàng đã hết hạn thanh toán' });
+    expect(await subscriptionCount()).toBe(0);
   });
 });
 

@@ -75,6 +75,7 @@ export const VIP_TEXTS = {
   hotlineHint: 'Nếu sau vài phút giao dịch chưa được ghi nhận, vui lòng gọi hotline',
   gatewayUnavailable: 'Phương thức thanh toán này hiện chưa được cấu hình. Vui lòng chọn phương thức khác.',
   gatewayError: 'Cổng thanh toán không phản hồi. Vui lòng thử lại sau.',
+  tooManyOrders: 'Bạn đã tạo quá nhiều đơn hàng trong ít phút. Vui lòng thử lại sau.',
 } as const;
 
 export const METHOD_LABELS: Record<PaymentMethod, string> = {

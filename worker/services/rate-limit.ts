@@ -28,6 +28,8 @@ export const RATE_LIMITS = {
   ratingPerUser: { limit: 20, windowMs: 60_000 },
   /** Broken-episode reports (watch page button). */
   errorReportPerIp: { limit: 10, windowMs: 10 * 60_000 },
+  /** New VIP orders (each is a row and, for a gateway, a signed payment request). */
+  orderPerUser: { limit: 10, windowMs: 10 * 60_000 },
 } as const;
 
 /** Start of the fixed window that `now` falls in. */

@@ -1,7 +1,7 @@
 // Orders (the payments table) and the subscriptions they grant. Every state change of an order is one
 // conditional update `where status = 'pending'`, in the same batch (one transaction) as the grant, so a
 // replayed or concurrent duplicate callback changes nothing (docs/decisions/0400-payments.md).
-import { and, count, desc, eq, gt, max, notExists, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, lte, max, ne, notExists, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { payments, subscriptions, users } from '../../db/schema';
 import {
@@ -14,7 +14,9 @@ import {
   type PaymentMethod,
   type PlanId,
   type Subscription,
+  VIP_TEXTS,
 } from '../../schemas/vip';
+import { enforceRateLimits, RATE_LIMITS } from '../rate-limit';
 import { randomOrderId } from './signing';
 
 const GMT7_MS = 7 * 60 * 60 * 1000;
@@ -103,11 +105,15 @@ export async function findOrder(db: Db, orderId: string): Promise<OrderRow | und
   return row;
 }
 
-/** A pending order priced on the server; its id is random and is the gateway's reference. */
+/**
+ * A pending order priced on the server; its id is random and is the gateway's reference. Each buyer may
+ * open RATE_LIMITS.orderPerUser orders per window: every order is a row kept for the history.
+ */
 export async function createOrder(
   db: Db,
   input: { userId: number; plan: PlanId; months: number; method: PaymentMethod; now: number },
 ): Promise<OrderRow> {
+  await enforceRateLimits(db, [{ key: `order:user:${input.userId}`, ...RATE_LIMITS.orderPerUser }], input.now, VIP_TEXTS.tooManyOrders);
   const [row] = await db
     .insert(payments)
     .values({
@@ -196,6 +202,36 @@ export async function failOrder(
     .where(and(eq(payments.id, order.id), eq(payments.status, 'pending')))
     .returning({ id: payments.id });
   return updated.length > 0 ? 'failed' : 'not_pending';
+}
+
+/**
+ * How long an unpaid order stays open. A gateway's payment page expires long before (VNPay after 15
+ * minutes, MoMo's default is 100) and a late IPN for a cancelled order is answered "already confirmed",
+ * so a day leaves a wide margin; a bank transfer is made by a person and checked by an admin, so a week.
+ */
+export const PENDING_ORDER_LIFETIME = {
+  gateway: 24 * 60 * 60_000,
+  bankTransfer: 7 * 24 * 60 * 60_000,
+} as const;
+
+export const STALE_ORDER_REASON = 'Đơn hàng đã hết hạn thanh toán';
+
+/** Cancels the pending orders older than their lifetime in one conditional update; answers how many. */
+export async function cancelStaleOrders(db: Db, now: number): Promise<number> {
+  const cancelled = await db
+    .update(payments)
+    .set({ status: 'cancelled', providerPayload: JSON.stringify({ providerTxnId: null, reason: STALE_ORDER_REASON }) })
+    .where(
+      and(
+        eq(payments.status, 'pending'),
+        or(
+          and(ne(payments.gateway, 'bank_transfer'), lte(payments.createdAt, now - PENDING_ORDER_LIFETIME.gateway)),
+          and(eq(payments.gateway, 'bank_transfer'), lte(payments.createdAt, now - PENDING_ORDER_LIFETIME.bankTransfer)),
+        ),
+      ),
+    )
+    .returning({ id: payments.id });
+  return cancelled.length;
 }
 
 function reasonOf(row: OrderRow): string | null {
