@@ -52,6 +52,7 @@ try {
   }
   global.gc?.();
   const rssStart = server.rssMb();
+  await server.loopDelay(); // from here on
   let next = 0;
   const result = await autocannon({
     url: server.base,
@@ -61,10 +62,12 @@ try {
     requests: [{ setupRequest: (req) => ({ ...req, path: mix[next++ % mix.length]! }) }],
   });
   const rssEnd = server.rssMb();
+  const loop = await server.loopDelay();
   console.log(`\nLoad: ${CONNECTIONS} connections, ${SECONDS} s, ${mix.length} mixed public read URLs, ${FILMS} films, Node host`);
   console.log(`  requests      ${result.requests.total} (${Math.round(result.requests.average)} req/s)`);
   console.log(`  latency       p50 ${result.latency.p50} ms · p99 ${result.latency.p99} ms · max ${result.latency.max} ms`);
   console.log(`  errors        ${result.errors} (non-2xx ${result.non2xx}) · timeouts ${result.timeouts}`);
+  console.log(`  event loop    delay p50 ${loop.p50} ms · p99 ${loop.p99} ms · max ${loop.max} ms (server, during the load)`);
   console.log(`  server RSS    ${rssStart.toFixed(0)} MB at start → ${rssEnd.toFixed(0)} MB at end`);
   if (result.errors + result.non2xx + result.timeouts > 0) process.exitCode = 1;
 } finally {
