@@ -10,7 +10,21 @@ if (file) {
   histogram.enable();
   process.on('SIGUSR2', () => {
     const ms = (ns: number) => Math.round(ns / 1e4) / 100;
-    writeFileSync(file, JSON.stringify({ p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max) }));
+    const { heapUsed, external } = process.memoryUsage();
+    // Live data: after a full collection (the bench server runs with --expose-gc).
+    (globalThis as { gc?: () => void }).gc?.();
+    const live = process.memoryUsage().heapUsed;
+    writeFileSync(
+      file,
+      JSON.stringify({
+        p50: ms(histogram.percentile(50)),
+        p99: ms(histogram.percentile(99)),
+        max: ms(histogram.max),
+        heapMb: Math.round(heapUsed / 2 ** 20),
+        liveHeapMb: Math.round(live / 2 ** 20),
+        externalMb: Math.round(external / 2 ** 20),
+      }),
+    );
     histogram.disable();
     histogram = monitorEventLoopDelay({ resolution: 10 });
     histogram.enable();
