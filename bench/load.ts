@@ -3,6 +3,7 @@
 // default). Prints errors, timeouts, latency and the server's resident memory at start and end.
 // BENCH_LOAD_CONNECTIONS, BENCH_LOAD_SECONDS and BENCH_FILMS override the sizes.
 import autocannon from 'autocannon';
+import { loadavg } from 'node:os';
 import { fold } from '../worker/db/fold';
 import { benchDbFile, ensureCatalogue } from './catalogue';
 import { startBenchServer } from './server';
@@ -74,6 +75,11 @@ try {
   console.log(`  event loop    delay p50 ${loop.p50} ms · p99 ${loop.p99} ms · max ${loop.max} ms (server, during the load)`);
   console.log(
     `  server RSS    ${rssStart.toFixed(0)} MB at start → ${rssEnd.toFixed(0)} MB at end (every 10 s: ${rssSeries.join(', ')}; JS heap ${loop.heapMb} MB, ${loop.liveHeapMb} MB live, external ${loop.externalMb} MB at end)`,
+  );
+  console.log(
+    `  load average  ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} (the machine is shared)`,
   );
   if (result.errors + result.non2xx + result.timeouts > 0) process.exitCode = 1;
 } finally {

@@ -47,15 +47,15 @@ export function createApp(deps: AppDeps) {
     if (!resHeaders.has('Cache-Control')) resHeaders.set('Cache-Control', 'no-store');
   });
   app.use('*', viewerMiddleware);
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: 64 * 1024,
-      onError: () => {
-        throw new ApiError(413, 'payload_too_large', 'body: larger than 64 KB');
-      },
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: 64 * 1024,
+    onError: () => {
+      throw new ApiError(413, 'payload_too_large', 'body: larger than 64 KB');
+    },
+  });
+  // Reads carry no body: bodyLimit would still ask the Request for one, and on the Node host that turns
+  // @hono/node-server's lightweight Request into a whole WHATWG Request per call.
+  app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
 
   const routes = app
     .basePath('/api')
