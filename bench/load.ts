@@ -3,6 +3,7 @@
 // default). Prints errors, timeouts, latency and the server's resident memory at start and end.
 // BENCH_LOAD_CONNECTIONS, BENCH_LOAD_SECONDS and BENCH_FILMS override the sizes.
 import autocannon from 'autocannon';
+import { loadavg } from 'node:os';
 import { fold } from '../worker/db/fold';
 import { benchDbFile, ensureCatalogue } from './catalogue';
 import { startBenchServer } from './server';
@@ -52,7 +53,11 @@ try {
   }
   global.gc?.();
   const rssStart = server.rssMb();
+  await server.loopDelay(); // from here on
   let next = 0;
+  // RSS every 10 s: a plateau after the caches fill is flat; a leak keeps climbing.
+  const rssSeries: number[] = [];
+  const sampler = setInterval(() => rssSeries.push(Math.round(server.rssMb())), 10_000);
   const result = await autocannon({
     url: server.base,
     connections: CONNECTIONS,
@@ -60,12 +65,22 @@ try {
     timeout: 10,
     requests: [{ setupRequest: (req) => ({ ...req, path: mix[next++ % mix.length]! }) }],
   });
+  clearInterval(sampler);
   const rssEnd = server.rssMb();
+  const loop = await server.loopDelay();
   console.log(`\nLoad: ${CONNECTIONS} connections, ${SECONDS} s, ${mix.length} mixed public read URLs, ${FILMS} films, Node host`);
   console.log(`  requests      ${result.requests.total} (${Math.round(result.requests.average)} req/s)`);
   console.log(`  latency       p50 ${result.latency.p50} ms · p99 ${result.latency.p99} ms · max ${result.latency.max} ms`);
   console.log(`  errors        ${result.errors} (non-2xx ${result.non2xx}) · timeouts ${result.timeouts}`);
-  console.log(`  server RSS    ${rssStart.toFixed(0)} MB at start → ${rssEnd.toFixed(0)} MB at end`);
+  console.log(`  event loop    delay p50 ${loop.p50} ms · p99 ${loop.p99} ms · max ${loop.max} ms (server, during the load)`);
+  console.log(
+    `  server RSS    ${rssStart.toFixed(0)} MB at start → ${rssEnd.toFixed(0)} MB at end (every 10 s: ${rssSeries.join(', ')}; JS heap ${loop.heapMb} MB, ${loop.liveHeapMb} MB live, external ${loop.externalMb} MB at end)`,
+  );
+  console.log(
+    `  load average  ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} (the machine is shared)`,
+  );
   if (result.errors + result.non2xx + result.timeouts > 0) process.exitCode = 1;
 } finally {
   server.stop();

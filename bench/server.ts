@@ -1,19 +1,34 @@
 // The Node host as the benchmarks run it: one node process (no tsx wrapper, so its pid's RSS is the
 // server's) on a bench catalogue, on loopback.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { REPO_ROOT } from '../worker/node';
+
+/** Event-loop delay percentiles (ms) and the JS heap and external memory (MB) at the moment of asking. */
+export interface LoopDelay {
+  p50: number;
+  p99: number;
+  max: number;
+  heapMb: number;
+  /** The heap after a full collection: what the server really holds. */
+  liveHeapMb: number;
+  externalMb: number;
+}
 
 export interface BenchServer {
   base: string;
   pid: number;
   /** Resident memory of the server process, MB (Linux /proc). */
   rssMb: () => number;
+  /** The server's event-loop delay (ms) since the previous call or the start (bench/loop-monitor.ts). */
+  loopDelay: () => Promise<LoopDelay>;
   stop: () => void;
 }
 
 export async function startBenchServer(options: { dbFile: string; port: number; cacheSeconds: number }): Promise<BenchServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/node.ts'], {
+  const loopFile = resolve(REPO_ROOT, `data/bench-loop-${options.port}.json`);
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', '--import', './bench/loop-monitor.ts', 'worker/node.ts'], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
@@ -21,6 +36,7 @@ export async function startBenchServer(options: { dbFile: string; port: number; 
       DATABASE_URL: `file:${options.dbFile}`,
       APP_ENV: 'test',
       PUBLIC_CACHE_SECONDS: String(options.cacheSeconds),
+      BENCH_LOOP_FILE: loopFile,
       // Benchmarks never need the live-comment rooms or secrets kept across runs.
       JWT_SECRET: 'bench-only-secret-0123456789abcdef-0123',
       PARTY_SECRET: 'bench-only-party-secret',
@@ -36,6 +52,12 @@ export async function startBenchServer(options: { dbFile: string; port: number; 
           base,
           pid: child.pid!,
           stop,
+          loopDelay: async () => {
+            rmSync(loopFile, { force: true });
+            child.kill('SIGUSR2');
+            for (let i = 0; i < 100 && !existsSync(loopFile); i++) await new Promise((r) => setTimeout(r, 50));
+            return JSON.parse(readFileSync(loopFile, 'utf8')) as LoopDelay;
+          },
           rssMb: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024,
         };
       }

@@ -21,32 +21,41 @@ import { checkoutRoutes, paymentRoutes } from './routes/payment';
 import { vipRoutes } from './routes/vip';
 import { ratingRoutes } from './routes/ratings';
 
+/** The read cache's bound in bytes of cached answers (a listing page is about 35 KB as a JS string). */
+const RESPONSE_CACHE_BYTES = 32 * 2 ** 20;
+// JS strings of non-Latin-1 text take two bytes a character; headers are a few hundred bytes.
+const weighResponse = (entry: CachedResponse) => entry.body.length * 2 + 512;
+
 /** The whole API, host-agnostic: node.ts and index.ts only build deps and mount it. */
 export function createApp(deps: AppDeps) {
-  const headers = securityHeaders(deps.config);
+  const headers = Object.entries(securityHeaders(deps.config));
   const app = new Hono<AppEnv>();
   // A few seconds of reuse for public catalogue reads (docs/decisions/0006-public-read-cache.md).
   const ttl = deps.config.PUBLIC_CACHE_SECONDS * 1000;
-  const caches = { responses: new TtlCache<CachedResponse>(ttl, 2_000, deps.now), films: new TtlCache<FilmRecord>(ttl, 2_000, deps.now) };
+  const caches = {
+    responses: new TtlCache<CachedResponse>(ttl, 2_000, deps.now, { weigh: weighResponse, maxWeight: RESPONSE_CACHE_BYTES }),
+    films: new TtlCache<FilmRecord>(ttl, 2_000, deps.now),
+  };
 
   app.use('*', async (c, next) => {
     c.set('deps', deps);
     c.set('db', deps.db);
     c.set('caches', caches);
     await next();
-    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
-    if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
+    const resHeaders = c.res.headers;
+    for (const [name, value] of headers) resHeaders.set(name, value);
+    if (!resHeaders.has('Cache-Control')) resHeaders.set('Cache-Control', 'no-store');
   });
   app.use('*', viewerMiddleware);
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: 64 * 1024,
-      onError: () => {
-        throw new ApiError(413, 'payload_too_large', 'body: larger than 64 KB');
-      },
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: 64 * 1024,
+    onError: () => {
+      throw new ApiError(413, 'payload_too_large', 'body: larger than 64 KB');
+    },
+  });
+  // Reads carry no body: bodyLimit would still ask the Request for one, and on the Node host that turns
+  // @hono/node-server's lightweight Request into a whole WHATWG Request per call.
+  app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
 
   const routes = app
     .basePath('/api')

@@ -12,7 +12,8 @@ import { createApp } from './app';
 import { loadConfig, type Config } from './config';
 import { DEFAULT_DATABASE_URL, openMigratedDatabase, type NodeDatabase } from './db/node-client';
 import type { AppDeps } from './lib/context';
-import { nodeClientAddress, withClientAddress } from './lib/client-ip';
+import { DEFAULT_ADMISSION, type AdmissionOptions, withAdmission } from './lib/admission';
+import { carriesClientAddress, nodeClientAddress, setClientAddressOnRaw, withClientAddress } from './lib/client-ip';
 import { answerClientError, hostErrorResponse } from './lib/host-errors';
 import { compressDynamic } from './lib/compress-dynamic';
 import { securityHeaders } from './lib/security-headers';
@@ -34,6 +35,8 @@ export interface NodeServerOptions {
   demoMediaDir?: string;
   /** Run scheduled jobs every SCHEDULER_TICK_MS, a minute by default (the local stand-in for Cron Triggers). */
   ticker?: boolean;
+  /** Queue bounds of the request admission (lib/admission.ts); DEFAULT_ADMISSION otherwise. */
+  admission?: AdmissionOptions;
 }
 
 export interface RunningServer {
@@ -68,7 +71,8 @@ export function createNodeRoot(deps: AppDeps, demoMediaDir?: string, webDist = W
   root.all('/api/*', (c) => {
     // This host is the edge: the client address is the socket's, never a header the client sent.
     const address = nodeClientAddress(c.req.raw.headers, c.env?.incoming?.socket?.remoteAddress, deps.config.TRUST_PROXY);
-    return api.fetch(withClientAddress(c.req.raw, address));
+    // The server's listener has set them already (setClientAddressOnRaw); a caller without it gets a copy.
+    return api.fetch(carriesClientAddress(c.req.raw.headers, address) ? c.req.raw : withClientAddress(c.req.raw, address));
   });
   // Headers are set after the response exists: serveStatic builds its response before its onFound hook.
   root.use('*', async (c, next) => {
@@ -117,7 +121,17 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
   const root = createNodeRoot(deps, options.demoMediaDir);
   // Built by hand rather than with serve(): serve() passes no errorHandler, and the HTTP layer's own 400s
   // (worker/lib/host-errors.ts) should carry the JSON error shape too.
-  const server = createServer(getRequestListener(root.fetch, { errorHandler: hostErrorResponse }));
+  const listener = getRequestListener(root.fetch, { errorHandler: hostErrorResponse });
+  const trustProxy = options.config.TRUST_PROXY;
+  const server = createServer(
+    withAdmission((incoming, outgoing) => {
+      setClientAddressOnRaw(incoming, trustProxy);
+      return listener(incoming, outgoing);
+    }, options.admission ?? DEFAULT_ADMISSION),
+  );
+  // Bounds for a slow or silent client (Node's defaults: 60 s for headers, 5 minutes for a request).
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 30_000;
   server.on('clientError', answerClientError);
   await new Promise<void>((listening) => server.listen(options.port, '0.0.0.0', listening));
   const { port } = server.address() as AddressInfo;

@@ -23,7 +23,7 @@ export function clientIp(headers: Headers): string {
  * front (TRUST_PROXY) is a header believed: the proxy's CF-Connecting-IP, else the last
  * X-Forwarded-For hop, the one that proxy appended (earlier hops are whatever the client sent).
  */
-export function nodeClientAddress(headers: Headers, socketAddress: string | undefined, trustProxy: boolean): string {
+export function nodeClientAddress(headers: Pick<Headers, 'get'>, socketAddress: string | undefined, trustProxy: boolean): string {
   if (trustProxy) {
     const cf = headers.get('cf-connecting-ip')?.trim();
     if (cf) return cf;
@@ -31,6 +31,33 @@ export function nodeClientAddress(headers: Headers, socketAddress: string | unde
     if (last) return last;
   }
   return socketAddress || 'unknown';
+}
+
+/**
+ * The Node host's listener, before the request becomes a Request: the client-address headers of the
+ * raw request (what @hono/node-server builds its Request from) become the host's alone. Then the
+ * app-level check finds them right and needs no copy of the Request (withClientAddress), which cost a
+ * whole WHATWG Request per API call.
+ */
+export function setClientAddressOnRaw(incoming: { rawHeaders: string[]; socket?: { remoteAddress?: string } }, trustProxy: boolean): void {
+  const raw = incoming.rawHeaders;
+  const kept: string[] = [];
+  const seen: Record<string, string> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (name === CLIENT_IP_HEADER || name === 'x-forwarded-for') {
+      // Repeated headers read as Headers.get would: joined with ', '.
+      seen[name] = seen[name] === undefined ? raw[i + 1]! : `${seen[name]}, ${raw[i + 1]}`;
+    } else kept.push(raw[i]!, raw[i + 1]!);
+  }
+  const address = nodeClientAddress({ get: (name) => seen[name.toLowerCase()] ?? null }, incoming.socket?.remoteAddress, trustProxy);
+  kept.push(CLIENT_IP_HEADER, address);
+  incoming.rawHeaders = kept;
+}
+
+/** True when the request's client-address headers are already the host's alone (setClientAddressOnRaw). */
+export function carriesClientAddress(headers: Headers, address: string): boolean {
+  return headers.get(CLIENT_IP_HEADER) === address && !headers.has('x-forwarded-for');
 }
 
 /** A copy of the request whose client-address headers are the host's alone. */

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { batchPrepared, preparedOnce } from '../../db/prepared';
 import { countries, episodes, filmCountries, filmGenres, films, genres } from '../../db/schema';
 import type { Viewer } from '../../lib/context';
 import { notFound } from '../../lib/errors';
@@ -39,38 +40,48 @@ export function groupByServer(rows: EpisodeRow[], withLinks: boolean): ServerEpi
   return [...servers].map(([server_name, linkfilms]) => ({ server_name, linkfilms: linkfilms.sort((a, b) => a.episode - b.episode) }));
 }
 
-/** A film id as SQL: the number itself, or the slug's lookup as a subquery, so dependent reads need not wait for it. */
+/** A film is read by its slug (the film page) or its id (getdetail_xemphim); each has its own statements. */
 type FilmKey = { slug: string } | { id: number };
-const filmIdOf = (key: FilmKey): SQL =>
-  'slug' in key ? sql`(select ${films.id} from ${films} where ${films.slug} = ${key.slug})` : sql`${key.id}`;
+type KeyKind = 'slug' | 'id';
+const kindOf = (key: FilmKey): KeyKind => ('slug' in key ? 'slug' : 'id');
+const valuesOf = (key: FilmKey) => ('slug' in key ? { slug: key.slug } : { id: key.id });
+
+const p = { slug: sql.placeholder('slug'), id: sql.placeholder('id'), viewer: sql.placeholder('viewer') };
+
+/** The film id as SQL: the id itself, or the slug's lookup as a subquery, so dependent reads need not wait for it. */
+const filmIdOf = (kind: KeyKind): SQL =>
+  kind === 'slug' ? sql`(select ${films.id} from ${films} where ${films.slug} = ${p.slug})` : sql`${p.id}`;
 
 /**
  * The statements of a film record: the film, its taxonomy, episodes (links included) and
  * recommendations, the same for every viewer. Each finds the film by its key on its own, so all of them
  * go to the database in one batch: one round trip on Workers instead of three in sequence.
  */
-function recordQueries(db: Db, key: FilmKey) {
-  const id = filmIdOf(key);
+function recordQueries(db: Db, kind: KeyKind) {
+  const id = filmIdOf(kind);
   // The film's main genre is its first one (lowest genre id, the order the genre list is shown in).
   const mainGenre = sql`(select min(${filmGenres.genreId}) from ${filmGenres} where ${filmGenres.filmId} = ${id})`;
   return [
     db
       .select({ ...cardColumns, director: films.director, actors: films.actors })
       .from(films)
-      .where('slug' in key ? eq(films.slug, key.slug) : eq(films.id, key.id))
-      .limit(1),
+      .where(kind === 'slug' ? eq(films.slug, p.slug) : eq(films.id, p.id))
+      .limit(1)
+      .prepare(),
     db
       .select({ slug: genres.slug, name: genres.name })
       .from(filmGenres)
       .innerJoin(genres, eq(genres.id, filmGenres.genreId))
       .where(eq(filmGenres.filmId, id))
-      .orderBy(asc(filmGenres.genreId)),
+      .orderBy(asc(filmGenres.genreId))
+      .prepare(),
     db
       .select({ slug: countries.slug, name: countries.name })
       .from(filmCountries)
       .innerJoin(countries, eq(countries.id, filmCountries.countryId))
-      .where(eq(filmCountries.filmId, id)),
-    db.select().from(episodes).where(eq(episodes.filmId, id)).orderBy(asc(episodes.id)),
+      .where(eq(filmCountries.filmId, id))
+      .prepare(),
+    db.select().from(episodes).where(eq(episodes.filmId, id)).orderBy(asc(episodes.id)).prepare(),
     // The most viewed films of the main genre, the film itself excluded.
     db
       .select(cardColumns)
@@ -82,12 +93,32 @@ function recordQueries(db: Db, key: FilmKey) {
         ),
       )
       .orderBy(desc(films.views), desc(films.id))
-      .limit(RECOMMENDED),
+      .limit(RECOMMENDED)
+      .prepare(),
   ] as const;
 }
 
-type RecordResults = Awaited<ReturnType<typeof loadRecordBatch>>;
-const loadRecordBatch = (db: Db, key: FilmKey) => db.batch(recordQueries(db, key));
+/** The comments and ratings, read fresh on every request so a new comment or rating shows on the next load. */
+function freshQueries(db: Db, kind: KeyKind | 'hit') {
+  // On a record cache hit the id is known: no slug lookup.
+  const id = kind === 'slug' ? filmIdOf('slug') : filmIdOf('id');
+  return [
+    filmCommentsQuery(db, id).prepare(),
+    ratingSummaryQuery(db, id).prepare(),
+    // A placeholder where the builder takes the user id (drizzle binds either); user ids start at 1, so a
+    // signed-out viewer (0) has no row.
+    ownRatingQuery(db, id, p.viewer as unknown as number).prepare(),
+  ] as const;
+}
+
+/** Built once per database (worker/db/prepared.ts). */
+const statementsFor = preparedOnce((db: Db) => ({
+  record: { slug: recordQueries(db, 'slug'), id: recordQueries(db, 'id') },
+  fresh: { slug: freshQueries(db, 'slug'), id: freshQueries(db, 'id') },
+}));
+
+type RecordStatements = ReturnType<typeof recordQueries>;
+type RecordResults = Awaited<ReturnType<typeof batchPrepared<RecordStatements>>>;
 
 function toRecord([[film], genreRows, countryRows, episodeRows, recommendedRows]: RecordResults) {
   if (!film) return null;
@@ -121,7 +152,7 @@ function detailOf(record: FilmRecord, viewer: Viewer | null) {
 /** The film's detail for this viewer: links are withheld unless the viewer may watch it. */
 export async function loadFilmDetail(db: Db, key: FilmKey, viewer: Viewer | null, cache?: FilmRecordCache) {
   const hit = cache?.get(cacheKeyOf(key));
-  const record = hit ?? toRecord(await loadRecordBatch(db, key));
+  const record = hit ?? toRecord(await batchPrepared(db, statementsFor(db).record[kindOf(key)], valuesOf(key)));
   if (!record) throw notFound('Không tìm thấy phim');
   if (!hit) cache?.set(cacheKeyOf(key), record);
   return { ...detailOf(record, viewer), cached: hit !== undefined };
@@ -140,25 +171,23 @@ export async function filmDetailBySlug(
 ): Promise<FilmDetailResponse & { cached: boolean }> {
   const key = { slug };
   const hit = cache?.get(cacheKeyOf(key));
-  const id = hit ? sql`${hit.film.id}` : filmIdOf(key);
-  const fresh = [
-    filmCommentsQuery(db, id),
-    ratingSummaryQuery(db, id),
-    // User ids start at 1: a signed-out viewer's own rating is no row.
-    ownRatingQuery(db, id, viewer?.id ?? 0),
-  ] as const;
+  const statements = statementsFor(db);
+  const viewerId = viewer?.id ?? 0;
   let record: FilmRecord | null | undefined = hit;
-  let commentRows: Awaited<(typeof fresh)[0]>;
-  let ratingRows: Awaited<(typeof fresh)[1]>;
-  let own: Awaited<(typeof fresh)[2]>;
+  let fresh: Awaited<ReturnType<typeof batchPrepared<(typeof statements.fresh)['id']>>>;
   if (hit) {
-    [commentRows, ratingRows, own] = await db.batch(fresh);
+    fresh = await batchPrepared(db, statements.fresh.id, { id: hit.film.id, viewer: viewerId });
   } else {
-    const [filmRows, genreRows, countryRows, episodeRows, recommendedRows, ...rest] = await db.batch([...recordQueries(db, key), ...fresh]);
+    const [filmRows, genreRows, countryRows, episodeRows, recommendedRows, ...rest] = await batchPrepared(
+      db,
+      [...statements.record.slug, ...statements.fresh.slug] as const,
+      { slug, viewer: viewerId },
+    );
     record = toRecord([filmRows, genreRows, countryRows, episodeRows, recommendedRows]);
-    [commentRows, ratingRows, own] = rest;
+    fresh = rest;
     if (record) cache?.set(cacheKeyOf(key), record);
   }
+  const [commentRows, ratingRows, own] = fresh;
   if (!record) throw notFound('Không tìm thấy phim');
   const { detail, access, recommended: recommendedFilms } = detailOf(record, viewer);
   return {
