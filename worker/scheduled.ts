@@ -2,6 +2,7 @@ import { lt } from 'drizzle-orm';
 import { rateLimits, refreshTokens, viewEvents } from './db/schema';
 import type { AppDeps } from './lib/context';
 import { crawlTick } from './services/admin/crawls';
+import { refreshTrending } from './services/catalogue/trending';
 
 const DAY = 24 * 60 * 60 * 1000;
 /** Trending looks back 30 days at most; older view events only cost space. */
@@ -25,6 +26,12 @@ export const housekeeping: ScheduledJob = {
   },
 };
 
+/** Trending windows move forward with the hour and the hourly view rollup is pruned (docs/decisions/0607). */
+export const trending: ScheduledJob = {
+  name: 'trending',
+  run: ({ db }, now) => refreshTrending(db, now),
+};
+
 /**
  * Scheduled and admin crawls: claims due schedules, advances unfinished runs from their
  * cursor within CRAWL_TICK_BUDGET_MS (Workers minute crons stop after 30 s of CPU), settles schedule
@@ -38,7 +45,7 @@ export const crawls: ScheduledJob = {
 };
 
 /** Every job the Cron Trigger (Workers) or the minute ticker (Node) runs; each job's failure is isolated. */
-export const SCHEDULED_JOBS: ScheduledJob[] = [housekeeping, crawls];
+export const SCHEDULED_JOBS: ScheduledJob[] = [housekeeping, trending, crawls];
 
 export async function runScheduledJobs(deps: AppDeps, jobs: ScheduledJob[] = SCHEDULED_JOBS): Promise<{ name: string; ok: boolean }[]> {
   const now = deps.now();

@@ -1,31 +1,58 @@
-import { desc, eq, gte, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, not, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { films, viewEvents } from '../../db/schema';
+import { filmViewsHourly, films, trendingViews, trendingWindows } from '../../db/schema';
 import type { FilmCard, HomeData } from '../../schemas/catalogue';
 import { type CardRow, cardColumns, toFilmCard } from './film-card';
 import { hasGenre } from './listing';
+import { HOUR } from './trending';
 
 const RAIL = 12;
 const SIDEBAR = 8;
 const HOT = 10;
-const DAY = 24 * 60 * 60 * 1000;
 
 const rail = (db: Db, where: SQL | undefined, limit = RAIL) =>
   db.select(cardColumns).from(films).where(where).orderBy(desc(films.updatedAt), desc(films.id)).limit(limit);
 
-/** Most viewed films by view events since `since`. */
-function watchedSince(db: Db, since: number, limit: number) {
+type Span = 'day' | 'week' | 'month';
+
+/**
+ * The window's counts kept by the view_events trigger are current when the scheduler last moved the
+ * window to start at `since` or the hour before (its minute job has not run yet this hour).
+ */
+const keptCurrent = (span: Span, since: number) =>
+  sql`(select ${trendingWindows.sinceHour} from ${trendingWindows} where ${trendingWindows.name} = ${span}) between ${since - 1} and ${since}`;
+
+/**
+ * Most viewed films of a window, from the counts kept per window (docs/decisions/0607): a walk of the
+ * (span, views) index that stops after `limit` rows, whatever the number of films or view events.
+ */
+function watchedKept(db: Db, span: Span, since: number, limit: number) {
+  return db
+    .select(cardColumns)
+    .from(trendingViews)
+    .innerJoin(films, eq(films.id, trendingViews.filmId))
+    .where(and(eq(trendingViews.span, span), keptCurrent(span, since)))
+    .orderBy(desc(trendingViews.views), desc(films.views), desc(films.id))
+    .limit(limit);
+}
+
+/**
+ * The same list summed from the hourly rollup, for when the kept counts are not current (the scheduler
+ * has not run for an hour, or a test moved the clock): SQLite tests the constant condition once, so
+ * while the kept counts are current this costs nothing.
+ */
+function watchedSummed(db: Db, span: Span, since: number, limit: number) {
   const counts = db
-    .select({ filmId: viewEvents.filmId, n: sql<number>`count(*)`.as('n') })
-    .from(viewEvents)
-    .where(gte(viewEvents.viewedAt, since))
-    .groupBy(viewEvents.filmId)
+    .select({ filmId: filmViewsHourly.filmId, n: sql<number>`sum(${filmViewsHourly.views})`.as('n') })
+    .from(filmViewsHourly)
+    .where(and(gte(filmViewsHourly.hour, since), not(keptCurrent(span, since))))
+    .groupBy(filmViewsHourly.filmId)
     .as('counts');
   return db
     .select(cardColumns)
     .from(counts)
     .innerJoin(films, eq(films.id, counts.filmId))
-    .orderBy(desc(counts.n), desc(films.views))
+    .orderBy(desc(counts.n), desc(films.views), desc(films.id))
     .limit(limit);
 }
 
@@ -52,13 +79,15 @@ function topUp(db: Db, watched: CardRow[], limit: number) {
  * install): at most two round trips to the database on Workers, where each is a network call.
  */
 export async function homeData(db: Db, now: number): Promise<HomeData> {
+  // Windows count whole hours: the current hour and the 24 (168, 720) before it.
+  const hour = Math.floor(now / HOUR);
   const windows = [
-    { since: now - DAY, limit: SIDEBAR },
+    { span: 'day' as const, since: hour - 24, limit: SIDEBAR },
     // Hot = the week's most watched, ten of them: the same query as the week's trending list.
-    { since: now - 7 * DAY, limit: HOT },
-    { since: now - 30 * DAY, limit: SIDEBAR },
+    { span: 'week' as const, since: hour - 7 * 24, limit: HOT },
+    { span: 'month' as const, since: hour - 30 * 24, limit: SIDEBAR },
   ];
-  const [bo, le, hoanThanh, hoatHinh, tamLy, vienTuong, hanhDong, sapChieu, ...watched] = await db.batch([
+  const [bo, le, hoanThanh, hoatHinh, tamLy, vienTuong, hanhDong, sapChieu, ...lists] = await db.batch([
     rail(db, eq(films.categoryId, 24)),
     rail(db, eq(films.categoryId, 25)),
     rail(db, eq(films.status, 'completed')),
@@ -67,14 +96,19 @@ export async function homeData(db: Db, now: number): Promise<HomeData> {
     rail(db, hasGenre('vien-tuong')),
     rail(db, hasGenre('hanh-dong'), SIDEBAR),
     rail(db, eq(films.categoryId, 27), SIDEBAR),
-    ...windows.map((w) => watchedSince(db, w.since, w.limit)),
+    ...windows.flatMap((w) => [watchedKept(db, w.span, w.since, w.limit), watchedSummed(db, w.span, w.since, w.limit)]),
   ]);
+  // One of each pair is empty: the kept list when the counts are not current, the summed one when they are.
+  const watched = windows.map((_, i) => {
+    const kept = lists[2 * i] as CardRow[];
+    return kept.length ? kept : (lists[2 * i + 1] as CardRow[]);
+  });
   const short = windows.map((w, i) => ({ ...w, rows: watched[i] as CardRow[] })).filter((w) => w.rows.length < w.limit);
   const [first, ...rest] = short.map((w) => topUp(db, w.rows, w.limit));
   const fills = first ? await db.batch([first, ...rest]) : [];
   const [day, week, month] = windows.map((w, i) => {
     const rows = watched[i] as CardRow[];
-    const fill = short.findIndex((s) => s.since === w.since);
+    const fill = short.findIndex((s) => s.span === w.span);
     return [...rows, ...(fill >= 0 ? (fills[fill] as CardRow[]) : [])].map((r) => toFilmCard(r));
   }) as [FilmCard[], FilmCard[], FilmCard[]];
   const cards = (rows: CardRow[]) => rows.map((r) => toFilmCard(r));
