@@ -15,10 +15,11 @@ CREATE TABLE `trending_views` (
 	`span` text NOT NULL,
 	`film_id` integer NOT NULL,
 	`views` integer NOT NULL,
+	`film_views` integer DEFAULT 0 NOT NULL,
 	PRIMARY KEY(`span`, `film_id`)
 );
 --> statement-breakpoint
-CREATE INDEX `trending_views_rank` ON `trending_views` (`span`,`views`);--> statement-breakpoint
+CREATE INDEX `trending_views_rank` ON `trending_views` (`span`,`views`,`film_views`,`film_id`);--> statement-breakpoint
 CREATE INDEX `trending_views_film` ON `trending_views` (`film_id`);--> statement-breakpoint
 CREATE TABLE `trending_windows` (
 	`name` text PRIMARY KEY NOT NULL,
@@ -33,15 +34,20 @@ INSERT INTO film_views_hourly (hour, film_id, views) SELECT viewed_at / 3600000,
 INSERT INTO trending_windows (name, hours, since_hour) VALUES
   ('day', 24, unixepoch() / 3600 - 24), ('week', 168, unixepoch() / 3600 - 168), ('month', 720, unixepoch() / 3600 - 720);
 --> statement-breakpoint
-INSERT INTO trending_views (span, film_id, views)
-  SELECT w.name, h.film_id, sum(h.views) FROM trending_windows w JOIN film_views_hourly h ON h.hour >= w.since_hour GROUP BY w.name, h.film_id;
+INSERT INTO trending_views (span, film_id, views, film_views)
+  SELECT w.name, h.film_id, sum(h.views), (SELECT views FROM films WHERE id = h.film_id)
+  FROM trending_windows w JOIN film_views_hourly h ON h.hour >= w.since_hour GROUP BY w.name, h.film_id;
 --> statement-breakpoint
 CREATE TRIGGER view_events_rollup AFTER INSERT ON view_events BEGIN
   INSERT INTO film_views_hourly (hour, film_id, views) VALUES (new.viewed_at / 3600000, new.film_id, 1)
     ON CONFLICT (hour, film_id) DO UPDATE SET views = views + 1;
-  INSERT INTO trending_views (span, film_id, views)
-    SELECT name, new.film_id, 1 FROM trending_windows WHERE new.viewed_at / 3600000 >= since_hour
+  INSERT INTO trending_views (span, film_id, views, film_views)
+    SELECT name, new.film_id, 1, (SELECT views FROM films WHERE id = new.film_id) FROM trending_windows WHERE new.viewed_at / 3600000 >= since_hour
     ON CONFLICT (span, film_id) DO UPDATE SET views = views + 1;
+END;
+--> statement-breakpoint
+CREATE TRIGGER films_trending_views_after_update AFTER UPDATE OF views ON films BEGIN
+  UPDATE trending_views SET film_views = new.views WHERE film_id = new.id;
 END;
 --> statement-breakpoint
 INSERT INTO listing_counts (scope, films) SELECT 'category:' || category_id, count(*) FROM films GROUP BY category_id;

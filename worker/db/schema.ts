@@ -235,10 +235,12 @@ export const trendingViews = sqliteTable(
     span: text('span', { enum: ['day', 'week', 'month'] }).notNull(),
     filmId: integer('film_id').notNull(),
     views: integer('views').notNull(),
+    /** films.views, copied by triggers: the ties' order, so the (span, views, film_views, film_id) walk needs no sort. */
+    filmViews: integer('film_views').notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.span, t.filmId] }),
-    index('trending_views_rank').on(t.span, t.views),
+    index('trending_views_rank').on(t.span, t.views, t.filmViews, t.filmId),
     index('trending_views_film').on(t.filmId),
   ],
 );

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, not, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, between, desc, eq, gte, not, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { filmViewsHourly, films, trendingViews, trendingWindows } from '../../db/schema';
 import type { FilmCard, HomeData } from '../../schemas/catalogue';
@@ -17,35 +17,38 @@ type Span = 'day' | 'week' | 'month';
 
 /**
  * The window's counts kept by the view_events trigger are current when the scheduler last moved the
- * window to start at `since` or the hour before (its minute job has not run yet this hour).
+ * window to start at `since` or the hour before (its minute job has not run yet this hour). Tested on the
+ * window's one row, joined first, so the list that does not apply reads nothing else.
  */
-const keptCurrent = (span: Span, since: number) =>
-  sql`(select ${trendingWindows.sinceHour} from ${trendingWindows} where ${trendingWindows.name} = ${span}) between ${since - 1} and ${since}`;
+const windowRow = (span: Span) => eq(trendingWindows.name, span);
+const keptCurrent = (since: number) => between(trendingWindows.sinceHour, since - 1, since);
 
 /**
  * Most viewed films of a window, from the counts kept per window (docs/decisions/0607): a walk of the
- * (span, views) index that stops after `limit` rows, whatever the number of films or view events.
+ * (span, views, film_views, film_id) index that stops after `limit` rows, whatever the number of films or
+ * view events; ties go to the film with more views in all, as they did when counted per request.
  */
 function watchedKept(db: Db, span: Span, since: number, limit: number) {
   return db
     .select(cardColumns)
-    .from(trendingViews)
+    .from(trendingWindows)
+    .innerJoin(trendingViews, eq(trendingViews.span, trendingWindows.name))
     .innerJoin(films, eq(films.id, trendingViews.filmId))
-    .where(and(eq(trendingViews.span, span), keptCurrent(span, since)))
-    .orderBy(desc(trendingViews.views), desc(films.views), desc(films.id))
+    .where(and(windowRow(span), keptCurrent(since)))
+    .orderBy(desc(trendingViews.views), desc(trendingViews.filmViews), desc(trendingViews.filmId))
     .limit(limit);
 }
 
 /**
  * The same list summed from the hourly rollup, for when the kept counts are not current (the scheduler
- * has not run for an hour, or a test moved the clock): SQLite tests the constant condition once, so
- * while the kept counts are current this costs nothing.
+ * has not run for an hour, or a test moved the clock).
  */
 function watchedSummed(db: Db, span: Span, since: number, limit: number) {
   const counts = db
     .select({ filmId: filmViewsHourly.filmId, n: sql<number>`sum(${filmViewsHourly.views})`.as('n') })
-    .from(filmViewsHourly)
-    .where(and(gte(filmViewsHourly.hour, since), not(keptCurrent(span, since))))
+    .from(trendingWindows)
+    .innerJoin(filmViewsHourly, gte(filmViewsHourly.hour, since))
+    .where(and(windowRow(span), not(keptCurrent(since))))
     .groupBy(filmViewsHourly.filmId)
     .as('counts');
   return db

@@ -1,7 +1,7 @@
 import { and, eq, gte, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../../db/client';
-import { filmViewsHourly, trendingViews, trendingWindows } from '../../db/schema';
+import { filmViewsHourly, films, trendingViews, trendingWindows } from '../../db/schema';
 
 export const HOUR = 60 * 60 * 1000;
 /** Hourly buckets are kept a day past the longest window, so a window moved back can be summed again. */
