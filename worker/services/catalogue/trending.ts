@@ -51,17 +51,12 @@ export async function refreshTrending(db: Db, now: number): Promise<void> {
       }
       return [
         db.delete(trendingViews).where(and(span, unmoved)),
-        db.insert(trendingViews).select(
-          db
-            .select({
-              span: sql<typeof w.name>`${w.name}`.as('span'),
-              filmId: filmViewsHourly.filmId,
-              views: sql<number>`sum(${filmViewsHourly.views})`.as('views'),
-            })
-            .from(filmViewsHourly)
-            .where(and(gte(filmViewsHourly.hour, w.since), unmoved))
-            .groupBy(filmViewsHourly.filmId),
-        ),
+        db.run(sql`
+          insert into ${trendingViews} (span, film_id, views, film_views)
+          select ${w.name}, ${filmViewsHourly.filmId}, sum(${filmViewsHourly.views}),
+            (select ${films.views} from ${films} where ${films.id} = ${filmViewsHourly.filmId})
+          from ${filmViewsHourly} where ${filmViewsHourly.hour} >= ${w.since} and ${unmoved}
+          group by ${filmViewsHourly.filmId}`),
         setSince,
       ];
     });
