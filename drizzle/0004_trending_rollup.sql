@@ -27,6 +27,7 @@ CREATE TABLE `trending_windows` (
 	`since_hour` integer NOT NULL
 );
 --> statement-breakpoint
+CREATE INDEX `films_category_year` ON `films` (`category_id`,`year`);--> statement-breakpoint
 -- Hand-written below (docs/decisions/0607-trending-and-counts.md): the backfill from existing rows and
 -- the triggers that keep these derived tables right whichever code writes films, links or views.
 INSERT INTO film_views_hourly (hour, film_id, views) SELECT viewed_at / 3600000, film_id, count(*) FROM view_events GROUP BY 1, 2;

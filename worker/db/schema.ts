@@ -69,6 +69,8 @@ export const films = sqliteTable(
     index('films_category_updated').on(t.categoryId, t.updatedAt),
     index('films_category_views').on(t.categoryId, t.views),
     index('films_category_created').on(t.categoryId, t.createdAt),
+    /** Counts a type listing filtered by year from the index alone (docs/decisions/0607). */
+    index('films_category_year').on(t.categoryId, t.year),
     index('films_updated').on(t.updatedAt),
     index('films_created').on(t.createdAt),
     index('films_views').on(t.views),
