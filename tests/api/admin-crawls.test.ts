@@ -234,6 +234,7 @@ describe('the scheduler tick', () => {
     const results = await runScheduledJobs(t.deps);
     expect(results).toEqual([
       { name: 'housekeeping', ok: true },
+      { name: 'trending', ok: true },
       { name: 'crawls', ok: true },
     ]);
     expect((await t.deps.db.select().from(crawlRuns))[0]?.status).toBe('failed');

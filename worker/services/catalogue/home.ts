@@ -17,33 +17,28 @@ type Span = 'day' | 'week' | 'month';
 
 /**
  * The window's counts kept by the view_events trigger are current when the scheduler last moved the
- * window to start at `since` or the hour before (its minute job has not run yet this hour). Tested on the
- * window's one row, joined first, so the list that does not apply reads nothing else.
+ * window to start at `since` or the hour before (its minute job has not run yet this hour).
  */
 const windowRow = (span: Span) => eq(trendingWindows.name, span);
 const keptCurrent = (since: number) => between(trendingWindows.sinceHour, since - 1, since);
 
 /**
- * Most viewed films of a window, from the counts kept per window (docs/decisions/0607): a walk of the
- * (span, views, film_views, film_id) index that stops after `limit` rows, whatever the number of films or
- * view events; ties go to the film with more views in all, as they did when counted per request.
+ * Most viewed films of a window (docs/decisions/0607), one statement: the kept counts, a walk of the
+ * (span, views, film_views, film_id) index that stops after `limit` rows whatever the number of films or
+ * view events, while they are current; else the same list summed from the hourly rollup (the scheduler
+ * has not run for an hour, or a test moved the clock). Each branch tests its window's one row first, so
+ * the branch that does not apply reads nothing else. Ties go to the film with more views in all.
  */
-function watchedKept(db: Db, span: Span, since: number, limit: number) {
-  return db
-    .select(cardColumns)
+function watchedIn(db: Db, span: Span, since: number, limit: number) {
+  const kept = db
+    .select({ ...cardColumns, n: sql<number>`${trendingViews.views}`.as('n'), tie: sql<number>`${trendingViews.filmViews}`.as('tie') })
     .from(trendingWindows)
     .innerJoin(trendingViews, eq(trendingViews.span, trendingWindows.name))
     .innerJoin(films, eq(films.id, trendingViews.filmId))
     .where(and(windowRow(span), keptCurrent(since)))
     .orderBy(desc(trendingViews.views), desc(trendingViews.filmViews), desc(trendingViews.filmId))
-    .limit(limit);
-}
-
-/**
- * The same list summed from the hourly rollup, for when the kept counts are not current (the scheduler
- * has not run for an hour, or a test moved the clock).
- */
-function watchedSummed(db: Db, span: Span, since: number, limit: number) {
+    .limit(limit)
+    .as('kept');
   const counts = db
     .select({ filmId: filmViewsHourly.filmId, n: sql<number>`sum(${filmViewsHourly.views})`.as('n') })
     .from(trendingWindows)
@@ -51,12 +46,14 @@ function watchedSummed(db: Db, span: Span, since: number, limit: number) {
     .where(and(windowRow(span), not(keptCurrent(since))))
     .groupBy(filmViewsHourly.filmId)
     .as('counts');
-  return db
-    .select(cardColumns)
+  const summed = db
+    .select({ ...cardColumns, n: sql<number>`${counts.n}`.as('n'), tie: sql<number>`${films.views}`.as('tie') })
     .from(counts)
     .innerJoin(films, eq(films.id, counts.filmId))
     .orderBy(desc(counts.n), desc(films.views), desc(films.id))
-    .limit(limit);
+    .limit(limit)
+    .as('summed');
+  return db.select().from(kept).unionAll(db.select().from(summed)).orderBy(sql`"n" desc, "tie" desc, "id" desc`);
 }
 
 /** The most viewed then most recently updated films, for a trending list too few were watched for. */
@@ -99,13 +96,9 @@ export async function homeData(db: Db, now: number): Promise<HomeData> {
     rail(db, hasGenre('vien-tuong')),
     rail(db, hasGenre('hanh-dong'), SIDEBAR),
     rail(db, eq(films.categoryId, 27), SIDEBAR),
-    ...windows.flatMap((w) => [watchedKept(db, w.span, w.since, w.limit), watchedSummed(db, w.span, w.since, w.limit)]),
+    ...windows.map((w) => watchedIn(db, w.span, w.since, w.limit)),
   ]);
-  // One of each pair is empty: the kept list when the counts are not current, the summed one when they are.
-  const watched = windows.map((_, i) => {
-    const kept = lists[2 * i] as CardRow[];
-    return kept.length ? kept : (lists[2 * i + 1] as CardRow[]);
-  });
+  const watched = lists as CardRow[][];
   const short = windows.map((w, i) => ({ ...w, rows: watched[i] as CardRow[] })).filter((w) => w.rows.length < w.limit);
   const [first, ...rest] = short.map((w) => topUp(db, w.rows, w.limit));
   const fills = first ? await db.batch([first, ...rest]) : [];
