@@ -179,3 +179,33 @@ async function growFrom(baseSize: number, size: number): Promise<void> {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   await ensureCatalogue(Number(process.argv[2] ?? 20_000));
 }
+
+/**
+ * The home's heavy variant: a copy of the `size` catalogue with `views` more view events over the last 30
+ * days (deterministic, skewed towards popular films), kept in data/bench-<size>-views.db; returns the file.
+ */
+export async function ensureHeavyViews(size: number, views: number): Promise<string> {
+  const file = resolve(REPO_ROOT, `data/bench-${size}-views.db`);
+  if (existsSync(file)) return file;
+  const started = performance.now();
+  const base = await openMigratedDatabase(`file:${benchDbFile(size)}`);
+  await base.client.execute('PRAGMA wal_checkpoint(TRUNCATE)');
+  base.client.close();
+  copyFileSync(benchDbFile(size), `${file}.tmp`);
+  const database = await openMigratedDatabase(`file:${file}.tmp`);
+  const minutes = 30 * 24 * 60;
+  // Film ids as the product of two spread values: low ids come up far more often, as popular films do.
+  await database.client.execute(
+    `with recursive n(i) as (select 1 union all select i + 1 from n where i < ${views})
+     insert into view_events (film_id, viewed_at)
+     select 1 + ((i * 2654435761) % ${size}) * ((i * 40503) % ${size}) / ${size}, ${Date.now()} - ((i * 7727) % ${minutes}) * 60000 from n`,
+  );
+  await database.client.execute('PRAGMA wal_checkpoint(TRUNCATE)');
+  database.client.close();
+  renameSync(`${file}.tmp`, file);
+  for (const suffix of ['-wal', '-shm']) rmSync(`${file}.tmp${suffix}`, { force: true });
+  console.log(
+    `added ${views} view events to a copy of the ${size}-film catalogue in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return file;
+}

@@ -11,10 +11,15 @@ import { fold } from '../worker/db/fold';
 import { openMigratedDatabase } from '../worker/db/node-client';
 import { createApp } from '../worker/app';
 import { compressBody } from '../worker/lib/compress-dynamic';
-import { benchDbFile, ensureCatalogue } from './catalogue';
+import { refreshTrending } from '../worker/services/catalogue/trending';
+import { benchDbFile, ensureCatalogue, ensureHeavyViews } from './catalogue';
 
 const SIZES = (process.env.BENCH_SIZES ?? '20000,100000').split(',').map(Number);
 const RUNS = Number(process.env.BENCH_RUNS ?? 300);
+/** BENCH_ONLY=home,search: measure only the endpoints whose names contain one of these words. */
+const ONLY = process.env.BENCH_ONLY?.split(',');
+/** View events of the home's heavy variant: a catalogue whose viewers have been busy for a month. */
+const HEAVY_VIEWS = Number(process.env.BENCH_HEAVY_VIEWS ?? 1_000_000);
 
 type Recorded = { kind: 'execute'; stmt: InStatement | string; args?: InArgs } | { kind: 'batch'; stmts: InStatement[] };
 
@@ -25,21 +30,20 @@ const cpuMs = () => {
 };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 
-async function measureSize(size: number) {
-  const titles = await ensureCatalogue(size);
-  const database = await openMigratedDatabase(`file:${benchDbFile(size)}`);
+/** An app on a bench database whose client records what each request sends, to replay it directly. */
+async function instrumentedApp(file: string) {
+  const database = await openMigratedDatabase(`file:${file}`);
   const { client } = database;
-  // Record what each request sends to the client, to replay it directly afterwards.
-  let recording: Recorded[] | null = null;
+  const state: { recording: Recorded[] | null } = { recording: null };
   const execute = client.execute.bind(client) as (stmt: InStatement | string, args?: InArgs) => ReturnType<typeof client.execute>;
   const batch = client.batch.bind(client);
   Object.assign(client, {
     execute: (stmt: InStatement | string, args?: InArgs) => {
-      recording?.push({ kind: 'execute', stmt, args });
+      state.recording?.push({ kind: 'execute', stmt, args });
       return execute(stmt, args);
     },
     batch: (stmts: InStatement[], mode?: Parameters<typeof client.batch>[1]) => {
-      recording?.push({ kind: 'batch', stmts });
+      state.recording?.push({ kind: 'batch', stmts });
       return batch(stmts, mode);
     },
   });
@@ -49,9 +53,19 @@ async function measureSize(size: number) {
       else await execute(call.stmt, call.args);
     }
   };
-
+  // As the minute scheduler of a running host would have: trending windows start at this hour.
+  await refreshTrending(database.db, Date.now());
   const config = loadConfig({ APP_ENV: 'test', PUBLIC_CACHE_SECONDS: '0' });
   const app = createApp({ db: database.db, config, now: Date.now, fetch: globalThis.fetch });
+  return { app, state, execute, replay, close: () => client.close() };
+}
+
+async function measureSize(size: number) {
+  const titles = await ensureCatalogue(size);
+  const main = await instrumentedApp(benchDbFile(size));
+  const heavy =
+    !ONLY || ONLY.some((word) => 'home'.includes(word)) ? await instrumentedApp(await ensureHeavyViews(size, HEAVY_VIEWS)) : main;
+  const { execute } = main;
 
   const slugs = (await execute(`select slug from films where id % ${Math.max(1, Math.floor(size / 500))} = 0 limit 500`)).rows.map((r) =>
     String(r.slug),
@@ -69,32 +83,37 @@ async function measureSize(size: number) {
       .join(' ');
     return `/api/product/search?q=${encodeURIComponent(i % 2 === 0 ? fold(phrase) : phrase)}&limit=5`;
   });
-  const endpoints: [string, string[]][] = [
+  const allEndpoints: [string, string[]][] = [
     ['floor: /api/health', ['/api/health']],
     ['home', ['/api/product/product-home']],
+    [`home, ${HEAVY_VIEWS / 1e6}M view events`, ['heavy:/api/product/product-home']],
     ['listing page', listings],
     ['film detail', slugs.map((s) => `/api/product/${s}`)],
     ['episode', slugs.map((s) => `/api/product/${s}/tap-1`)],
     ['search suggestions', searches],
   ];
+  const endpoints = allEndpoints.filter(([name]) => !ONLY || ONLY.some((word) => name.includes(word)));
 
   const rows: { name: string; service: number; sql: number; statements: number }[] = [];
   for (const [name, paths] of endpoints) {
     const service: number[] = [];
     const sql: number[] = [];
     let statements = 0;
-    const runs = name === 'home' ? Math.min(RUNS, 60) : RUNS;
+    const runs = name.startsWith('home') ? Math.min(RUNS, 60) : RUNS;
     for (let i = 0; i < runs + 20; i++) {
-      const path = paths[i % paths.length]!;
+      const [on, path] = paths[i % paths.length]!.startsWith('heavy:')
+        ? [heavy, paths[i % paths.length]!.slice('heavy:'.length)]
+        : [main, paths[i % paths.length]!];
+      const { app, state, replay } = on;
       // Once unmeasured, so the measured request and the replay both find SQLite's pages in its cache.
       await (await app.request(path)).arrayBuffer();
-      recording = [];
+      state.recording = [];
       const started = cpuMs();
       const res = await app.request(path);
       await res.arrayBuffer();
       const took = cpuMs() - started;
-      const calls = recording;
-      recording = null;
+      const calls = state.recording;
+      state.recording = null;
       if (res.status !== 200) throw new Error(`${path} → ${res.status}`);
       const replayStarted = cpuMs();
       await replay(calls);
@@ -106,7 +125,8 @@ async function measureSize(size: number) {
     }
     rows.push({ name, service: median(service), sql: median(sql), statements });
   }
-  database.client.close();
+  main.close();
+  if (heavy !== main) heavy.close();
   return rows;
 }
 
@@ -145,18 +165,23 @@ const results = new Map<number, Awaited<ReturnType<typeof measureSize>>>();
 for (const size of SIZES) results.set(size, await measureSize(size));
 
 console.log(`\nUncached service CPU time in-process (median of ${RUNS} requests) vs the same SQL run directly`);
-console.log(`${'endpoint'.padEnd(20)}${SIZES.map((s) => `   ${`${s / 1000}k: service · SQL · ratio`.padEnd(34)}`).join('')}  statements`);
+const last = SIZES[SIZES.length - 1]!;
+const growth = SIZES.length > 1 ? `   ${`service ${last / 1000}k/${SIZES[0]! / 1000}k`.padEnd(18)}` : '';
+console.log(
+  `${'endpoint'.padEnd(26)}${SIZES.map((s) => `   ${`${s / 1000}k: service · SQL · ratio`.padEnd(34)}`).join('')}${growth}  statements`,
+);
 const names = results.get(SIZES[0]!)!.map((r) => r.name);
 for (const name of names) {
-  const cells = SIZES.map((size) => {
-    const r = results.get(size)!.find((x) => x.name === name)!;
-    return `   ${`${r.service.toFixed(2)} ms · ${r.sql.toFixed(2)} ms · ${(r.service / r.sql).toFixed(1)}×`.padEnd(34)}`;
-  });
-  console.log(`${name.padEnd(20)}${cells.join('')}  ${results.get(SIZES[0]!)!.find((x) => x.name === name)!.statements}`);
+  const bySize = SIZES.map((size) => results.get(size)!.find((x) => x.name === name)!);
+  const cells = bySize.map(
+    (r) => `   ${`${r.service.toFixed(2)} ms · ${r.sql.toFixed(2)} ms · ${(r.service / r.sql).toFixed(1)}×`.padEnd(34)}`,
+  );
+  const ratio = SIZES.length > 1 ? `   ${`${(bySize[bySize.length - 1]!.service / bySize[0]!.service).toFixed(2)}×`.padEnd(18)}` : '';
+  console.log(`${name.padEnd(26)}${cells.join('')}${ratio}  ${bySize[0]!.statements}`);
 }
 
 // Compression of a listing answer (the first listing page at the first size), beside its service time.
-{
+if (!ONLY || ONLY.some((word) => 'listing'.includes(word))) {
   const database = await openMigratedDatabase(`file:${benchDbFile(SIZES[0]!)}`);
   const app = createApp({
     db: database.db,
@@ -166,7 +191,7 @@ for (const name of names) {
   });
   const body = new Uint8Array(await (await app.request('/api/product/product-phimbo')).arrayBuffer());
   database.client.close();
-  const listing = results.get(SIZES[0]!)!.find((r) => r.name === 'listing page')!;
+  const listing = results.get(SIZES[0]!)!.find((r) => r.name === 'listing page') ?? { service: Number.NaN };
   console.log(`\nCompressing a listing answer (${(body.byteLength / 1024).toFixed(1)} KB), CPU per response (median of 200):`);
   for (const r of await measureCompression(body)) {
     console.log(

@@ -3,6 +3,7 @@ import { rateLimits, refreshTokens, viewEvents } from './db/schema';
 import type { AppDeps } from './lib/context';
 import { crawlTick } from './services/admin/crawls';
 import { cancelStaleOrders } from './services/payments/orders';
+import { refreshTrending } from './services/catalogue/trending';
 
 const DAY = 24 * 60 * 60 * 1000;
 /** Trending looks back 30 days at most; older view events only cost space. */
@@ -35,6 +36,12 @@ export const staleOrders: ScheduledJob = {
   },
 };
 
+/** Trending windows move forward with the hour and the hourly view rollup is pruned (docs/decisions/0607). */
+export const trending: ScheduledJob = {
+  name: 'trending',
+  run: ({ db }, now) => refreshTrending(db, now),
+};
+
 /**
  * Scheduled and admin crawls: claims due schedules, advances unfinished runs from their
  * cursor within CRAWL_TICK_BUDGET_MS (Workers minute crons stop after 30 s of CPU), settles schedule
@@ -48,7 +55,7 @@ export const crawls: ScheduledJob = {
 };
 
 /** Every job the Cron Trigger (Workers) or the minute ticker (Node) runs; each job's failure is isolated. */
-export const SCHEDULED_JOBS: ScheduledJob[] = [housekeeping, staleOrders, crawls];
+export const SCHEDULED_JOBS: ScheduledJob[] = [housekeeping, trending, staleOrders, crawls];
 
 export async function runScheduledJobs(deps: AppDeps, jobs: ScheduledJob[] = SCHEDULED_JOBS): Promise<{ name: string; ok: boolean }[]> {
   const now = deps.now();

@@ -234,6 +234,7 @@ describe('the scheduler tick', () => {
     const results = await runScheduledJobs(t.deps);
     expect(results).toEqual([
       { name: 'housekeeping', ok: true },
+      { name: 'trending', ok: true },
       { name: 'stale-orders', ok: true },
       { name: 'crawls', ok: true },
     ]);

@@ -69,6 +69,8 @@ export const films = sqliteTable(
     index('films_category_updated').on(t.categoryId, t.updatedAt),
     index('films_category_views').on(t.categoryId, t.views),
     index('films_category_created').on(t.categoryId, t.createdAt),
+    /** Counts a type listing filtered by year from the index alone (docs/decisions/0607). */
+    index('films_category_year').on(t.categoryId, t.year),
     index('films_updated').on(t.updatedAt),
     index('films_created').on(t.createdAt),
     index('films_views').on(t.views),
@@ -204,6 +206,55 @@ export const viewEvents = sqliteTable(
   },
   (t) => [index('view_events_time_film').on(t.viewedAt, t.filmId)],
 );
+
+/**
+ * Views per film per hour (hour = viewed_at / 3,600,000, a UTC hour; Asia/Ho_Chi_Minh is UTC+7, a whole
+ * number of hours, so its hours are the same buckets). Filled by a trigger on view_events and pruned past
+ * the month window (drizzle/0004_trending_rollup.sql, docs/decisions/0607-trending-and-counts.md).
+ * Derived data without foreign keys: the films delete trigger removes a film's rows.
+ */
+export const filmViewsHourly = sqliteTable(
+  'film_views_hourly',
+  {
+    hour: integer('hour').notNull(),
+    filmId: integer('film_id').notNull(),
+    views: integer('views').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.hour, t.filmId] }), index('film_views_hourly_film').on(t.filmId, t.hour)],
+);
+
+/** The trending windows and the first hour each one counts: the scheduler moves since_hour forward. */
+export const trendingWindows = sqliteTable('trending_windows', {
+  name: text('name', { enum: ['day', 'week', 'month'] }).primaryKey(),
+  hours: integer('hours').notNull(),
+  sinceHour: integer('since_hour').notNull(),
+});
+
+/** Views per film since its window's since_hour, kept by the view_events trigger: the home walks (span, views). */
+export const trendingViews = sqliteTable(
+  'trending_views',
+  {
+    span: text('span', { enum: ['day', 'week', 'month'] }).notNull(),
+    filmId: integer('film_id').notNull(),
+    views: integer('views').notNull(),
+    /** films.views, copied by triggers: the ties' order, so the (span, views, film_views, film_id) walk needs no sort. */
+    filmViews: integer('film_views').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.span, t.filmId] }),
+    index('trending_views_rank').on(t.span, t.views, t.filmViews, t.filmId),
+    index('trending_views_film').on(t.filmId),
+  ],
+);
+
+/**
+ * Films per listing scope ('category:24', 'genre:7', 'country:3'), kept by triggers on films, film_genres
+ * and film_countries so every writer (film writer, admin edits and deletes) keeps it right.
+ */
+export const listingCounts = sqliteTable('listing_counts', {
+  scope: text('scope').primaryKey(),
+  films: integer('films').notNull(),
+});
 
 export const payments = sqliteTable(
   'payments',

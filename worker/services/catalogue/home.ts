@@ -1,32 +1,59 @@
-import { desc, eq, gte, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, between, desc, eq, gte, not, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { films, viewEvents } from '../../db/schema';
+import { filmViewsHourly, films, trendingViews, trendingWindows } from '../../db/schema';
 import type { FilmCard, HomeData } from '../../schemas/catalogue';
 import { type CardRow, cardColumns, toFilmCard } from './film-card';
 import { hasGenre } from './listing';
+import { HOUR } from './trending';
 
 const RAIL = 12;
 const SIDEBAR = 8;
 const HOT = 10;
-const DAY = 24 * 60 * 60 * 1000;
 
 const rail = (db: Db, where: SQL | undefined, limit = RAIL) =>
   db.select(cardColumns).from(films).where(where).orderBy(desc(films.updatedAt), desc(films.id)).limit(limit);
 
-/** Most viewed films by view events since `since`. */
-function watchedSince(db: Db, since: number, limit: number) {
+type Span = 'day' | 'week' | 'month';
+
+/**
+ * The window's counts kept by the view_events trigger are current when the scheduler last moved the
+ * window to start at `since` or the hour before (its minute job has not run yet this hour).
+ */
+const windowRow = (span: Span) => eq(trendingWindows.name, span);
+const keptCurrent = (since: number) => between(trendingWindows.sinceHour, since - 1, since);
+
+/**
+ * Most viewed films of a window (docs/decisions/0607), one statement: the kept counts, a walk of the
+ * (span, views, film_views, film_id) index that stops after `limit` rows whatever the number of films or
+ * view events, while they are current; else the same list summed from the hourly rollup (the scheduler
+ * has not run for an hour, or a test moved the clock). Each branch tests its window's one row first, so
+ * the branch that does not apply reads nothing else. Ties go to the film with more views in all.
+ */
+function watchedIn(db: Db, span: Span, since: number, limit: number) {
+  const kept = db
+    .select({ ...cardColumns, n: sql<number>`${trendingViews.views}`.as('n'), tie: sql<number>`${trendingViews.filmViews}`.as('tie') })
+    .from(trendingWindows)
+    .innerJoin(trendingViews, eq(trendingViews.span, trendingWindows.name))
+    .innerJoin(films, eq(films.id, trendingViews.filmId))
+    .where(and(windowRow(span), keptCurrent(since)))
+    .orderBy(desc(trendingViews.views), desc(trendingViews.filmViews), desc(trendingViews.filmId))
+    .limit(limit)
+    .as('kept');
   const counts = db
-    .select({ filmId: viewEvents.filmId, n: sql<number>`count(*)`.as('n') })
-    .from(viewEvents)
-    .where(gte(viewEvents.viewedAt, since))
-    .groupBy(viewEvents.filmId)
+    .select({ filmId: filmViewsHourly.filmId, n: sql<number>`sum(${filmViewsHourly.views})`.as('n') })
+    .from(trendingWindows)
+    .innerJoin(filmViewsHourly, gte(filmViewsHourly.hour, since))
+    .where(and(windowRow(span), not(keptCurrent(since))))
+    .groupBy(filmViewsHourly.filmId)
     .as('counts');
-  return db
-    .select(cardColumns)
+  const summed = db
+    .select({ ...cardColumns, n: sql<number>`${counts.n}`.as('n'), tie: sql<number>`${films.views}`.as('tie') })
     .from(counts)
     .innerJoin(films, eq(films.id, counts.filmId))
-    .orderBy(desc(counts.n), desc(films.views))
-    .limit(limit);
+    .orderBy(desc(counts.n), desc(films.views), desc(films.id))
+    .limit(limit)
+    .as('summed');
+  return db.select().from(kept).unionAll(db.select().from(summed)).orderBy(sql`"n" desc, "tie" desc, "id" desc`);
 }
 
 /** The most viewed then most recently updated films, for a trending list too few were watched for. */
@@ -52,13 +79,15 @@ function topUp(db: Db, watched: CardRow[], limit: number) {
  * install): at most two round trips to the database on Workers, where each is a network call.
  */
 export async function homeData(db: Db, now: number): Promise<HomeData> {
+  // Windows count whole hours: the current hour and the 24 (168, 720) before it.
+  const hour = Math.floor(now / HOUR);
   const windows = [
-    { since: now - DAY, limit: SIDEBAR },
+    { span: 'day' as const, since: hour - 24, limit: SIDEBAR },
     // Hot = the week's most watched, ten of them: the same query as the week's trending list.
-    { since: now - 7 * DAY, limit: HOT },
-    { since: now - 30 * DAY, limit: SIDEBAR },
+    { span: 'week' as const, since: hour - 7 * 24, limit: HOT },
+    { span: 'month' as const, since: hour - 30 * 24, limit: SIDEBAR },
   ];
-  const [bo, le, hoanThanh, hoatHinh, tamLy, vienTuong, hanhDong, sapChieu, ...watched] = await db.batch([
+  const [bo, le, hoanThanh, hoatHinh, tamLy, vienTuong, hanhDong, sapChieu, ...lists] = await db.batch([
     rail(db, eq(films.categoryId, 24)),
     rail(db, eq(films.categoryId, 25)),
     rail(db, eq(films.status, 'completed')),
@@ -67,14 +96,15 @@ export async function homeData(db: Db, now: number): Promise<HomeData> {
     rail(db, hasGenre('vien-tuong')),
     rail(db, hasGenre('hanh-dong'), SIDEBAR),
     rail(db, eq(films.categoryId, 27), SIDEBAR),
-    ...windows.map((w) => watchedSince(db, w.since, w.limit)),
+    ...windows.map((w) => watchedIn(db, w.span, w.since, w.limit)),
   ]);
+  const watched = lists as CardRow[][];
   const short = windows.map((w, i) => ({ ...w, rows: watched[i] as CardRow[] })).filter((w) => w.rows.length < w.limit);
   const [first, ...rest] = short.map((w) => topUp(db, w.rows, w.limit));
   const fills = first ? await db.batch([first, ...rest]) : [];
   const [day, week, month] = windows.map((w, i) => {
     const rows = watched[i] as CardRow[];
-    const fill = short.findIndex((s) => s.since === w.since);
+    const fill = short.findIndex((s) => s.span === w.span);
     return [...rows, ...(fill >= 0 ? (fills[fill] as CardRow[]) : [])].map((r) => toFilmCard(r));
   }) as [FilmCard[], FilmCard[], FilmCard[]];
   const cards = (rows: CardRow[]) => rows.map((r) => toFilmCard(r));

@@ -8,6 +8,12 @@ import { likeLiteral, pagination } from './listing';
 
 /** Trigram FTS needs 3 characters; shorter queries are a prefix match on the folded title instead. */
 const TRIGRAM = 3;
+/**
+ * Candidates ranked per query from each source (docs/decisions/0607): the first folded titles starting
+ * with the query (the exact title sorts first there) and the newest FTS matches. Up to this many, every
+ * match is a candidate, so the ranking is the full one; a word matching 50,000 titles ranks 2 × 200 rows.
+ */
+export const SEARCH_CANDIDATES = 200;
 
 const p = {
   folded: sql.placeholder('folded'),
@@ -18,12 +24,23 @@ const p = {
   inside: sql.placeholder('inside'),
   limit: sql.placeholder('limit'),
   offset: sql.placeholder('offset'),
+  candidates: sql.placeholder('candidates'),
 };
 
 /** Folded titles starting with the query, as an index range (films_title_folded) rather than a scan. */
 const titleStartsWith = sql`(${films.titleFolded} >= ${p.folded} and ${films.titleFolded} < ${p.upper})`;
 // A quoted FTS5 string is a phrase; with the trigram tokenizer that is a substring match.
 const ftsMatch = sql`${films.id} in (select rowid from films_fts where films_fts match ${p.phrase})`;
+
+// Bounded candidate sets: an index range and an FTS doclist, each read for its first rows only.
+const titleCandidates = sql`select ${films.id} from ${films} where ${titleStartsWith} order by ${films.titleFolded} limit ${p.candidates}`;
+const ftsCandidates = sql`select rowid from films_fts where films_fts match ${p.phrase} order by rowid desc limit ${p.candidates}`;
+const boundedFts = sql`${films.id} in (select * from (${titleCandidates}) union select * from (${ftsCandidates}))`;
+const boundedPrefix = sql`${films.id} in (${titleCandidates})`;
+// Counted in the FTS index (or the title index) alone, not joined to films: the exact number of matches
+// for a fraction of a millisecond even when they are tens of thousands.
+const ftsCount = sql<number>`(select count(*) from films_fts where films_fts match ${p.phrase})`;
+const prefixCount = sql<number>`(select count(*) from ${films} where ${titleStartsWith})`;
 
 const rank = sql`case
     when ${films.titleFolded} = ${p.folded} then 0
@@ -38,9 +55,9 @@ const rank = sql`case
  * the card columns of that page alone. Built once per database and reused with placeholders: building
  * drizzle's SQL was a third of a suggestion's CPU (bench/service.ts).
  */
-function searchStatement(db: Db, where: SQL) {
+function searchStatement(db: Db, where: SQL, total: SQL<number> = sql<number>`count(*) over ()`) {
   const ranked = db
-    .select({ id: films.id, rank: rank.as('rank'), views: films.views, total: sql<number>`count(*) over ()`.as('total') })
+    .select({ id: films.id, rank: rank.as('rank'), views: films.views, total: total.as('total') })
     .from(films)
     .where(where)
     .orderBy(rank, desc(films.views), desc(films.id))
@@ -60,15 +77,22 @@ function countStatement(db: Db, where: SQL) {
   return db.select({ n: sql<number>`count(*)` }).from(films).where(where).prepare();
 }
 
-type Statements = Record<'fts' | 'prefix', { page: ReturnType<typeof searchStatement>; count: ReturnType<typeof countStatement> }>;
+type Statements = Record<
+  'fts' | 'prefix',
+  { bounded: ReturnType<typeof searchStatement>; page: ReturnType<typeof searchStatement>; count: ReturnType<typeof countStatement> }
+>;
 const statements = new WeakMap<Db, Statements>();
 
 function statementsFor(db: Db): Statements {
   let built = statements.get(db);
   if (!built) {
     built = {
-      fts: { page: searchStatement(db, ftsMatch), count: countStatement(db, ftsMatch) },
-      prefix: { page: searchStatement(db, titleStartsWith), count: countStatement(db, titleStartsWith) },
+      fts: { bounded: searchStatement(db, boundedFts, ftsCount), page: searchStatement(db, ftsMatch), count: countStatement(db, ftsMatch) },
+      prefix: {
+        bounded: searchStatement(db, boundedPrefix, prefixCount),
+        page: searchStatement(db, titleStartsWith),
+        count: countStatement(db, titleStartsWith),
+      },
     };
     statements.set(db, built);
   }
@@ -78,6 +102,8 @@ function statementsFor(db: Db): Statements {
 /**
  * Diacritics-insensitive title search (docs/decisions/0002), ranked: exact title, title prefix, a word
  * of the title starting with the query, any other substring (English name included); ties by views.
+ * Pages within the first SEARCH_CANDIDATES results rank the bounded candidate sets (the whole ranking
+ * whenever a query matches fewer titles); a deeper page ranks every match, as rare as it is costly.
  */
 export async function searchFilms(db: Db, input: { q: string; limit: number; page: number }): Promise<Paginated<FilmCard>> {
   const folded = fold(input.q);
@@ -92,9 +118,10 @@ export async function searchFilms(db: Db, input: { q: string; limit: number; pag
     inside: `%${literal}%`,
     limit: input.limit,
     offset: (input.page - 1) * input.limit,
+    candidates: SEARCH_CANDIDATES,
   };
-  const { page, count } = statementsFor(db)[folded.length < TRIGRAM ? 'prefix' : 'fts'];
-  const rows = await page.all(values);
+  const { bounded, page, count } = statementsFor(db)[folded.length < TRIGRAM ? 'prefix' : 'fts'];
+  const rows = await (input.page * input.limit <= SEARCH_CANDIDATES ? bounded : page).all(values);
   const total = rows[0]?.total ?? (input.page > 1 ? ((await count.all(values))[0]?.n ?? 0) : 0);
   return { data: rows.map((r) => toFilmCard(r)), pagination: pagination(input.page, input.limit, total) };
 }

@@ -1,0 +1,244 @@
+// Issue 10 goal 3 (docs/decisions/0607): the tables that keep the home, listings and search flat as the
+// catalogue grows stay right — trending windows over a fake clock, listing counts through the film writer
+// and admin deletes, and the bounded search ranking over a large generated set.
+import { sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fold } from '../../worker/db/fold';
+import { films } from '../../worker/db/schema';
+import type { FilmCard, HomeData, Paginated } from '../../worker/schemas/catalogue';
+import { SEARCH_CANDIDATES } from '../../worker/services/catalogue/search';
+import { HOUR, refreshTrending } from '../../worker/services/catalogue/trending';
+import { upsertFilm } from '../../worker/services/films/film-writer';
+import { createTestApp, type TestApp } from '../helpers/app';
+import { bearer, fakeClock, signedInUser } from '../helpers/auth';
+import { seedCatalogue } from '../helpers/catalogue-fixture';
+
+const DAY = 24 * HOUR;
+
+async function getJson<T>(t: TestApp, path: string): Promise<T> {
+  const res = await t.request(path);
+  expect(res.status, path).toBe(200);
+  return (await res.json()) as T;
+}
+
+describe('trending windows kept per view and moved by the scheduler', () => {
+  const clock = fakeClock();
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ now: clock.now, config: { PUBLIC_CACHE_SECONDS: 0 } });
+    await seedCatalogue(t.deps.db, clock.now());
+  });
+
+  const view = async (slug: string, times: number) => {
+    for (let i = 0; i < times; i++) expect((await t.request('/api/product/update_view', { json: { title: slug } })).status).toBe(200);
+  };
+  const leaders = async () => {
+    const home = await getJson<HomeData>(t, '/api/product/product-home');
+    const { day, week, month } = home.phimtrending;
+    return { day: day[0]?.slug, week: week[0]?.slug, month: month[0]?.slug, hot: home.phimhot[0]?.slug };
+  };
+  /** The kept counts of every window equal the hourly rollup summed from the window's first hour. */
+  const expectKeptCountsRight = async () => {
+    const kept = await t.deps.db.all(sql`select span, film_id, views from trending_views where views != 0 order by span, film_id`);
+    const summed = await t.deps.db.all(sql`
+      select w.name as span, h.film_id, sum(h.views) as views from trending_windows w
+      join film_views_hourly h on h.hour >= w.since_hour group by w.name, h.film_id order by w.name, h.film_id`);
+    expect(kept).toEqual(summed);
+  };
+  /** The home answers the same from the summed rollup (windows not moved yet) as from the kept counts. */
+  const expectBothPathsAgree = async (expected: Awaited<ReturnType<typeof leaders>>) => {
+    expect(await leaders()).toEqual(expected);
+    await refreshTrending(t.deps.db, clock.now());
+    await expectKeptCountsRight();
+    expect(await leaders()).toEqual(expected);
+  };
+
+  it('counts a view at once in every window, then lets it leave the day, the week and the month', async () => {
+    await view('mat-biec', 3);
+    await expectBothPathsAgree({ day: 'mat-biec', week: 'mat-biec', month: 'mat-biec', hot: 'mat-biec' });
+
+    clock.advance(2 * DAY);
+    await view('tham-tu-lung-danh-conan', 2);
+    // Mắt Biếc's three views are two days old: out of the day, still ahead in the week and the month.
+    await expectBothPathsAgree({ day: 'tham-tu-lung-danh-conan', week: 'mat-biec', month: 'mat-biec', hot: 'mat-biec' });
+
+    // Once the windows are current, a new view is counted by the trigger without waiting for the scheduler.
+    await view('tham-tu-lung-danh-conan', 2);
+    expect(await leaders()).toEqual({
+      day: 'tham-tu-lung-danh-conan',
+      week: 'tham-tu-lung-danh-conan',
+      month: 'tham-tu-lung-danh-conan',
+      hot: 'tham-tu-lung-danh-conan',
+    });
+    await view('mat-biec', 2);
+
+    clock.advance(6 * DAY); // Mắt Biếc: 3 views 8 days old, 2 views 6 days old; Conan: 4 views 6 days old.
+    // Nobody watched today: the day's list is the top-up, most viewed in all first (Mắt Biếc, 5).
+    await expectBothPathsAgree({ day: 'mat-biec', week: 'tham-tu-lung-danh-conan', month: 'mat-biec', hot: 'tham-tu-lung-danh-conan' });
+
+    clock.advance(23 * DAY); // 31 and 29 days old: only the later views are in the month.
+    await expectBothPathsAgree({ day: 'mat-biec', week: 'mat-biec', month: 'tham-tu-lung-danh-conan', hot: 'mat-biec' });
+
+    clock.advance(3 * DAY);
+    await view('lat-mat-8', 1);
+    await expectBothPathsAgree({ day: 'lat-mat-8', week: 'lat-mat-8', month: 'lat-mat-8', hot: 'lat-mat-8' });
+  });
+
+  it('prunes hourly rows past the month and drops a deleted film from every window', async () => {
+    clock.advance(40 * DAY);
+    await view('mat-biec', 1);
+    await refreshTrending(t.deps.db, clock.now());
+    const [{ oldest }] = (await t.deps.db.all(sql`select min(hour) as oldest from film_views_hourly`)) as [{ oldest: number }];
+    expect(oldest).toBe(Math.floor(clock.now() / HOUR));
+
+    const [{ id }] = (await t.deps.db.all(sql`select id from films where slug = 'mat-biec'`)) as [{ id: number }];
+    await t.deps.db.run(sql`delete from view_events where film_id = ${id}`);
+    await t.deps.db.run(sql`delete from films where id = ${id}`);
+    expect(await t.deps.db.all(sql`select * from trending_views where film_id = ${id}`)).toEqual([]);
+    expect(await t.deps.db.all(sql`select * from film_views_hourly where film_id = ${id}`)).toEqual([]);
+    await expectKeptCountsRight();
+  });
+});
+
+describe('listing counts kept by triggers', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ config: { PUBLIC_CACHE_SECONDS: 0 } });
+    await seedCatalogue(t.deps.db);
+  });
+
+  /** Every kept count equals a count of the rows themselves (zero counts may stay as rows). */
+  const expectCountsRight = async () => {
+    const wrong = await t.deps.db.all(sql`
+      with actual(scope, n) as (
+        select 'category:' || category_id, count(*) from films group by category_id
+        union all select 'genre:' || genre_id, count(*) from film_genres group by genre_id
+        union all select 'country:' || country_id, count(*) from film_countries group by country_id)
+      select coalesce(a.scope, k.scope) as scope, a.n, k.films from actual a full join listing_counts k on k.scope = a.scope
+      where coalesce(a.n, 0) != coalesce(k.films, 0)`);
+    expect(wrong).toEqual([]);
+    const total = (path: string) => getJson<Paginated<FilmCard>>(t, path).then((b) => b.pagination.totalItems);
+    const count = async (query: ReturnType<typeof sql>) => ((await t.deps.db.all(query)) as [{ n: number }])[0].n;
+    expect(await total('/api/product/product-phimbo')).toBe(await count(sql`select count(*) as n from films where category_id = 24`));
+    expect(await total('/api/product/product-phimhanhdong')).toBe(
+      await count(sql`select count(*) as n from film_genres join genres on genres.id = genre_id where genres.slug = 'hanh-dong'`),
+    );
+    expect(await total('/api/product/product-han-quoc')).toBe(
+      await count(
+        sql`select count(*) as n from film_countries join countries on countries.id = country_id where countries.slug = 'han-quoc'`,
+      ),
+    );
+    expect(await total('/api/product?limit=5')).toBe(await t.deps.db.$count(films));
+  };
+
+  it('stay right after the migration backfill and crawler inserts and updates', async () => {
+    await expectCountsRight();
+    const film = {
+      sourceKey: 'ophim:dem-trang',
+      title: 'Đêm Trăng',
+      categoryId: 24 as const,
+      genreSlugs: ['hanh-dong', 'tinh-cam'],
+      countrySlugs: ['han-quoc'],
+    };
+    await upsertFilm(t.deps.db, film);
+    await expectCountsRight();
+    // The crawler sees the film again: another category, other genres and country.
+    await upsertFilm(t.deps.db, { ...film, categoryId: 25, genreSlugs: ['tinh-cam', 'vien-tuong'], countrySlugs: ['nhat-ban'] });
+    await expectCountsRight();
+    // And again unchanged, links omitted: kept as they are.
+    await upsertFilm(t.deps.db, { sourceKey: film.sourceKey, title: film.title, categoryId: 25 });
+    await expectCountsRight();
+  });
+
+  it('stay right after admin deletes and a cascading delete', async () => {
+    const auth = bearer((await signedInUser(t, { roles: 'admin' })).session.token);
+    const res = await t.request('/api/product/delete_products', {
+      method: 'DELETE',
+      json: { titles: ['dem-trang', 'mat-biec'] },
+      headers: auth,
+    });
+    expect(res.status).toBe(200);
+    await expectCountsRight();
+    // Straight SQL with foreign keys on: film_genres and film_countries rows go by ON DELETE CASCADE.
+    await t.deps.db.run(sql`delete from comments where film_id in (select id from films where slug = 'lat-mat-8')`);
+    await t.deps.db.run(sql`delete from films where slug = 'lat-mat-8'`);
+    await expectCountsRight();
+  });
+});
+
+describe('search of a common word over a large generated set', () => {
+  let t: TestApp;
+  type Row = { id: number; title: string; titleFolded: string; views: number };
+  let rows: Row[];
+
+  // A word in four kinds of place, many times each, plus titles without it.
+  const TITLES = [
+    'Tình',
+    ...Array.from({ length: 300 }, (_, i) => `Tình Yêu ${i}`),
+    ...Array.from({ length: 300 }, (_, i) => `Chuyện Tình ${i}`),
+    ...Array.from({ length: 300 }, (_, i) => `Kitình ${i}`),
+    ...Array.from({ length: 150 }, (_, i) => `Mùa Hè ${i}`),
+  ];
+
+  beforeAll(async () => {
+    t = await createTestApp({ config: { PUBLIC_CACHE_SECONDS: 0 } });
+    const values = TITLES.map((title, i) => ({
+      slug: `phim-${i}`,
+      title,
+      nameEnglish: `Film ${i}`,
+      categoryId: 24,
+      // Deterministic spread; the exact title is the least viewed and the oldest film.
+      views: i === 0 ? 0 : (i * 7919) % 1000,
+      titleFolded: fold(title),
+      searchText: fold(`${title} Film ${i}`),
+    }));
+    for (let i = 0; i < values.length; i += 200) await t.deps.db.insert(films).values(values.slice(i, i + 200));
+    rows = (await t.deps.db
+      .select({ id: films.id, title: films.title, titleFolded: films.titleFolded, views: films.views })
+      .from(films)) as Row[];
+  });
+
+  const tier = (titleFolded: string, q: string) =>
+    titleFolded === q ? 0 : titleFolded.startsWith(q) ? 1 : titleFolded.includes(` ${q}`) ? 2 : titleFolded.includes(q) ? 3 : 4;
+  const search = (q: string, limit: number, page = 1) =>
+    getJson<Paginated<FilmCard>>(t, `/api/product/search?q=${encodeURIComponent(q)}&limit=${limit}&page=${page}`);
+  const expectOrdered = (data: FilmCard[], q: string) => {
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const keys = data.map((f) => byId.get(f.id)!).map((r) => [tier(r.titleFolded, q), -r.views, -r.id] as const);
+    for (let i = 1; i < keys.length; i++) {
+      const [a, b] = [keys[i - 1]!, keys[i]!];
+      expect(
+        a[0] < b[0] || (a[0] === b[0] && (a[1] < b[1] || (a[1] === b[1] && a[2] < b[2]))),
+        `${data[i - 1]?.title} before ${data[i]?.title}`,
+      ).toBe(true);
+    }
+  };
+
+  it('keeps exact > prefix > word prefix > substring for the results it returns, and counts every match', async () => {
+    expect(TITLES.length - 150 - 1).toBeGreaterThan(SEARCH_CANDIDATES * 4);
+    const suggestions = await search('tinh', 5);
+    // The exact title is the oldest and least viewed film: found through the title index all the same.
+    expect(suggestions.data[0]?.title).toBe('Tình');
+    expect(suggestions.data.slice(1).every((f) => f.title.startsWith('Tình Yêu'))).toBe(true);
+    expect(suggestions.pagination).toMatchObject({ totalItems: 901, totalPages: 181 });
+    const results = await search('tinh', 50, 4);
+    expectOrdered(results.data, 'tinh');
+    expect(results.data).toHaveLength(50);
+    // A page past the candidates ranks every match: still ordered, still counted.
+    const deep = await search('tinh', 50, 6);
+    expectOrdered(deep.data, 'tinh');
+    expect(deep.pagination.totalItems).toBe(901);
+    const words = await search('chuyen tinh', 20);
+    expectOrdered(words.data, 'chuyen tinh');
+  });
+
+  it('ranks every match as before when a query matches fewer titles than the candidate bound', async () => {
+    const q = 'mua he';
+    const expected = rows
+      .filter((r) => r.titleFolded.includes(q))
+      .sort((a, b) => tier(a.titleFolded, q) - tier(b.titleFolded, q) || b.views - a.views || b.id - a.id)
+      .map((r) => r.id);
+    const got = [...(await search(q, 50, 1)).data, ...(await search(q, 50, 2)).data, ...(await search(q, 50, 3)).data].map((f) => f.id);
+    expect(got).toEqual(expected);
+  });
+});
