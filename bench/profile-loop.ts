@@ -1,7 +1,7 @@
 // `tsx bench/profile-loop.ts <kind> [n]`: one endpoint requested in a loop in-process (app.request, read
 // cache off), profiled from the first measured request to the last (start-up and warm-up excluded), written
 // to data/prof/<kind>/; then `tsx bench/profile-top.ts data/prof/<kind>`.
-// kind: health | detail | episode | listing | search.
+// kind: health | home | detail | episode | listing | search.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { loadConfig } from '../worker/config';
@@ -25,6 +25,7 @@ const paths: Record<string, string[]> = {
   detail: slugs.map((s) => `/api/product/${s}`),
   episode: slugs.map((s) => `/api/product/${s}/tap-1`),
   listing: ['phimbo', 'phimle', 'han-quoc'].flatMap((e) => Array.from({ length: 20 }, (_, p) => `/api/product/product-${e}?page=${p + 1}`)),
+  home: ['/api/product/product-home'],
   search: titles.slice(0, 500).map((t) => `/api/product/search?q=${encodeURIComponent(t.split(' ')[0]!)}&limit=5`),
 };
 const list = paths[kind]!;

@@ -1,5 +1,6 @@
 import { and, between, desc, eq, gte, not, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { batchPrepared, preparedOnce } from '../../db/prepared';
 import { filmViewsHourly, films, trendingViews, trendingWindows } from '../../db/schema';
 import type { FilmCard, HomeData } from '../../schemas/catalogue';
 import { type CardRow, cardColumns, toFilmCard } from './film-card';
@@ -20,7 +21,9 @@ type Span = 'day' | 'week' | 'month';
  * window to start at `since` or the hour before (its minute job has not run yet this hour).
  */
 const windowRow = (span: Span) => eq(trendingWindows.name, span);
-const keptCurrent = (since: number) => between(trendingWindows.sinceHour, since - 1, since);
+const keptCurrent = (span: Span) => between(trendingWindows.sinceHour, sinceOf(span, -1), sinceOf(span));
+/** The window's first hour (and the one before it), bound per request into the prepared statements. */
+const sinceOf = (span: Span, offset = 0) => sql.placeholder(offset ? `${span}SinceBefore` : `${span}Since`);
 
 /**
  * Most viewed films of a window (docs/decisions/0607), one statement: the kept counts, a walk of the
@@ -29,21 +32,21 @@ const keptCurrent = (since: number) => between(trendingWindows.sinceHour, since 
  * has not run for an hour, or a test moved the clock). Each branch tests its window's one row first, so
  * the branch that does not apply reads nothing else. Ties go to the film with more views in all.
  */
-function watchedIn(db: Db, span: Span, since: number, limit: number) {
+function watchedIn(db: Db, span: Span, limit: number) {
   const kept = db
     .select({ ...cardColumns, n: sql<number>`${trendingViews.views}`.as('n'), tie: sql<number>`${trendingViews.filmViews}`.as('tie') })
     .from(trendingWindows)
     .innerJoin(trendingViews, eq(trendingViews.span, trendingWindows.name))
     .innerJoin(films, eq(films.id, trendingViews.filmId))
-    .where(and(windowRow(span), keptCurrent(since)))
+    .where(and(windowRow(span), keptCurrent(span)))
     .orderBy(desc(trendingViews.views), desc(trendingViews.filmViews), desc(trendingViews.filmId))
     .limit(limit)
     .as('kept');
   const counts = db
     .select({ filmId: filmViewsHourly.filmId, n: sql<number>`sum(${filmViewsHourly.views})`.as('n') })
     .from(trendingWindows)
-    .innerJoin(filmViewsHourly, gte(filmViewsHourly.hour, since))
-    .where(and(windowRow(span), not(keptCurrent(since))))
+    .innerJoin(filmViewsHourly, gte(filmViewsHourly.hour, sinceOf(span)))
+    .where(and(windowRow(span), not(keptCurrent(span))))
     .groupBy(filmViewsHourly.filmId)
     .as('counts');
   const summed = db
@@ -73,6 +76,32 @@ function topUp(db: Db, watched: CardRow[], limit: number) {
     .limit(limit - watched.length);
 }
 
+const WINDOWS = [
+  { span: 'day' as const, hours: 24, limit: SIDEBAR },
+  // Hot = the week's most watched, ten of them: the same query as the week's trending list.
+  { span: 'week' as const, hours: 7 * 24, limit: HOT },
+  { span: 'month' as const, hours: 30 * 24, limit: SIDEBAR },
+];
+
+/**
+ * The home's eleven selects, built once per database (db/prepared.ts): building them per request was a
+ * quarter of the home's CPU (bench/profile-loop.ts home). Only the windows' first hours vary.
+ */
+const homeStatements = preparedOnce(
+  (db: Db) =>
+    [
+      rail(db, eq(films.categoryId, 24)).prepare(),
+      rail(db, eq(films.categoryId, 25)).prepare(),
+      rail(db, eq(films.status, 'completed')).prepare(),
+      rail(db, hasGenre('hoat-hinh')).prepare(),
+      rail(db, or(hasGenre('tam-ly'), hasGenre('tinh-cam'))).prepare(),
+      rail(db, hasGenre('vien-tuong')).prepare(),
+      rail(db, hasGenre('hanh-dong'), SIDEBAR).prepare(),
+      rail(db, eq(films.categoryId, 27), SIDEBAR).prepare(),
+      ...WINDOWS.map((w) => watchedIn(db, w.span, w.limit).prepare()),
+    ] as const,
+);
+
 /**
  * GET /api/product/product-home: both readings of the spec's home data. Every rail and
  * trending list in one batch, then one more only when a trending window had too few views (a fresh
@@ -81,23 +110,14 @@ function topUp(db: Db, watched: CardRow[], limit: number) {
 export async function homeData(db: Db, now: number): Promise<HomeData> {
   // Windows count whole hours: the current hour and the 24 (168, 720) before it.
   const hour = Math.floor(now / HOUR);
-  const windows = [
-    { span: 'day' as const, since: hour - 24, limit: SIDEBAR },
-    // Hot = the week's most watched, ten of them: the same query as the week's trending list.
-    { span: 'week' as const, since: hour - 7 * 24, limit: HOT },
-    { span: 'month' as const, since: hour - 30 * 24, limit: SIDEBAR },
-  ];
-  const [bo, le, hoanThanh, hoatHinh, tamLy, vienTuong, hanhDong, sapChieu, ...lists] = await db.batch([
-    rail(db, eq(films.categoryId, 24)),
-    rail(db, eq(films.categoryId, 25)),
-    rail(db, eq(films.status, 'completed')),
-    rail(db, hasGenre('hoat-hinh')),
-    rail(db, or(hasGenre('tam-ly'), hasGenre('tinh-cam'))),
-    rail(db, hasGenre('vien-tuong')),
-    rail(db, hasGenre('hanh-dong'), SIDEBAR),
-    rail(db, eq(films.categoryId, 27), SIDEBAR),
-    ...windows.map((w) => watchedIn(db, w.span, w.since, w.limit)),
-  ]);
+  const windows = WINDOWS.map((w) => ({ ...w, since: hour - w.hours }));
+  const values = Object.fromEntries(
+    windows.flatMap((w) => [
+      [`${w.span}Since`, w.since],
+      [`${w.span}SinceBefore`, w.since - 1],
+    ]),
+  );
+  const [bo, le, hoanThanh, hoatHinh, tamLy, vienTuong, hanhDong, sapChieu, ...lists] = await batchPrepared(db, homeStatements(db), values);
   const watched = lists as CardRow[][];
   const short = windows.map((w, i) => ({ ...w, rows: watched[i] as CardRow[] })).filter((w) => w.rows.length < w.limit);
   const [first, ...rest] = short.map((w) => topUp(db, w.rows, w.limit));
