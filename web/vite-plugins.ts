@@ -40,7 +40,9 @@ export function bootPrefetch(): Plugin {
     listings[`/the-loai/${encodeURIComponent(g.slug)}`] = g.endpoint;
   }
   const reserved = ['tim-kiem', 'not-found', 'dang-nhap', 'dang-ky', 'dang-ky-goi-vip', 'account', 'admin', 'offline'];
+  // A page the host rendered (worker/ssr/render.ts) carries its data in #ssr-state: nothing to prefetch.
   const code = `(function(){try{
+if(document.getElementById('ssr-state'))return;
 var L=${JSON.stringify(listings)},R=${JSON.stringify(reserved)},p=location.pathname.replace(/\\/+$/,'')||'/',u=[];
 var home='/api/product/product-home',film;
 if(p==='/')u.push(home);
