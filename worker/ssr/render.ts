@@ -22,7 +22,7 @@ const STATE_ID = 'ssr-state';
 export const scriptSafeJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
 const BOOT_SCRIPT = /<script src="\/assets\/boot-[^"]*\.js" async><\/script>/;
-const ROOT = /<div id="root">[\s\S]*?<!--\/app-->/;
+const ROOT = /(<div id="root"[^>]*>)[\s\S]*?<!--\/app-->/;
 
 /**
  * Paths worth trying: page routes only (no file extension), so a missing /foo.png or /sw.js never runs the
@@ -39,7 +39,7 @@ let missingLogged = false;
 /**
  * The shell (index.html) with #root holding the server-rendered page and the query cache it came from,
  * or the shell unchanged when the page is not one the host renders, the build is missing, or rendering
- * fails (logged). `url` is the request's URL; `shell` must carry the <div id="root">…<!--/app--> markers
+ * fails (logged). `url` is the request's URL; `shell` must carry the <div id="root">…</div><!--/app--> markers
  * of web/index.html.
  */
 export async function renderShell(shell: string, url: URL, loadEntry: LoadEntry, fetchApi: ApiFetch): Promise<string> {
@@ -72,7 +72,7 @@ export async function renderShell(shell: string, url: URL, loadEntry: LoadEntry,
     // belong in <head>, where the browser finds them first and hydration does not look.
     const hoisted = /^(?:<link [^>]*>)+/.exec(page.html)?.[0] ?? '';
     const body = page.html.slice(hoisted.length);
-    return withState.replace('</head>', () => `${hoisted}</head>`).replace(ROOT, () => `<div id="root">${body}</div><!--/app-->`);
+    return withState.replace('</head>', () => `${hoisted}</head>`).replace(ROOT, (_all, open: string) => `${open}${body}</div><!--/app-->`);
   } catch (error) {
     console.error(`[ssr] rendering ${url.pathname} failed; sending the static shell:`, error);
     return shell;
