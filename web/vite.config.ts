@@ -4,7 +4,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { pwaOptions } from './pwa.config';
-import { bootPrefetch, inlineCss } from './vite-plugins';
+import { bootPrefetch, inlineCss, startAfterPaint } from './vite-plugins';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const api = process.env.API_ORIGIN ?? 'http://localhost:8787';
@@ -87,6 +87,7 @@ const clientBuild = defineConfig({
     VitePWA(pwaOptions),
     bootPrefetch(),
     inlineCss(),
+    startAfterPaint(),
   ],
   server: {
     proxy: {

@@ -40,9 +40,15 @@ describe('server-rendered first page', () => {
       if (r.resourceType() === 'document') documents.push(r.url());
     });
     await page.goto(`/${film.slug}`);
-    // Hydrated: React attached its handlers (the tabs switch) and the app's first render is done.
-    await page.getByRole('tab', { name: /thông tin/i }).click();
-    await expect.poll(() => page.getByRole('tab', { name: /thông tin/i }).getAttribute('aria-selected')).toBe('true');
+    // The server's HTML is on screen before the app starts (web/vite-plugins.ts startAfterPaint): a click
+    // before hydration does nothing, so click until React has attached its handlers and the tab switches.
+    const info = page.getByRole('tab', { name: /thông tin/i });
+    await expect
+      .poll(async () => {
+        await info.click();
+        return info.getAttribute('aria-selected');
+      })
+      .toBe('true');
     await page.getByRole('link', { name: 'Trang chủ', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/');
     await expect.poll(() => page.locator('.film-card').count()).toBeGreaterThan(0);

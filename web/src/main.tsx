@@ -9,6 +9,11 @@ import { markFirstRender } from './lib/first-load';
 import { registerServiceWorker } from './lib/pwa';
 import { getSession } from './lib/session';
 import './styles/global.css';
+import { config as zodConfig } from 'zod/v4/core';
+
+// zod would probe `new Function` (its JIT) on first use: the CSP forbids eval, and the browser reports the
+// refused probe as a CSP issue (Lighthouse best practices). The plain parser is as correct.
+zodConfig({ jitless: true });
 
 const queryClient = createQueryClient();
 
@@ -54,11 +59,14 @@ void router
     markFirstRender();
   });
 
-window.addEventListener('load', () => {
+function afterLoad() {
   initAnalytics();
   // The worker's precache download must not compete with the first page's own requests.
   const w = window as Window & { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number };
   const later = () => setTimeout(registerServiceWorker, 2000);
   if (w.requestIdleCallback) w.requestIdleCallback(later, { timeout: 5000 });
   else later();
-});
+}
+// This module starts after the first paint (web/vite-plugins.ts startAfterPaint): the load event may be past.
+if (document.readyState === 'complete') afterLoad();
+else window.addEventListener('load', afterLoad);

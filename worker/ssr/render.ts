@@ -21,6 +21,8 @@ const STATE_ID = 'ssr-state';
 /** JSON inside <script type="application/json">: no '<' at all, so no '</script>' or '<!--' can end it. */
 export const scriptSafeJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
+/** In <head>, before the boot script: what web/vite-plugins.ts bootPrefetch looks for. */
+const SSR_MARKER = '<meta name="ssr" content="1">';
 const BOOT_SCRIPT = /<script src="\/assets\/boot-[^"]*\.js" async><\/script>/;
 const ROOT = /(<div id="root"[^>]*>)[\s\S]*?<!--\/app-->/;
 
@@ -62,12 +64,12 @@ export async function renderShell(shell: string, url: URL, loadEntry: LoadEntry,
     const page = await entry.renderPage(url.pathname + url.search, fetchApi);
     if (!page) return shell;
     const state = `<script type="application/json" id="${STATE_ID}">${scriptSafeJson(page.state)}</script>`;
-    // The state goes before the async boot script (web/vite-plugins.ts bootPrefetch), which looks for it to
-    // skip the requests whose answers it already holds.
+    // The async boot script (web/vite-plugins.ts bootPrefetch) may run before the body is parsed: a marker
+    // ahead of it says the page's data is already here (no prefetch). The state itself ends the body, so
+    // the content comes first in the bytes; the app reads it once the document is parsed.
     const boot = BOOT_SCRIPT.exec(shell);
-    const withState = boot
-      ? shell.slice(0, boot.index) + state + shell.slice(boot.index)
-      : shell.replace('</head>', () => `${state}</head>`);
+    const marked = boot ? shell.slice(0, boot.index) + SSR_MARKER + shell.slice(boot.index) : shell;
+    const withState = marked.replace('</body>', () => `${state}</body>`);
     // React puts the resources it hoists (image preloads of the first posters) before the markup: they
     // belong in <head>, where the browser finds them first and hydration does not look.
     const hoisted = /^(?:<link [^>]*>)+/.exec(page.html)?.[0] ?? '';
