@@ -45,14 +45,15 @@ const stateOf = (html: string) => {
 const rootOf = (html: string) => /<div id="root">([\s\S]*)<\/div><!--\/app-->/.exec(html)?.[1] ?? '';
 
 describe('Node host renders the first page', () => {
-  it('home: the films in #root, the home query in the state, placed before the boot script', async () => {
+  it('home: the films in #root, the home query in the state at the end of the body, a marker before the boot script', async () => {
     const html = await page('/');
     const root = rootOf(html);
     expect(root).not.toContain('app-spinner');
     expect(root).toContain('Đất Rừng Phương Nam');
     expect(root).toContain('Mắt Biếc');
     expect(stateOf(html)?.queries.map((q) => q.queryKey)).toContainEqual(['home']);
-    expect(html.indexOf('id="ssr-state"')).toBeLessThan(html.indexOf('/assets/boot-abc.js'));
+    expect(html.indexOf('<meta name="ssr" content="1">')).toBeLessThan(html.indexOf('/assets/boot-abc.js'));
+    expect(html).toMatch(/<script type="application\/json" id="ssr-state">[^<]*<\/script><\/body>/);
   });
 
   it('a listing (/phim-bo, page 2 with a filter) shows its films', async () => {
