@@ -1,3 +1,5 @@
+// First: zod must be configured before any schema module is evaluated.
+import './app/zod-jitless';
 import { hydrate } from '@tanstack/react-query';
 import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
@@ -9,11 +11,6 @@ import { markFirstRender } from './lib/first-load';
 import { registerServiceWorker } from './lib/pwa';
 import { getSession } from './lib/session';
 import './styles/global.css';
-import { config as zodConfig } from 'zod/v4/core';
-
-// zod would probe `new Function` (its JIT) on first use: the CSP forbids eval, and the browser reports the
-// refused probe as a CSP issue (Lighthouse best practices). The plain parser is as correct.
-zodConfig({ jitless: true });
 
 const queryClient = createQueryClient();
 
