@@ -93,6 +93,18 @@ function isApiPath(pathname: string): boolean {
 }
 
 /**
+ * A page route asks Static Assets for the whole shell: a 304 to a browser holding an older copy (the shell
+ * as a file, before this page was rendered) would skip the rendering.
+ */
+function unconditional(request: Request): Request {
+  if (!request.headers.has('if-none-match') && !request.headers.has('if-modified-since')) return request;
+  const headers = new Headers(request.headers);
+  headers.delete('if-none-match');
+  headers.delete('if-modified-since');
+  return new Request(request, { headers });
+}
+
+/**
  * The shell with the page rendered in it, or undefined when the answer is not the shell of a page route
  * (a file, a 304, a HEAD). The page's reads are the app's, in-process and anonymous.
  */
@@ -120,7 +132,7 @@ export default {
     // Static assets and the SPA shell. run_worker_first (wrangler.toml) sends page routes here, so the shell
     // comes with the first page rendered in it (worker/ssr/render.ts); the build's files go straight to
     // Static Assets without the Worker.
-    const response = await env.ASSETS.fetch(request);
+    const response = await env.ASSETS.fetch(isPagePath(pathname) ? unconditional(request) : request);
     let host: Host | undefined;
     try {
       host = hostFor(env);

@@ -65,7 +65,11 @@ describe('Node host renders the first page', () => {
   });
 
   it('a film page shows its title and description; the watch page its shell', async () => {
-    const film = rootOf(await page('/dat-rung-phuong-nam'));
+    const filmHtml = await page('/dat-rung-phuong-nam');
+    // The page's own title and canonical link in <head> (lib/page-meta.ts, collected while rendering).
+    expect(filmHtml).toContain('<title>Đất Rừng Phương Nam (Song of the South) | PhimViet - Xem phim online</title>');
+    expect(filmHtml).toMatch(/<link rel="canonical" href="http:\/\/[^"]+\/dat-rung-phuong-nam">/);
+    const film = rootOf(filmHtml);
     expect(film).toContain('Đất Rừng Phương Nam');
     expect(film).toContain('Hành trình của An.');
     const watch = await page('/xem-phim/dat-rung-phuong-nam/tap-1');

@@ -71,6 +71,15 @@ describe('Workers entry: the first page rendered in the shell', () => {
     expect(rootOf(await res.text())).toContain(TITLE);
   });
 
+  it('renders for a browser holding an older copy of the shell (no 304 from Static Assets)', async () => {
+    const etag = (await env.ASSETS.fetch(new Request(`${ORIGIN}/index.html`))).headers.get('etag');
+    expect(etag).toBeTruthy();
+    const conditional = { headers: { ...navigation.headers, 'if-none-match': etag! } };
+    const res = await exports.default.fetch(`${ORIGIN}/${slug}`, conditional);
+    expect(res.status).toBe(200);
+    expect(rootOf(await res.text())).toContain(TITLE);
+  });
+
   it('sends the static shell for pages it does not render', async () => {
     for (const path of ['/dang-nhap', '/admin', '/khong-co-phim-nay']) {
       const { html } = await page(path);

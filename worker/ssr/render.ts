@@ -8,8 +8,16 @@
 export type ApiFetch = (request: Request) => Promise<Response> | Response;
 
 /** What worker/ssr/dist/entry-server.js exports (web/src/entry-server.tsx). */
+/** What the page said about itself (web/src/lib/page-meta.ts usePageMeta). */
+export interface PageMeta {
+  title?: string;
+  description?: string;
+  canonicalPath?: string;
+  robots?: string;
+}
+
 export interface SsrEntry {
-  renderPage(url: string, fetchApi: ApiFetch): Promise<{ html: string; state: unknown } | null>;
+  renderPage(url: string, fetchApi: ApiFetch): Promise<{ html: string; state: unknown; meta?: PageMeta } | null>;
 }
 
 /** Loads the built renderer (a dynamic import the host names, so a missing build is a rejected promise). */
@@ -74,9 +82,39 @@ export async function renderShell(shell: string, url: URL, loadEntry: LoadEntry,
     // belong in <head>, where the browser finds them first and hydration does not look.
     const hoisted = /^(?:<link [^>]*>)+/.exec(page.html)?.[0] ?? '';
     const body = page.html.slice(hoisted.length);
-    return withState.replace('</head>', () => `${hoisted}</head>`).replace(ROOT, (_all, open: string) => `${open}${body}</div><!--/app-->`);
+    return withMeta(withState, page.meta ?? {}, url)
+      .replace('</head>', () => `${hoisted}</head>`)
+      .replace(ROOT, (_all, open: string) => `${open}${body}</div><!--/app-->`);
   } catch (error) {
     console.error(`[ssr] rendering ${url.pathname} failed; sending the static shell:`, error);
     return shell;
   }
+}
+
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * The page's own title, description, robots and canonical link in the shell's <head> (the browser's
+ * usePageMeta then finds and keeps them): the first paint and crawlers see the page's title, not the site's.
+ */
+function withMeta(shell: string, meta: PageMeta, url: URL): string {
+  let html = shell;
+  const setContent = (attr: 'name' | 'property', key: string, value: string | undefined) => {
+    if (!value) return;
+    const tag = new RegExp(`<meta ${attr}="${key}" content="[^"]*"\\s*/?>`);
+    const next = `<meta ${attr}="${key}" content="${escapeHtml(value)}" />`;
+    html = tag.test(html) ? html.replace(tag, () => next) : html.replace('</head>', () => `${next}</head>`);
+  };
+  if (meta.title) {
+    const title = `<title>${escapeHtml(meta.title)}</title>`;
+    html = /<title>[^<]*<\/title>/.test(html)
+      ? html.replace(/<title>[^<]*<\/title>/, () => title)
+      : html.replace('</head>', () => `${title}</head>`);
+    setContent('property', 'og:title', meta.title);
+  }
+  setContent('name', 'description', meta.description);
+  setContent('property', 'og:description', meta.description);
+  setContent('name', 'robots', meta.robots);
+  const canonical = new URL(meta.canonicalPath ?? url.pathname, url.origin).href;
+  return html.replace('</head>', () => `<link rel="canonical" href="${escapeHtml(canonical)}"></head>`);
 }

@@ -6,6 +6,7 @@ import { createMemoryHistory } from '@tanstack/react-router';
 import { prerender } from 'react-dom/static.edge';
 import { AppRoot, createAppRouter, createQueryClient, SERVER_RENDERED_ROUTES } from './router';
 import { setApiFetch } from '../lib/api-client';
+import type { PageMeta } from '../lib/page-meta';
 
 /** Answers an API request the way the app does over HTTP (the host calls its app in-process). */
 export type ApiFetch = (request: Request) => Promise<Response> | Response;
@@ -15,6 +16,8 @@ export interface RenderedPage {
   html: string;
   /** The query cache the markup was rendered from (TanStack Query's dehydrate), plain JSON. */
   state: unknown;
+  /** The page's title, description, canonical path and robots (lib/page-meta.ts), when it set them. */
+  meta: Partial<PageMeta>;
 }
 
 // Relative API paths (hc's base is '/') are resolved against a placeholder origin: the app routes by path.
@@ -56,7 +59,8 @@ export async function renderPage(url: string, fetchApi: ApiFetch): Promise<Rende
   let failed: unknown;
   // prerender (not the streaming renderer) waits for every lazy part; with no chunk size limit no Suspense
   // boundary is outlined behind a fallback and an inline script to reveal it (the CSP allows none).
-  const { prelude } = await prerender(<AppRoot router={router} queryClient={queryClient} />, {
+  const meta: PageMeta = { title: '' };
+  const { prelude } = await prerender(<AppRoot router={router} queryClient={queryClient} meta={meta} />, {
     progressiveChunkSize: Number.POSITIVE_INFINITY,
     onError(error) {
       failed ??= error;
@@ -65,5 +69,5 @@ export async function renderPage(url: string, fetchApi: ApiFetch): Promise<Rende
   const html = await new Response(prelude).text();
   // An error inside a Suspense boundary leaves a client-rendered hole: the shell is better than a mismatch.
   if (failed) throw failed;
-  return { html, state: dehydrate(queryClient) };
+  return { html, state: dehydrate(queryClient), meta };
 }

@@ -1,10 +1,11 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createRouter, type RouterHistory, RouterProvider } from '@tanstack/react-router';
-import { StrictMode } from 'react';
+import { StrictMode, useEffect } from 'react';
 import { FullScreenSpinner } from '../components/layout/full-screen-spinner';
 import { NotFoundPage } from '../components/layout/not-found-page';
 import { RouteError } from '../components/layout/route-error';
 import { ApiError, isNetworkError } from '../lib/api-client';
+import { type PageMeta, ServerPageMeta } from '../lib/page-meta';
 import { type Session, useSession } from '../lib/session';
 import { routeTree } from '../routeTree.gen';
 
@@ -63,13 +64,30 @@ function App({ router }: { router: AppRouter }) {
   return <RouterProvider router={router} context={{ auth }} />;
 }
 
-/** The whole tree, identical on both sides (hydration compares them node for node). */
-export function AppRoot({ router, queryClient }: { router: AppRouter; queryClient: QueryClient }) {
+/**
+ * Marks <html data-app-ready> once the app's first render is committed (hydrated or rendered): until then a
+ * server-rendered page shows but does not respond (browser tests wait for it).
+ */
+function ReadyMark() {
+  useEffect(() => {
+    document.documentElement.dataset.appReady = '';
+  }, []);
+  return null;
+}
+
+/**
+ * The whole tree, identical on both sides (hydration compares them node for node). `meta` collects the
+ * page's title and description on the host (lib/page-meta.ts).
+ */
+export function AppRoot({ router, queryClient, meta = null }: { router: AppRouter; queryClient: QueryClient; meta?: PageMeta | null }) {
   return (
     <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <App router={router} />
-      </QueryClientProvider>
+      <ServerPageMeta.Provider value={meta}>
+        <QueryClientProvider client={queryClient}>
+          <App router={router} />
+          <ReadyMark />
+        </QueryClientProvider>
+      </ServerPageMeta.Provider>
     </StrictMode>
   );
 }
