@@ -82,6 +82,8 @@ interface Run {
   performance: number;
   lcp: number;
   fcp: number;
+  tbt: number;
+  cls: number;
   accessibility: number;
   bestPractices: number;
   seo: number;
@@ -96,6 +98,8 @@ async function measure(url: string, port: number): Promise<Run> {
     performance: score('performance'),
     lcp: audits['largest-contentful-paint']?.numericValue ?? Number.NaN,
     fcp: audits['first-contentful-paint']?.numericValue ?? Number.NaN,
+    tbt: audits['total-blocking-time']?.numericValue ?? Number.NaN,
+    cls: audits['cumulative-layout-shift']?.numericValue ?? Number.NaN,
     accessibility: score('accessibility'),
     bestPractices: score('best-practices'),
     seo: score('seo'),
@@ -110,13 +114,13 @@ try {
   const film = films.data[0]?.slug;
   const pages: [string, string][] = [['home', '/'], ['listing', '/phim-bo'], ...(film ? [['film', `/${film}`] as [string, string]] : [])];
   console.log(`Lighthouse ${RUNS} runs each, mobile, ${CHROMIUM}, ${base}`);
-  console.log('page      path                          perf   LCP ms   FCP ms   a11y   best   seo');
+  console.log('page      path                          perf   LCP ms   FCP ms   TBT ms    CLS   a11y   best   seo');
   for (const [name, path] of pages) {
     const runs: Run[] = [];
     for (let i = 0; i < RUNS; i++) runs.push(await measure(`${base}${path}`, chrome.port));
     const m = (key: keyof Run) => median(runs.map((r) => r[key]));
     console.log(
-      `${name.padEnd(9)} ${path.slice(0, 29).padEnd(29)} ${String(m('performance')).padStart(4)} ${String(Math.round(m('lcp'))).padStart(8)} ${String(Math.round(m('fcp'))).padStart(8)} ${String(m('accessibility')).padStart(6)} ${String(m('bestPractices')).padStart(6)} ${String(m('seo')).padStart(5)}`,
+      `${name.padEnd(9)} ${path.slice(0, 29).padEnd(29)} ${String(m('performance')).padStart(4)} ${String(Math.round(m('lcp'))).padStart(8)} ${String(Math.round(m('fcp'))).padStart(8)} ${String(Math.round(m('tbt'))).padStart(8)} ${m('cls').toFixed(3).padStart(6)} ${String(m('accessibility')).padStart(6)} ${String(m('bestPractices')).padStart(6)} ${String(m('seo')).padStart(5)}`,
     );
   }
 } finally {

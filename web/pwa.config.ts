@@ -2,7 +2,8 @@ import type { VitePWAOptions } from 'vite-plugin-pwa';
 
 /**
  * Service worker and manifest. Caching rules (issue 3; docs/architecture.md):
- * - the app shell (every built asset) is precached, so any route opens offline;
+ * - the app shell (every built asset) is precached, so any route opens offline (online, navigations get the
+ *   page rendered on the host);
  * - catalogue reads (home, listings, film detail, search, categories) are network-first with a short
  *   timeout, so a page seen before renders from cache when the network is gone;
  * - posters are cache-first with expiry and purge on quota errors;
@@ -38,12 +39,20 @@ export const pwaOptions: Partial<VitePWAOptions> = {
     globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,txt}'],
     // hls.js (180 kB gzip) only matters online, on the watch page: cached when first used instead.
     globIgnores: ['**/hls-*.js', 'assets/admin/**'],
-    navigateFallback: '/index.html',
-    navigateFallbackDenylist: [/^\/api\//, /^\/demo-media\//, /^\/parties\//],
+    // No navigateFallback: page navigations go to the network, which answers with the page rendered on the
+    // host (worker/ssr/render.ts), and fall back to the precached shell offline (the first rule below).
     cleanupOutdatedCaches: true,
     clientsClaim: true,
     skipWaiting: false,
     runtimeCaching: [
+      {
+        // Navigations: the host's rendered page while online (an installed app opens with content as a
+        // first visit does); the precached shell when the network fails (offline), as before. Rendered pages
+        // are not cached: an old page would name hashed assets a newer deploy has removed.
+        urlPattern: ({ request, url }) => request.mode === 'navigate' && !/^\/(api|demo-media|parties)\//.test(url.pathname),
+        handler: 'NetworkOnly',
+        options: { precacheFallback: { fallbackURL: '/index.html' } },
+      },
       {
         // Hashed build files left out of the precache (hls.js): immutable, so cache-first.
         urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/assets/'),

@@ -40,7 +40,9 @@ export function bootPrefetch(): Plugin {
     listings[`/the-loai/${encodeURIComponent(g.slug)}`] = g.endpoint;
   }
   const reserved = ['tim-kiem', 'not-found', 'dang-nhap', 'dang-ky', 'dang-ky-goi-vip', 'account', 'admin', 'offline'];
+  // A page the host rendered (worker/ssr/render.ts) carries its data (#ssr-state): nothing to prefetch.
   const code = `(function(){try{
+if(document.querySelector('meta[name="ssr"]'))return;
 var L=${JSON.stringify(listings)},R=${JSON.stringify(reserved)},p=location.pathname.replace(/\\/+$/,'')||'/',u=[];
 var home='/api/product/product-home',film;
 if(p==='/')u.push(home);
@@ -60,6 +62,7 @@ return r;});b[x].catch(function(){});});
     name: 'phimviet:boot-prefetch',
     apply: 'build',
     generateBundle() {
+      // startAfterPaint() re-emits this file with the app's start appended, under its final hash.
       const ref = this.emitFile({ type: 'asset', name: 'boot.js', source: code });
       fileName = this.getFileName(ref);
     },
@@ -68,6 +71,47 @@ return r;});b[x].catch(function(){});});
       handler() {
         return fileName ? [{ tag: 'script', attrs: { src: `/${fileName}`, async: true }, injectTo: 'head-prepend' }] : [];
       },
+    },
+  };
+}
+
+/**
+ * The app's JavaScript starts after the first paint: index.html loses its module script and modulepreload
+ * tags, and the boot script (bootPrefetch, async) adds them back once the document is parsed and painted.
+ * A page the host rendered (worker/ssr/render.ts) is then on screen before ~85 KB of JavaScript is fetched,
+ * parsed and run to hydrate it, instead of after (a module script that arrives before parsing ends runs
+ * before the browser paints). Runs after Vite wrote index.html; the boot file is re-emitted under the hash
+ * of its final content.
+ */
+export function startAfterPaint(): Plugin {
+  return {
+    name: 'phimviet:start-after-paint',
+    apply: 'build',
+    enforce: 'post',
+    generateBundle(_options, bundle) {
+      const html = bundle['index.html'];
+      if (html?.type !== 'asset') return;
+      let source = String(html.source);
+      const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/.exec(source);
+      const bootTag = /<script src="\/(assets\/boot-[^"]+\.js)" async><\/script>/.exec(source);
+      const boot = bootTag ? bundle[bootTag[1]!] : undefined;
+      if (!entry || !bootTag || boot?.type !== 'asset') return;
+      const preloads: string[] = [];
+      source = source.replace(entry[0], '').replace(/<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g, (_tag, href: string) => {
+        preloads.push(href);
+        return '';
+      });
+      // Once parsed (main.tsx reads #root and #ssr-state) and painted (a frame, then a task); a hidden tab
+      // runs no animation frame, so a timer starts the app there.
+      const start = `(function(){var E=${JSON.stringify(entry[1])},P=${JSON.stringify(preloads)},d=false;
+function go(){if(d)return;d=true;P.forEach(function(h){var l=document.createElement('link');l.rel='modulepreload';l.href=h;l.crossOrigin='';document.head.appendChild(l);});
+var s=document.createElement('script');s.type='module';s.src=E;s.crossOrigin='';document.head.appendChild(s);}
+function painted(){requestAnimationFrame(function(){setTimeout(go,0);});setTimeout(go,500);}
+if(document.readyState==='loading')document.addEventListener('DOMContentLoaded',painted);else painted();})();`;
+      delete bundle[bootTag[1]!];
+      const ref = this.emitFile({ type: 'asset', name: 'boot.js', source: `${String(boot.source)}\n${start}` });
+      source = source.replace(bootTag[0], () => `<script src="/${this.getFileName(ref)}" async></script>`);
+      html.source = source;
     },
   };
 }

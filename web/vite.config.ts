@@ -4,7 +4,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { pwaOptions } from './pwa.config';
-import { bootPrefetch, inlineCss } from './vite-plugins';
+import { bootPrefetch, inlineCss, startAfterPaint } from './vite-plugins';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const api = process.env.API_ORIGIN ?? 'http://localhost:8787';
@@ -16,7 +16,45 @@ const partykitHost = process.env.VITE_PARTYKIT_HOST ?? process.env.PARTYKIT_HOST
 const ADMIN_ONLY_MODULE =
   /\/web\/src\/(features\/admin\/|routes\/admin[./])|\/node_modules\/(chart\.js|@kurkle\/color|@tanstack\/(react-table|table-core))\//;
 
-export default defineConfig({
+/**
+ * `vite build --ssr src/entry-server.tsx` (npm run build): the first-page renderer both hosts import
+ * (worker/ssr/render.ts). One self-contained ES module, no Node APIs, resolved with the Workers
+ * conditions (router-core's server build, React's web-streams renderer), so Node and workerd run the same file.
+ */
+const ssrBuild = defineConfig({
+  root,
+  envDir: root,
+  define: {
+    'import.meta.env.VITE_PARTYKIT_HOST': JSON.stringify(partykitHost),
+    // workerd has no `process`; React and the router pick their production builds from this.
+    'process.env.NODE_ENV': JSON.stringify('production'),
+  },
+  ssr: {
+    noExternal: true,
+    resolve: { conditions: ['workerd', 'worker', 'module', 'production'], externalConditions: ['workerd', 'worker'] },
+  },
+  build: {
+    outDir: '../worker/ssr/dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    sourcemap: false,
+    minify: false,
+    copyPublicDir: false,
+    rollupOptions: { output: { entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' } },
+  },
+  plugins: [
+    tanstackRouter({
+      target: 'react',
+      autoCodeSplitting: true,
+      routesDirectory: `${root}src/routes`,
+      generatedRouteTree: `${root}src/routeTree.gen.ts`,
+      quoteStyle: 'single',
+    }),
+    react(),
+  ],
+});
+
+const clientBuild = defineConfig({
   root,
   envDir: root,
   define: {
@@ -49,6 +87,7 @@ export default defineConfig({
     VitePWA(pwaOptions),
     bootPrefetch(),
     inlineCss(),
+    startAfterPaint(),
   ],
   server: {
     proxy: {
@@ -63,3 +102,5 @@ export default defineConfig({
     },
   },
 });
+
+export default defineConfig(({ isSsrBuild }) => (isSsrBuild ? ssrBuild : clientBuild));

@@ -1,5 +1,6 @@
 // Cloudflare Workers host: wiring only (docs/architecture.md). Turso over HTTP via the Web-standard libSQL client,
-// /api/* to the shared Hono app, everything else to Workers Static Assets (SPA fallback), Cron Triggers
+// /api/* to the shared Hono app, everything else to Workers Static Assets (SPA fallback; page routes with the
+// first page rendered in the shell, worker/ssr/render.ts), Cron Triggers
 // to the shared scheduled jobs. Nothing Node-only may be imported here: no node:*, no db/node-client.ts.
 import { createClient } from '@libsql/client/web';
 import { drizzle } from 'drizzle-orm/libsql/web';
@@ -10,6 +11,16 @@ import { schema } from './db/client';
 import type { AppDeps } from './lib/context';
 import { securityHeaders } from './lib/security-headers';
 import { runScheduledJobs } from './scheduled';
+import { isPagePath, type LoadEntry, renderShell, type SsrEntry } from './ssr/render';
+
+/**
+ * The first-page renderer `npm run build` writes (web/src/entry-server.tsx). Not bundled: wrangler uploads
+ * ssr/dist/**.js as modules of their own (wrangler.toml find_additional_modules), so a Worker built before
+ * the web build still deploys and sends the static shell. The specifier is a variable so neither the
+ * bundler nor the type checker needs the file.
+ */
+const SSR_ENTRY = './ssr/dist/entry-server.js';
+const loadSsrEntry: LoadEntry = () => import(SSR_ENTRY) as Promise<SsrEntry>;
 
 /** Every variable worker/config.ts reads, as the string bindings ([vars] and secrets) that carry them. */
 type ConfigVars = { [K in keyof z.input<typeof configSchema>]?: string };
@@ -81,6 +92,31 @@ function isApiPath(pathname: string): boolean {
   return pathname === '/api' || pathname.startsWith('/api/');
 }
 
+/**
+ * A page route asks Static Assets for the whole shell: a 304 to a browser holding an older copy (the shell
+ * as a file, before this page was rendered) would skip the rendering.
+ */
+function unconditional(request: Request): Request {
+  if (!request.headers.has('if-none-match') && !request.headers.has('if-modified-since')) return request;
+  const headers = new Headers(request.headers);
+  headers.delete('if-none-match');
+  headers.delete('if-modified-since');
+  return new Request(request, { headers });
+}
+
+/**
+ * The shell with the page rendered in it, or undefined when the answer is not the shell of a page route
+ * (a file, a 304, a HEAD). The page's reads are the app's, in-process and anonymous.
+ */
+async function renderedPage(request: Request, response: Response, host: Host, env: Env, ctx: ExecutionContext) {
+  const url = new URL(request.url);
+  if (request.method !== 'GET' || response.status !== 200 || !isPagePath(url.pathname)) return undefined;
+  if (!response.headers.get('content-type')?.startsWith('text/html')) return undefined;
+  const html = await renderShell(await response.text(), url, loadSsrEntry, (apiRequest) => host.api.fetch(apiRequest, env, ctx));
+  // A new body: the asset's ETag and length no longer describe it; the platform compresses it at the edge.
+  return new Response(html, { headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' } });
+}
+
 export default {
   async fetch(request, env, ctx) {
     const { pathname } = new URL(request.url);
@@ -93,19 +129,20 @@ export default {
       }
       return host.api.fetch(request, env, ctx);
     }
-    // Static assets and the SPA shell. With run_worker_first = ["/api/*"] Cloudflare serves these without
-    // invoking the Worker; this branch covers any request that reaches it anyway (and `wrangler dev`).
-    const response = await env.ASSETS.fetch(request);
-    let headers: Record<string, string> | undefined;
+    // Static assets and the SPA shell. run_worker_first (wrangler.toml) sends page routes here, so the shell
+    // comes with the first page rendered in it (worker/ssr/render.ts); the build's files go straight to
+    // Static Assets without the Worker.
+    const response = await env.ASSETS.fetch(isPagePath(pathname) ? unconditional(request) : request);
+    let host: Host | undefined;
     try {
-      headers = hostFor(env).headers;
+      host = hostFor(env);
     } catch {
-      headers = undefined; // the site still loads while the API is misconfigured
+      host = undefined; // the site still loads (as the static shell) while the API is misconfigured
     }
-    if (!headers) return response;
-    const withHeaders = new Response(response.body, response);
-    for (const [name, value] of Object.entries(headers)) withHeaders.headers.set(name, value);
-    return withHeaders;
+    if (!host) return response;
+    const page = (await renderedPage(request, response, host, env, ctx)) ?? new Response(response.body, response);
+    for (const [name, value] of Object.entries(host.headers)) page.headers.set(name, value);
+    return page;
   },
 
   async scheduled(_controller, env, ctx) {

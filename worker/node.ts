@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createApp } from './app';
 import { loadConfig, type Config } from './config';
 import { DEFAULT_DATABASE_URL, openMigratedDatabase, type NodeDatabase } from './db/node-client';
@@ -18,12 +18,16 @@ import { answerClientError, hostErrorResponse } from './lib/host-errors';
 import { compressDynamic } from './lib/compress-dynamic';
 import { securityHeaders } from './lib/security-headers';
 import { localSecrets } from './local-secrets';
+import { type LoadEntry, renderShell, type SsrEntry } from './ssr/render';
 import { runScheduledJobs } from './scheduled';
 import { RESERVED_FILM_SLUGS } from './schemas/taxonomy';
 import { findFilmBySlug } from './services/catalogue/film-lookup';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const WEB_DIST = resolve(REPO_ROOT, 'web/dist');
+/** The first-page renderer `npm run build` writes (web/src/entry-server.tsx; worker/ssr/render.ts). */
+export const SSR_ENTRY = resolve(REPO_ROOT, 'worker/ssr/dist/entry-server.js');
+const loadBuiltEntry: LoadEntry = () => import(pathToFileURL(SSR_ENTRY).href) as Promise<SsrEntry>;
 /** Secrets drawn on a first start when the environment sets none (worker/local-secrets.ts). */
 export const LOCAL_SECRETS_FILE = resolve(REPO_ROOT, 'data/secrets.json');
 
@@ -45,8 +49,11 @@ export interface RunningServer {
   close: () => Promise<void>;
 }
 
-/** Hono root for the Node host: /api from the shared app, then static files with SPA fallback. */
-export function createNodeRoot(deps: AppDeps, demoMediaDir?: string, webDist = WEB_DIST) {
+/**
+ * Hono root for the Node host: /api from the shared app, then static files; page routes get the shell with
+ * the first page rendered in it (worker/ssr/render.ts), from `loadEntry` (the build's renderer by default).
+ */
+export function createNodeRoot(deps: AppDeps, demoMediaDir?: string, webDist = WEB_DIST, loadEntry: LoadEntry = loadBuiltEntry) {
   const api = createApp(deps);
   const headers = securityHeaders(deps.config);
   const root = new Hono<{ Bindings: { incoming?: { socket?: { remoteAddress?: string } } } }>();
@@ -61,7 +68,8 @@ export function createNodeRoot(deps: AppDeps, demoMediaDir?: string, webDist = W
     const html = indexHtml(await posterPreload(deps, c.req.path));
     if (!html) return c.text('Ứng dụng web chưa được build: chạy npm run build.', 503);
     c.header('Cache-Control', 'no-cache');
-    return c.html(html);
+    // The page's reads are the app's, in-process and anonymous (the public read cache, as for any visitor).
+    return c.html(await renderShell(html, new URL(c.req.url), loadEntry, (request) => api.fetch(request)));
   };
 
   // Workers and Cloudflare compress at the edge; this host does it itself (about 400 KB less on a first

@@ -1,88 +1,69 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createRouter, RouterProvider } from '@tanstack/react-router';
-import { startTransition, StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { FullScreenSpinner } from './components/layout/full-screen-spinner';
-import { NotFoundPage } from './components/layout/not-found-page';
-import { RouteError } from './components/layout/route-error';
-import { ApiError, isNetworkError } from './lib/api-client';
+// First: zod must be configured before any schema module is evaluated.
+import './app/zod-jitless';
+import { hydrate } from '@tanstack/react-query';
+import { startTransition } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { prefetchFirstPage } from './app/boot-prefetch';
+import { AppRoot, createAppRouter, createQueryClient, SSR_STATE_ID } from './app/router';
 import { initAnalytics } from './lib/analytics';
 import { onSessionExpired } from './lib/auth-request';
-import { getSession, useSession } from './lib/session';
 import { markFirstRender } from './lib/first-load';
-import { prefetchFirstPage } from './app/boot-prefetch';
 import { registerServiceWorker } from './lib/pwa';
-import { routeTree } from './routeTree.gen';
+import { getSession } from './lib/session';
 import './styles/global.css';
 
-const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: {
-      staleTime: 30_000,
-      gcTime: 10 * 60_000,
-      // 'offlineFirst' still calls fetch when the browser says it is offline, so the service
-      // worker can answer from its cache; the default 'online' mode would just pause.
-      networkMode: 'offlineFirst',
-      refetchOnWindowFocus: false,
-      retry: (count, error) => count < 2 && !isNetworkError(error) && !(error instanceof ApiError && error.status < 500),
-    },
-    mutations: { networkMode: 'offlineFirst' },
-  },
-});
+const queryClient = createQueryClient();
 
-prefetchFirstPage(queryClient, window.location);
-
-const router = createRouter({
-  routeTree,
-  context: { queryClient, auth: getSession() },
-  defaultPreload: 'intent',
-  // Query owns freshness; the router always asks it.
-  defaultPreloadStaleTime: 0,
-  defaultPendingComponent: FullScreenSpinner,
-  defaultPendingMs: 400,
-  defaultErrorComponent: RouteError,
-  defaultNotFoundComponent: NotFoundPage,
-  scrollRestoration: true,
-});
-
-declare module '@tanstack/react-router' {
-  interface Register {
-    router: typeof router;
+/** The query cache the host rendered this page with (worker/ssr/render.ts), when it rendered it. */
+function serverState(): unknown {
+  const script = document.getElementById(SSR_STATE_ID);
+  if (!script?.textContent) return undefined;
+  try {
+    return JSON.parse(script.textContent);
+  } catch {
+    return undefined;
   }
 }
 
+const state = serverState();
+if (state) hydrate(queryClient, state);
+else prefetchFirstPage(queryClient, window.location);
+
+const session = getSession();
+const router = createAppRouter(queryClient, session);
+// The host renders the anonymous page; a signed-in viewer's page differs (their film detail, the header),
+// so it is rendered afresh over the server's HTML instead of hydrated.
+const hydrating = !!state && !session;
+// What router-core's own hydration sets: the route tree then renders without the top-level Suspense
+// boundary the server did not render either (node for node the same markup).
+if (hydrating) router.ssr = { manifest: undefined };
+
 onSessionExpired(() => void router.navigate({ to: '/dang-nhap' }));
 
-/** The router context follows the session: guards (beforeLoad) read `context.auth`. */
-function App() {
-  const auth = useSession();
-  return <RouterProvider router={router} context={{ auth }} />;
-}
-
-// First page: resolve the route, its code and its data, then render once (lib/first-load.ts).
-// A transition render yields to the browser every few ms instead of one long task.
+// First page: resolve the route, its code and its data (already in the cache when the host rendered
+// it), then render once (lib/first-load.ts). A transition render yields to the browser every few ms.
 void router
   .load()
   .catch(() => undefined)
   .then(() => {
-    const root = createRoot(document.getElementById('root')!);
-    startTransition(() =>
-      root.render(
-        <StrictMode>
-          <QueryClientProvider client={queryClient}>
-            <App />
-          </QueryClientProvider>
-        </StrictMode>,
-      ),
-    );
+    const container = document.getElementById('root')!;
+    const app = <AppRoot router={router} queryClient={queryClient} />;
+    if (hydrating) startTransition(() => void hydrateRoot(container, app));
+    else {
+      const root = createRoot(container);
+      startTransition(() => root.render(app));
+    }
     markFirstRender();
   });
 
-window.addEventListener('load', () => {
+function afterLoad() {
   initAnalytics();
   // The worker's precache download must not compete with the first page's own requests.
   const w = window as Window & { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number };
   const later = () => setTimeout(registerServiceWorker, 2000);
   if (w.requestIdleCallback) w.requestIdleCallback(later, { timeout: 5000 });
   else later();
-});
+}
+// This module starts after the first paint (web/vite-plugins.ts startAfterPaint): the load event may be past.
+if (document.readyState === 'complete') afterLoad();
+else window.addEventListener('load', afterLoad);

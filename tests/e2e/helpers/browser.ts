@@ -37,11 +37,29 @@ export function setupBrowser() {
         ...options,
       });
       const page = await context.newPage();
+      if (options.javaScriptEnabled !== false) waitForAppOnLoad(page);
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
       return { context, page, errors };
     },
   };
+}
+
+/**
+ * A page the host rendered is on screen before the app starts and hydrates it (web/vite-plugins.ts
+ * startAfterPaint), and a click before that does nothing: page loads (goto, reload) resolve once the app's
+ * first render is committed (<html data-app-ready>, web/src/app/router.tsx), as a viewer would wait.
+ */
+function waitForAppOnLoad(page: Page): void {
+  const ready = () => page.waitForFunction(() => 'appReady' in document.documentElement.dataset, null, { timeout: 30_000 });
+  for (const method of ['goto', 'reload'] as const) {
+    const original = page[method].bind(page) as (...args: unknown[]) => Promise<unknown>;
+    (page as unknown as Record<string, unknown>)[method] = async (...args: unknown[]) => {
+      const response = await original(...args);
+      await ready();
+      return response;
+    };
+  }
 }
 
 export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {

@@ -6,9 +6,11 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
  */
 export function LazyMount({ children, minHeight, rootMargin = '200px' }: { children: ReactNode; minHeight: number; rootMargin?: string }) {
   const ref = useRef<HTMLDivElement>(null);
-  const [visible, setVisible] = useState(typeof IntersectionObserver === 'undefined');
+  // Starts hidden everywhere, the server included, so a server-rendered page hydrates to the same markup.
+  const [visible, setVisible] = useState(false);
   useEffect(() => {
     if (visible || !ref.current) return;
+    if (typeof IntersectionObserver === 'undefined') return setVisible(true);
     const observer = new IntersectionObserver(
       (entries) => {
         if (entries.some((e) => e.isIntersecting)) {

@@ -3,8 +3,19 @@ import type { SuccessStatusCode } from 'hono/utils/http-status';
 import type { ErrorBody } from '../../../worker/schemas/errors';
 import type { AppType } from '../../../worker/app';
 
+type Fetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+let apiFetch: Fetch = (input, init) => fetch(input, init);
+
+/**
+ * Where API requests go. The browser: its fetch. The host rendering the first page (entry-server.tsx):
+ * the app itself, in-process, answering the same paths.
+ */
+export function setApiFetch(fetchApi: Fetch): void {
+  apiFetch = fetchApi;
+}
+
 /** The one way the web talks to the API: typed by the server's routes, same origin under /api. */
-export const api = hc<AppType>('/');
+export const api = hc<AppType>('/', { fetch: (input: RequestInfo | URL, init?: RequestInit) => apiFetch(input, init) });
 
 /** An API answer that is not 2xx, carrying the server's { error: { code, message } }. */
 export class ApiError extends Error {
@@ -80,6 +91,7 @@ export async function unwrapBootOr<T>(path: string | undefined, call: () => Prom
  * (vite-plugins.ts bootPrefetch), taken at most once; later calls go to the API as usual.
  */
 export function takeBootResponse(path: string): Promise<Response> | undefined {
+  if (typeof window === 'undefined') return undefined;
   const boot = (window as Window & { __phimvietBoot?: Record<string, Promise<Response> | undefined> }).__phimvietBoot;
   const response = boot?.[path];
   if (boot && response) delete boot[path];

@@ -5,7 +5,7 @@
  */
 let rendered = false;
 
-const isFirstLoad = () => !rendered;
+export const isFirstLoad = () => !rendered;
 
 export function markFirstRender(): void {
   rendered = true;

@@ -1,9 +1,9 @@
-import { useEffect } from 'react';
+import { createContext, useContext, useEffect } from 'react';
 
 export const SITE_NAME = 'PhimViet';
 export const SITE_SUFFIX = `${SITE_NAME} - Xem phim online`;
 
-interface PageMeta {
+export interface PageMeta {
   title: string;
   description?: string;
   /** Path of the canonical URL, e.g. '/phim-bo'; defaults to the current path without its query. */
@@ -21,8 +21,16 @@ function setMeta(attr: 'name' | 'property', key: string, content: string) {
   el.content = content;
 }
 
+/**
+ * Where the page's meta goes while the host renders it (web/src/app/render-page.tsx): the host writes it
+ * into the shell's <head>, so the first paint already has the page's title. Null in the browser.
+ */
+export const ServerPageMeta = createContext<PageMeta | null>(null);
+
 /** Document title, description, canonical link and sharing tags for the current page. */
 export function usePageMeta({ title, description, canonicalPath, robots = 'index, follow' }: PageMeta): void {
+  const server = useContext(ServerPageMeta);
+  if (server) Object.assign(server, { title, description, canonicalPath, robots });
   useEffect(() => {
     document.title = title;
     setMeta('property', 'og:title', title);

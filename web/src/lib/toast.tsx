@@ -37,6 +37,7 @@ export function AppToaster() {
       return () => wantListeners.delete(cb);
     },
     () => wanted,
+    () => false,
   );
   const [idle, setIdle] = useState(false);
   useEffect(() => {

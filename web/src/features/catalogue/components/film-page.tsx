@@ -9,7 +9,7 @@ import { Poster } from '../../../components/film/poster';
 import { episodeBadge, formatNumber } from '../../../lib/format';
 import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
 import { useVipGate, vipBlockOf } from '../../../lib/vip-gate';
-import { getWatchEntry } from '../../../lib/watch-history';
+import { useWatchHistory } from '../../../lib/watch-history';
 import { filmQuery, recordView } from '../api/catalogue-queries';
 import { RatingSummary } from './rating-summary';
 
@@ -48,7 +48,8 @@ export function FilmPage({ slug, rating, comments }: { slug: string } & FilmPage
     description: film.descripts ? film.descripts.slice(0, 160) : `Xem phim ${film.title} Vietsub chất lượng cao tại PhimViet.`,
     canonicalPath: `/${film.slug}`,
   });
-  const resume = getWatchEntry(film.slug);
+  // Through the store hook, not a direct read: a server-rendered page hydrates with no history, then updates.
+  const resume = useWatchHistory().find((e) => e.slug === film.slug);
 
   const watch = () => {
     if (!hasEpisodes(film)) {

@@ -1,0 +1,122 @@
+// The first page rendered on the Node host (worker/node.ts → worker/ssr/render.ts → web/src/entry-server.tsx):
+// public pages come with their content in #root and the query cache they were rendered from; other pages,
+// a missing renderer and a failing render all get the static shell.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createNodeRoot } from '../../worker/node';
+import type { SsrEntry } from '../../worker/ssr/render';
+import { createTestApp, type TestApp } from '../helpers/app';
+import { seedCatalogue } from '../helpers/catalogue-fixture';
+import { buildSsrEntry } from '../helpers/ssr-build';
+
+const SPINNER = '<div class="app-spinner" role="status"></div>';
+// The shape of web/index.html after a build: the boot script first in <head>, #root closed by <!--/app-->.
+const SHELL = `<!doctype html><html lang="vi"><head><script src="/assets/boot-abc.js" async></script><meta charset="UTF-8" /><title>PhimViet</title></head><body><div id="root">${SPINNER}</div><!--/app--><script type="module" src="/assets/index-abc.js"></script></body></html>`;
+
+let test: TestApp;
+let web: string;
+let load: () => Promise<SsrEntry>;
+
+beforeAll(async () => {
+  test = await createTestApp();
+  await seedCatalogue(test.deps.db);
+  web = mkdtempSync(join(tmpdir(), 'web-dist-'));
+  mkdirSync(join(web, 'assets'));
+  writeFileSync(join(web, 'index.html'), SHELL);
+  ({ load } = await buildSsrEntry());
+}, 120_000);
+
+afterEach(() => vi.restoreAllMocks());
+
+const page = async (path: string, loadEntry = load) => {
+  const res = await createNodeRoot(test.deps, undefined, web, loadEntry).request(path);
+  expect(res.status, path).toBe(200);
+  return res.text();
+};
+
+/** The JSON the page carries for hydration (main.tsx), parsed. */
+const stateOf = (html: string) => {
+  const json = /<script type="application\/json" id="ssr-state">([^<]*)<\/script>/.exec(html)?.[1];
+  return json === undefined ? undefined : (JSON.parse(json) as { queries: { queryKey: unknown[] }[] });
+};
+
+const rootOf = (html: string) => /<div id="root">([\s\S]*)<\/div><!--\/app-->/.exec(html)?.[1] ?? '';
+
+describe('Node host renders the first page', () => {
+  it('home: the films in #root, the home query in the state at the end of the body, a marker before the boot script', async () => {
+    const html = await page('/');
+    const root = rootOf(html);
+    expect(root).not.toContain('app-spinner');
+    expect(root).toContain('Đất Rừng Phương Nam');
+    expect(root).toContain('Mắt Biếc');
+    expect(stateOf(html)?.queries.map((q) => q.queryKey)).toContainEqual(['home']);
+    expect(html.indexOf('<meta name="ssr" content="1">')).toBeLessThan(html.indexOf('/assets/boot-abc.js'));
+    expect(html).toMatch(/<script type="application\/json" id="ssr-state">[^<]*<\/script><\/body>/);
+  });
+
+  it('a listing (/phim-bo, page 2 with a filter) shows its films', async () => {
+    const html = await page('/phim-bo');
+    expect(rootOf(html)).toContain('Đất Rừng Phương Nam');
+    expect(rootOf(html)).not.toContain('Mắt Biếc'); // a phim lẻ, not a series
+    const filtered = await page('/phim-le?sort=views&page=1');
+    expect(rootOf(filtered)).toContain('Mắt Biếc');
+  });
+
+  it('a film page shows its title and description; the watch page its shell', async () => {
+    const filmHtml = await page('/dat-rung-phuong-nam');
+    // The page's own title and canonical link in <head> (lib/page-meta.ts, collected while rendering).
+    expect(filmHtml).toContain('<title>Đất Rừng Phương Nam (Song of the South) | PhimViet - Xem phim online</title>');
+    expect(filmHtml).toMatch(/<link rel="canonical" href="http:\/\/[^"]+\/dat-rung-phuong-nam">/);
+    const film = rootOf(filmHtml);
+    expect(film).toContain('Đất Rừng Phương Nam');
+    expect(film).toContain('Hành trình của An.');
+    const watch = await page('/xem-phim/dat-rung-phuong-nam/tap-1');
+    expect(rootOf(watch)).toContain('Đất Rừng Phương Nam');
+  });
+
+  it('search results render on the host', async () => {
+    expect(rootOf(await page('/tim-kiem/mat%20biec'))).toContain('Mắt Biếc');
+  });
+
+  it('keeps the static shell for pages it does not render: sign-in, account, admin, unknown film', async () => {
+    for (const path of ['/dang-nhap', '/account', '/admin', '/khong-co-phim-nay', '/dang-ky-goi-vip']) {
+      const html = await page(path);
+      expect(rootOf(html), path).toBe(SPINNER);
+      expect(stateOf(html), path).toBeUndefined();
+    }
+  });
+
+  it('no "<" inside the state script, whatever the data holds', async () => {
+    const html = await page('/tim-kiem/%3C%2Fscript%3E%3Cb%3E');
+    const state = /id="ssr-state">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
+    expect(state).not.toContain('<');
+  });
+});
+
+describe('falls back to the static shell', () => {
+  it('when the renderer is not built (logged)', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const html = await page('/', () => Promise.reject(new Error('Cannot find module entry-server.js')));
+    expect(rootOf(html)).toBe(SPINNER);
+    expect(log).toHaveBeenCalled();
+  });
+
+  it('when rendering throws (logged), never a 500', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const broken: SsrEntry = { renderPage: () => Promise.reject(new Error('boom')) };
+    const html = await page('/phim-bo', () => Promise.resolve(broken));
+    expect(rootOf(html)).toBe(SPINNER);
+    expect(log.mock.calls.flat().join(' ')).toContain('boom');
+  });
+
+  it('when the API read fails: the shell, and the browser asks again', async () => {
+    const failing = await createTestApp();
+    await failing.deps.db.run('DROP TABLE films' as never).catch(() => undefined);
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const res = await createNodeRoot(failing.deps, undefined, web, load).request('/');
+    expect(res.status).toBe(200);
+    expect(rootOf(await res.text())).toBe(SPINNER);
+  });
+});

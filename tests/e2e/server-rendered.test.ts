@@ -1,0 +1,78 @@
+// The first page is rendered on the host (worker/ssr/render.ts): without JavaScript the home and a film
+// page show their content; with it, the page hydrates without a console error and stays a client-side app.
+import { describe, expect, test } from 'vitest';
+import { setupBrowser } from './helpers/browser';
+
+const b = setupBrowser();
+
+/** A film of the demo catalogue, by the API the page itself reads. */
+async function aFilm(base: string): Promise<{ slug: string; title: string }> {
+  const res = await fetch(`${base}/api/product/product-phimle`);
+  const body = (await res.json()) as { data: { slug: string; title: string }[] };
+  return body.data[0]!;
+}
+
+describe('server-rendered first page', () => {
+  test('home and a film page show their titles with JavaScript disabled', async () => {
+    const film = await aFilm(b.baseURL());
+    const { page, context } = await b.newPage({ javaScriptEnabled: false });
+    await page.goto('/');
+    const home = JSON.stringify(await (await fetch(`${b.baseURL()}/api/product/product-home`)).json());
+    const titles = await page.locator('.film-card-title').allInnerTexts();
+    expect(titles.length).toBeGreaterThan(0);
+    for (const title of titles) expect(home).toContain(JSON.stringify(title));
+    await page.goto(`/${film.slug}`);
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toContain(film.title);
+    await page.goto('/phim-le');
+    expect(await page.locator('.film-grid .film-card').count()).toBe(25);
+    await context.close();
+  });
+
+  test('hydrates without console errors, then navigates client-side', async () => {
+    const film = await aFilm(b.baseURL());
+    const { page, context, errors } = await b.newPage();
+    const consoleErrors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
+    const documents: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'document') documents.push(r.url());
+    });
+    await page.goto(`/${film.slug}`);
+    // The server's HTML is on screen before the app starts (web/vite-plugins.ts startAfterPaint): a click
+    // before hydration does nothing, so click until React has attached its handlers and the tab switches.
+    const info = page.getByRole('tab', { name: /thông tin/i });
+    await expect
+      .poll(async () => {
+        await info.click();
+        return info.getAttribute('aria-selected');
+      })
+      .toBe('true');
+    await page.getByRole('link', { name: 'Trang chủ', exact: true }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await expect.poll(() => page.locator('.film-card').count()).toBeGreaterThan(0);
+    // One document: home came from the client-side router, not a page load.
+    expect(documents).toHaveLength(1);
+    expect(errors).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+    await context.close();
+  });
+
+  test('home hydrates without console errors and its tabs work', async () => {
+    const { page, context, errors } = await b.newPage();
+    const consoleErrors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
+    await page.goto('/');
+    await page.locator('.swiper-initialized').waitFor();
+    const panelTitles = () => page.locator('[role="tabpanel"]:not([hidden]) .film-card-title').allInnerTexts();
+    const series = await panelTitles();
+    await page.getByRole('tab', { name: 'Phim lẻ mới cập nhật' }).click();
+    await expect.poll(panelTitles).not.toEqual(series);
+    expect(errors).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+    await context.close();
+  });
+});

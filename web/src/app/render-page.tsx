@@ -1,0 +1,73 @@
+// The first page rendered on the host (entry-server.tsx; docs/decisions/0606-first-page-rendered-on-the-host.md).
+// The same router, query client and components as the browser (app/router.tsx); the browser hydrates this
+// HTML with the dehydrated query cache it is sent with.
+import { dehydrate } from '@tanstack/react-query';
+import { createMemoryHistory } from '@tanstack/react-router';
+import { prerender } from 'react-dom/static.edge';
+import { AppRoot, createAppRouter, createQueryClient, SERVER_RENDERED_ROUTES } from './router';
+import { setApiFetch } from '../lib/api-client';
+import type { PageMeta } from '../lib/page-meta';
+
+/** Answers an API request the way the app does over HTTP (the host calls its app in-process). */
+export type ApiFetch = (request: Request) => Promise<Response> | Response;
+
+export interface RenderedPage {
+  /** The markup inside #root. */
+  html: string;
+  /** The query cache the markup was rendered from (TanStack Query's dehydrate), plain JSON. */
+  state: unknown;
+  /** The page's title, description, canonical path and robots (lib/page-meta.ts), when it set them. */
+  meta: Partial<PageMeta>;
+}
+
+// Relative API paths (hc's base is '/') are resolved against a placeholder origin: the app routes by path.
+const API_ORIGIN = 'http://app.internal';
+
+/**
+ * The anonymous page at `url` (path and query), or null when it is not one the host renders (back office,
+ * account, payment pages, a route that failed or was not found): the host then sends the static shell.
+ * Throws when rendering fails; the host logs it and sends the static shell too.
+ */
+export async function renderPage(url: string, fetchApi: ApiFetch): Promise<RenderedPage | null> {
+  setApiFetch(async (input, init) =>
+    fetchApi(new Request(new URL(input instanceof Request ? input.url : String(input), API_ORIGIN), init)),
+  );
+  const queryClient = createQueryClient({ server: true });
+  const router = createAppRouter(queryClient, null, createMemoryHistory({ initialEntries: [url] }));
+  await router.load();
+  // A redirect (a guard, a non-canonical URL) commits no matches: the browser follows it from the shell.
+  const { matches } = router.state;
+  if (matches.length < 2) return null;
+  if (matches.some((m) => !SERVER_RENDERED_ROUTES.has(m.routeId) || m.status !== 'success' || m._notFound)) return null;
+  // The pages' code-split components, loaded now: a component that suspends while rendering would be sent
+  // as a fallback with an inline script to swap it in later (the CSP allows no inline script).
+  await Promise.all(
+    matches.map(async (m) => {
+      const route = router.routesById[m.routeId as keyof typeof router.routesById];
+      await router.loadRouteChunk(route);
+      await (route.options.component as { preload?: () => Promise<void> } | undefined)?.preload?.();
+    }),
+  );
+  // A loader that caught its query's error (the page shows its own error state) is not worth hydrating.
+  if (
+    queryClient
+      .getQueryCache()
+      .getAll()
+      .some((q) => q.state.status !== 'success')
+  )
+    return null;
+  let failed: unknown;
+  // prerender (not the streaming renderer) waits for every lazy part; with no chunk size limit no Suspense
+  // boundary is outlined behind a fallback and an inline script to reveal it (the CSP allows none).
+  const meta: PageMeta = { title: '' };
+  const { prelude } = await prerender(<AppRoot router={router} queryClient={queryClient} meta={meta} />, {
+    progressiveChunkSize: Number.POSITIVE_INFINITY,
+    onError(error) {
+      failed ??= error;
+    },
+  });
+  const html = await new Response(prelude).text();
+  // An error inside a Suspense boundary leaves a client-rendered hole: the shell is better than a mismatch.
+  if (failed) throw failed;
+  return { html, state: dehydrate(queryClient), meta };
+}

@@ -1,0 +1,13 @@
+// The first page rendered on the host (issue 10; docs/decisions/0606-first-page-rendered-on-the-host.md):
+// built by `vite build --ssr` into worker/ssr/dist/entry-server.js and called by both hosts through
+// worker/ssr/render.ts. Only a door: the renderer and everything it shares with the route chunks live in
+// chunks, so no chunk imports this entry back (a module loader that names the entry differently from the
+// chunks, as the Workers test pool's does, would otherwise load React and its contexts twice).
+import type { ApiFetch, RenderedPage } from './app/render-page';
+
+export type { ApiFetch, RenderedPage };
+
+export async function renderPage(url: string, fetchApi: ApiFetch): Promise<RenderedPage | null> {
+  const { renderPage: render } = await import('./app/render-page');
+  return render(url, fetchApi);
+}
