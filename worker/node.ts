@@ -20,8 +20,6 @@ import { securityHeaders } from './lib/security-headers';
 import { localSecrets } from './local-secrets';
 import { type LoadEntry, renderShell, type SsrEntry } from './ssr/render';
 import { runScheduledJobs } from './scheduled';
-import { RESERVED_FILM_SLUGS } from './schemas/taxonomy';
-import { findFilmBySlug } from './services/catalogue/film-lookup';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const WEB_DIST = resolve(REPO_ROOT, 'web/dist');
@@ -60,12 +58,12 @@ export function createNodeRoot(deps: AppDeps, demoMediaDir?: string, webDist = W
   // The shell names the live-comment host at run time (web/src/lib/party-host.ts reads this meta), so a
   // different PARTYKIT_HOST needs no rebuild. Read per request: the file is small and may be rebuilt.
   const partyMeta = `<meta name="partykit-host" content="${new URL(deps.config.PARTYKIT_HOST).host}">`;
-  const indexHtml = (extraHead = '') => {
+  const indexHtml = () => {
     const file = resolve(webDist, 'index.html');
-    return existsSync(file) ? readFileSync(file, 'utf8').replace('</head>', `${partyMeta}${extraHead}</head>`) : null;
+    return existsSync(file) ? readFileSync(file, 'utf8').replace('</head>', `${partyMeta}</head>`) : null;
   };
   const shell = async (c: Context) => {
-    const html = indexHtml(await posterPreload(deps, c.req.path));
+    const html = indexHtml();
     if (!html) return c.text('Ứng dụng web chưa được build: chạy npm run build.', 503);
     c.header('Cache-Control', 'no-cache');
     // The page's reads are the app's, in-process and anonymous (the public read cache, as for any visitor).
@@ -108,20 +106,6 @@ export function createNodeRoot(deps: AppDeps, demoMediaDir?: string, webDist = W
   root.use('*', serveStatic({ root: webDist, precompressed: true }));
   root.get('*', compressDynamic, shell);
   return root;
-}
-
-const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-
-/**
- * A film page's largest paint is its poster, whose URL the browser would learn only after the
- * JavaScript and the film's data arrive: naming it in the shell lets it download alongside them.
- */
-async function posterPreload(deps: AppDeps, path: string): Promise<string> {
-  const match = /^\/(?:xem-phim\/)?([a-z0-9-]+)(?:\/tap-\d+)?\/?$/.exec(path);
-  if (!match?.[1] || RESERVED_FILM_SLUGS.has(match[1])) return '';
-  const film = await findFilmBySlug(deps.db, match[1]);
-  if (!film?.posterUrl) return '';
-  return `<link rel="preload" as="image" href="${escapeAttribute(film.posterUrl)}" fetchpriority="high">`;
 }
 
 export async function startNodeServer(options: NodeServerOptions): Promise<RunningServer> {

@@ -39,16 +39,6 @@ describe('Node host', () => {
     expect(res.headers.get('cache-control')).toBe('no-cache');
   });
 
-  it("names a film page's poster in the shell so it downloads alongside the JavaScript", async () => {
-    const preload =
-      '<link rel="preload" as="image" href="https://img.example.com/mat-biec.webp?a=1&amp;b=&quot;2&quot;" fetchpriority="high">';
-    expect(await (await root.request('/mat-biec')).text()).toContain(preload);
-    expect(await (await root.request('/xem-phim/mat-biec/tap-1')).text()).toContain(preload);
-    for (const path of ['/', '/han-quoc', '/khong-co-phim', '/the-loai/hanh-dong']) {
-      expect(await (await root.request(path)).text(), path).not.toContain('as="image"');
-    }
-  });
-
   it('answers client-side routes with the shell (SPA fallback), not a 404', async () => {
     for (const path of ['/han-quoc', '/dang-nhap', '/xem-phim/mat-biec/tap-1', '/the-loai/18+']) {
       const res = await root.request(path);

@@ -69,6 +69,9 @@ describe('Node host renders the first page', () => {
     // The page's own title and canonical link in <head> (lib/page-meta.ts, collected while rendering).
     expect(filmHtml).toContain('<title>Đất Rừng Phương Nam (Song of the South) | PhimViet - Xem phim online</title>');
     expect(filmHtml).toMatch(/<link rel="canonical" href="http:\/\/[^"]+\/dat-rung-phuong-nam">/);
+    // Its poster (the largest paint) is named in <head>, ahead of everything else the page loads.
+    const head = filmHtml.slice(0, filmHtml.indexOf('</head>'));
+    expect(head).toMatch(/<link rel="preload" (?=[^>]*as="image")(?=[^>]*fetchPriority="high")[^>]*>/i);
     const film = rootOf(filmHtml);
     expect(film).toContain('Đất Rừng Phương Nam');
     expect(film).toContain('Hành trình của An.');

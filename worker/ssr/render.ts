@@ -7,7 +7,6 @@
 /** Answers an API request the way the app does over HTTP. */
 export type ApiFetch = (request: Request) => Promise<Response> | Response;
 
-/** What worker/ssr/dist/entry-server.js exports (web/src/entry-server.tsx). */
 /** What the page said about itself (web/src/lib/page-meta.ts usePageMeta). */
 export interface PageMeta {
   title?: string;
@@ -16,6 +15,7 @@ export interface PageMeta {
   robots?: string;
 }
 
+/** What worker/ssr/dist/entry-server.js exports (web/src/entry-server.tsx). */
 export interface SsrEntry {
   renderPage(url: string, fetchApi: ApiFetch): Promise<{ html: string; state: unknown; meta?: PageMeta } | null>;
 }
