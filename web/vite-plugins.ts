@@ -1,4 +1,4 @@
-import type { Plugin } from 'vite';
+import type { Plugin, Rollup } from 'vite';
 import { CATEGORIES, COUNTRIES, GENRES } from '../worker/schemas/taxonomy';
 
 /**
@@ -6,20 +6,31 @@ import { CATEGORIES, COUNTRIES, GENRES } from '../worker/schemas/taxonomy';
  * document, not a second render-blocking round trip. The CSP allows inline styles, not scripts.
  */
 export function inlineCss(): Plugin {
+  return rewriteIndexHtml('phimviet:inline-css', (source, bundle) => {
+    for (const [fileName, file] of Object.entries(bundle)) {
+      if (file.type !== 'asset' || !fileName.endsWith('.css')) continue;
+      const tag = new RegExp(`<link rel="stylesheet"[^>]*href="/${fileName.replace(/[.]/g, '\\.')}"[^>]*>`);
+      if (tag.test(source)) source = source.replace(tag, () => `<style>${String(file.source)}</style>`);
+    }
+    return source;
+  });
+}
+
+type EmitFile = (file: { type: 'asset'; name: string; source: string }) => string;
+
+/**
+ * A build plugin that rewrites the built index.html once every other file is written (enforce post);
+ * `emit` adds an asset and answers its final file name.
+ */
+function rewriteIndexHtml(name: string, rewrite: (source: string, bundle: Rollup.OutputBundle, emit: EmitFile) => string): Plugin {
   return {
-    name: 'phimviet:inline-css',
+    name,
     apply: 'build',
     enforce: 'post',
     generateBundle(_options, bundle) {
       const html = bundle['index.html'];
       if (html?.type !== 'asset') return;
-      let source = String(html.source);
-      for (const [fileName, file] of Object.entries(bundle)) {
-        if (file.type !== 'asset' || !fileName.endsWith('.css')) continue;
-        const tag = new RegExp(`<link rel="stylesheet"[^>]*href="/${fileName.replace(/[.]/g, '\\.')}"[^>]*>`);
-        if (tag.test(source)) source = source.replace(tag, () => `<style>${String(file.source)}</style>`);
-      }
-      html.source = source;
+      html.source = rewrite(String(html.source), bundle, (file) => this.getFileName(this.emitFile(file)));
     },
   };
 }
@@ -84,34 +95,26 @@ return r;});b[x].catch(function(){});});
  * of its final content.
  */
 export function startAfterPaint(): Plugin {
-  return {
-    name: 'phimviet:start-after-paint',
-    apply: 'build',
-    enforce: 'post',
-    generateBundle(_options, bundle) {
-      const html = bundle['index.html'];
-      if (html?.type !== 'asset') return;
-      let source = String(html.source);
-      const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/.exec(source);
-      const bootTag = /<script src="\/(assets\/boot-[^"]+\.js)" async><\/script>/.exec(source);
-      const boot = bootTag ? bundle[bootTag[1]!] : undefined;
-      if (!entry || !bootTag || boot?.type !== 'asset') return;
-      const preloads: string[] = [];
-      source = source.replace(entry[0], '').replace(/<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g, (_tag, href: string) => {
-        preloads.push(href);
-        return '';
-      });
-      // Once parsed (main.tsx reads #root and #ssr-state) and painted (a frame, then a task); a hidden tab
-      // runs no animation frame, so a timer starts the app there.
-      const start = `(function(){var E=${JSON.stringify(entry[1])},P=${JSON.stringify(preloads)},d=false;
+  return rewriteIndexHtml('phimviet:start-after-paint', (html, bundle, emit) => {
+    let source = html;
+    const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/.exec(source);
+    const bootTag = /<script src="\/(assets\/boot-[^"]+\.js)" async><\/script>/.exec(source);
+    const boot = bootTag ? bundle[bootTag[1]!] : undefined;
+    if (!entry || !bootTag || boot?.type !== 'asset') return source;
+    const preloads: string[] = [];
+    source = source.replace(entry[0], '').replace(/<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g, (_tag, href: string) => {
+      preloads.push(href);
+      return '';
+    });
+    // Once parsed (main.tsx reads #root and #ssr-state) and painted (a frame, then a task); a hidden tab
+    // runs no animation frame, so a timer starts the app there.
+    const start = `(function(){var E=${JSON.stringify(entry[1])},P=${JSON.stringify(preloads)},d=false;
 function go(){if(d)return;d=true;P.forEach(function(h){var l=document.createElement('link');l.rel='modulepreload';l.href=h;l.crossOrigin='';document.head.appendChild(l);});
 var s=document.createElement('script');s.type='module';s.src=E;s.crossOrigin='';document.head.appendChild(s);}
 function painted(){requestAnimationFrame(function(){setTimeout(go,0);});setTimeout(go,500);}
 if(document.readyState==='loading')document.addEventListener('DOMContentLoaded',painted);else painted();})();`;
-      delete bundle[bootTag[1]!];
-      const ref = this.emitFile({ type: 'asset', name: 'boot.js', source: `${String(boot.source)}\n${start}` });
-      source = source.replace(bootTag[0], () => `<script src="/${this.getFileName(ref)}" async></script>`);
-      html.source = source;
-    },
-  };
+    delete bundle[bootTag[1]!];
+    const bootFile = emit({ type: 'asset', name: 'boot.js', source: `${String(boot.source)}\n${start}` });
+    return source.replace(bootTag[0], () => `<script src="/${bootFile}" async></script>`);
+  });
 }

@@ -7,6 +7,15 @@ import { pwaOptions } from './pwa.config';
 import { bootPrefetch, inlineCss, startAfterPaint } from './vite-plugins';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
+/** The route files → route tree and lazy chunks, the same for the browser and the server renderer. */
+const routerPlugin = () =>
+  tanstackRouter({
+    target: 'react',
+    autoCodeSplitting: true,
+    routesDirectory: `${root}src/routes`,
+    generatedRouteTree: `${root}src/routeTree.gen.ts`,
+    quoteStyle: 'single',
+  });
 const api = process.env.API_ORIGIN ?? 'http://localhost:8787';
 // Live-comment rooms (lib/party-host.ts): VITE_PARTYKIT_HOST, else the PARTYKIT_HOST the build
 // already writes the CSP (_headers) for, so a deploy names the host once.
@@ -42,16 +51,7 @@ const ssrBuild = defineConfig({
     copyPublicDir: false,
     rollupOptions: { output: { entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' } },
   },
-  plugins: [
-    tanstackRouter({
-      target: 'react',
-      autoCodeSplitting: true,
-      routesDirectory: `${root}src/routes`,
-      generatedRouteTree: `${root}src/routeTree.gen.ts`,
-      quoteStyle: 'single',
-    }),
-    react(),
-  ],
+  plugins: [routerPlugin(), react()],
 });
 
 const clientBuild = defineConfig({
@@ -76,13 +76,7 @@ const clientBuild = defineConfig({
   },
   plugins: [
     // The router plugin must run before react(): it rewrites route files into lazy chunks.
-    tanstackRouter({
-      target: 'react',
-      autoCodeSplitting: true,
-      routesDirectory: `${root}src/routes`,
-      generatedRouteTree: `${root}src/routeTree.gen.ts`,
-      quoteStyle: 'single',
-    }),
+    routerPlugin(),
     react(),
     VitePWA(pwaOptions),
     bootPrefetch(),
