@@ -57,3 +57,7 @@ export const REPORT_MESSAGE_MAX_LENGTH = 1000;
 export const REPORT_MESSAGES = {
   tooMany: 'Bạn đã báo lỗi quá nhiều lần, vui lòng thử lại sau ít phút.',
 } as const;
+
+// ---- VIP plans (vip.ts) ----
+/** The plan ids: route params of the VIP pages are checked against these in the first-load bundle. */
+export const PLAN_IDS = ['VIP1', 'VIP2'] as const;

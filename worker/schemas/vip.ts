@@ -2,7 +2,9 @@
 // Prices live here once; the server computes every amount it charges from plan and months.
 import { z } from 'zod';
 
-export const PLAN_IDS = ['VIP1', 'VIP2'] as const;
+import { PLAN_IDS } from './values';
+
+export { PLAN_IDS };
 export type PlanId = (typeof PLAN_IDS)[number];
 
 export const DURATIONS = [1, 3, 6, 12] as const;

@@ -1,4 +1,7 @@
-import { PLANS, type PlanId } from '../../../../../worker/schemas/vip';
+// The route files use isPlanId in their params check, which is in the first-load bundle: values.ts, not
+// vip.ts, so zod stays out of it (docs/decisions/0007-web-search-params-without-zod.md).
+import { PLAN_IDS } from '../../../../../worker/schemas/values';
+import type { PlanId } from '../../../../../worker/schemas/vip';
 import { formatNumber } from '../../../lib/format';
 
 /** 69.000 VND */
@@ -18,7 +21,7 @@ export function addMonths(from: Date, months: number): Date {
   return d;
 }
 
-export const isPlanId = (p: unknown): p is PlanId => typeof p === 'string' && p in PLANS;
+export const isPlanId = (p: unknown): p is PlanId => (PLAN_IDS as readonly unknown[]).includes(p);
 
 /** The price query value is read from its leading digits (display only: the server prices orders). */
 export function leadingPrice(raw: unknown): number | undefined {
