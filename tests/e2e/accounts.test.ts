@@ -16,6 +16,9 @@ describe('accounts', () => {
     await page.waitForURL(/\/dang-nhap$/);
     await page.getByRole('link', { name: 'Đăng ký ngay' }).click();
     await page.waitForURL(/\/dang-ky$/);
+    // The URL changes as the navigation starts; the sign-in form stays until the register page (its own
+    // chunk) renders, so wait for a field only the register form has.
+    await page.getByLabel('Tên hiển thị').waitFor();
     expect(await page.getByLabel('Email').getAttribute('type')).toBe('email');
     expect(await page.getByLabel('Mật khẩu', { exact: true }).getAttribute('autocomplete')).toBe('new-password');
     await page.getByLabel('Email').fill(email);
