@@ -3,7 +3,7 @@
 // does, on its own ports and a fresh database with the demo catalogue (or LIGHTHOUSE_BASE=http://… to
 // measure a running host). Not part of CI: it takes minutes and depends on the machine's load.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
@@ -92,6 +92,12 @@ interface Run {
 async function measure(url: string, port: number): Promise<Run> {
   const result = await lighthouse(url, { port, output: 'json', logLevel: 'error' });
   if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+  // LIGHTHOUSE_REPORTS=dir keeps each run's whole report (long tasks, script boot-up) to look into.
+  const reports = process.env.LIGHTHOUSE_REPORTS;
+  if (reports) {
+    mkdirSync(reports, { recursive: true });
+    writeFileSync(join(reports, `${new URL(url).pathname.replace(/\W+/g, '_') || 'home'}-${Date.now()}.json`), String(result.report));
+  }
   const { categories, audits } = result.lhr;
   const score = (id: string) => Math.round((categories[id]?.score ?? Number.NaN) * 100);
   return {
