@@ -10,6 +10,7 @@ import { createNodeRoot } from '../../worker/node';
 import type { EpisodeResponse, FilmDetailResponse, Paginated, FilmCard } from '../../worker/schemas/catalogue';
 import { siteRelative } from '../../worker/services/crawler/film-mapper';
 import { runCrawl } from '../../worker/services/crawler/index';
+import { buildSsrEntry } from '../helpers/ssr-build';
 
 // `npm start` gives the demo source its media base under PUBLIC_URL, which defaults to localhost:8787.
 const PUBLIC_URL = 'http://localhost:8787';
@@ -33,9 +34,14 @@ beforeAll(async () => {
   writeFileSync(join(media, 'hls', 'clip.m3u8'), '#EXTM3U\n#EXT-X-ENDLIST\n');
   const deps: AppDeps = { db, config, now: Date.now, fetch: globalThis.fetch };
   const web = mkdtempSync(join(tmpdir(), 'web-dist-'));
-  writeFileSync(join(web, 'index.html'), '<!doctype html><html lang="vi"><head><title>PhimViet</title></head><body></body></html>');
-  root = createNodeRoot(deps, media, web);
-});
+  writeFileSync(
+    join(web, 'index.html'),
+    '<!doctype html><html lang="vi"><head><title>PhimViet</title></head><body><div id="root"></div><!--/app--></body></html>',
+  );
+  // The page is rendered on the host (worker/ssr/render.ts), which names the film's poster in <head>.
+  const { load } = await buildSsrEntry();
+  root = createNodeRoot(deps, media, web, load);
+}, 120_000);
 afterAll(() => demo.close());
 
 /** The site opened from a phone on the LAN, on another port than PUBLIC_URL's. */
@@ -60,10 +66,11 @@ describe('demo posters and video links work on any host and port', () => {
     expect(await clip.text()).toContain('#EXTM3U');
   });
 
-  it('the shell preloads the poster by its path, so the browser fetches it from the page origin', async () => {
+  it('the page preloads the poster by its path, so the browser fetches it from the page origin', async () => {
     const listing = (await (await get('/api/product/product-phimle')).json()) as Paginated<FilmCard>;
     const html = await (await get(`/${listing.data[0]!.slug}`)).text();
-    expect(html).toMatch(/<link rel="preload" as="image" href="\/demo-media\/posters\/[a-z0-9-]+\.webp"/);
+    const head = html.slice(0, html.indexOf('</head>'));
+    expect(head).toMatch(/<link rel="preload" (?=[^>]*as="image")[^>]*href="\/demo-media\/posters\/[a-z0-9-]+\.webp"/);
   });
 
   it('links to any other origin (a real source) stay absolute', () => {
