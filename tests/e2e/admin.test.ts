@@ -46,6 +46,32 @@ describe('admin area', () => {
     await context.close();
   });
 
+  test('the period and state tabs switch what the lists show; Làm mới asks the server again', async () => {
+    const { page, context, errors } = await b.newPage();
+    await signIn(page, DEMO.admin);
+    await page.goto('/admin/analytics');
+    const periods = page.getByRole('tablist', { name: 'Khoảng thời gian' });
+    await expect.poll(() => periods.getByRole('tab', { name: '7 ngày' }).getAttribute('aria-selected')).toBe('true');
+    await periods.getByRole('tab', { name: '30 ngày' }).click();
+    await expect.poll(() => periods.getByRole('tab', { name: '30 ngày' }).getAttribute('aria-selected')).toBe('true');
+    expect(await periods.getByRole('tab', { name: '7 ngày' }).getAttribute('aria-selected')).toBe('false');
+
+    await page.goto('/admin/error-reports');
+    const states = page.getByRole('tablist', { name: 'Trạng thái' });
+    const all = page.waitForRequest((r) => r.url().includes('/api/admin/error-reports') && r.url().includes('state=all'));
+    await states.getByRole('tab', { name: 'Tất cả' }).click();
+    await all;
+    await expect.poll(() => states.getByRole('tab', { name: 'Tất cả' }).getAttribute('aria-selected')).toBe('true');
+
+    await page.goto('/admin/dashboard');
+    await page.getByRole('heading', { name: 'Tổng quan' }).waitFor();
+    const again = page.waitForRequest((r) => r.url().includes('/api/admin/stats'));
+    await page.getByRole('button', { name: 'Làm mới' }).click();
+    await again;
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   test('a VIP2 holder sees only its pages: dashboard, add film, add episode; no public header', async () => {
     const { page, context, errors } = await b.newPage();
     await signIn(page, DEMO.vip2);

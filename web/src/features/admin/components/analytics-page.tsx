@@ -1,3 +1,4 @@
+import { AdminTabs } from './admin-controls';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { usePageMeta } from '../../../lib/page-meta';
@@ -36,20 +37,7 @@ export function AnalyticsPage() {
           <div className="admin-card">
             <div className="admin-toolbar" style={{ justifyContent: 'space-between' }}>
               <h2 style={{ margin: 0 }}>Phim xem nhiều</h2>
-              <div role="tablist" aria-label="Khoảng thời gian" className="admin-toolbar" style={{ margin: 0 }}>
-                {PERIODS.map((p) => (
-                  <button
-                    key={p.key}
-                    type="button"
-                    role="tab"
-                    aria-selected={period === p.key}
-                    className={`btn btn-sm ${period === p.key ? 'btn-primary' : 'btn-ghost'}`}
-                    onClick={() => setPeriod(p.key)}
-                  >
-                    {p.label}
-                  </button>
-                ))}
-              </div>
+              <AdminTabs label="Khoảng thời gian" options={PERIODS} value={period} onChange={setPeriod} style={{ margin: 0 }} />
             </div>
             <TopFilmsTable films={a[period]} label="Phim xem nhiều" />
           </div>

@@ -1,3 +1,4 @@
+import { RefreshButton } from './admin-controls';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { lazy, Suspense, useMemo } from 'react';
@@ -115,9 +116,7 @@ export function DashboardPage() {
   return (
     <section>
       <AdminHeading title="Tổng quan">
-        <button type="button" className="btn btn-ghost btn-sm" onClick={() => void stats.refetch()} disabled={stats.isFetching}>
-          Làm mới
-        </button>
+        <RefreshButton query={stats} />
       </AdminHeading>
       <dl className="stat-grid">
         {cards.map(([label, value]) => (

@@ -1,3 +1,4 @@
+import { AdminTabs } from './admin-controls';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -50,23 +51,15 @@ export function ErrorReportsPage() {
   return (
     <section>
       <AdminHeading title={`Báo lỗi${data ? ` (${data.open} chưa xử lý)` : ''}`} />
-      <div className="admin-toolbar" role="tablist" aria-label="Trạng thái">
-        {STATES.map((s) => (
-          <button
-            key={s.key}
-            type="button"
-            role="tab"
-            aria-selected={state === s.key}
-            className={`btn btn-sm ${state === s.key ? 'btn-primary' : 'btn-ghost'}`}
-            onClick={() => {
-              setState(s.key);
-              setPage(1);
-            }}
-          >
-            {s.label}
-          </button>
-        ))}
-      </div>
+      <AdminTabs
+        label="Trạng thái"
+        options={STATES}
+        value={state}
+        onChange={(key) => {
+          setState(key);
+          setPage(1);
+        }}
+      />
       {reports.isError && <p className="field-error">{messageOf(reports.error)}</p>}
       <div className="admin-table-wrap">
         <table className="admin-table">

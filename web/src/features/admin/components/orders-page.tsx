@@ -1,3 +1,4 @@
+import { RefreshButton } from './admin-controls';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { formatDateTime, formatNumber } from '../../../lib/format';
 import { usePageMeta } from '../../../lib/page-meta';
@@ -26,9 +27,7 @@ export function OrdersPage() {
   return (
     <section>
       <AdminHeading title="Đơn chuyển khoản chờ xác nhận">
-        <button type="button" className="btn btn-ghost btn-sm" onClick={() => void orders.refetch()} disabled={orders.isFetching}>
-          Làm mới
-        </button>
+        <RefreshButton query={orders} />
       </AdminHeading>
       {orders.isError && (
         <p className="field-error" role="alert">
