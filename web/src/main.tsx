@@ -12,8 +12,6 @@ import { registerServiceWorker } from './lib/pwa';
 import { getSession } from './lib/session';
 import './styles/global.css';
 
-const queryClient = createQueryClient();
-
 /** The query cache the host rendered this page with (worker/ssr/render.ts), when it rendered it. */
 function serverState(): unknown {
   const script = document.getElementById(SSR_STATE_ID);
@@ -25,36 +23,50 @@ function serverState(): unknown {
   }
 }
 
-const state = serverState();
-if (state) hydrate(queryClient, state);
-else prefetchFirstPage(queryClient, window.location);
+/**
+ * The app starts in a task of its own after this chunk is evaluated: evaluating ~390 KB of JavaScript is a
+ * long task already, and the start (the query cache, the router, the first route's code) would make it
+ * longer. The microtask keeps the module's top level off the stack the timer is installed from.
+ */
+queueMicrotask(() => setTimeout(start, 0));
 
-const session = getSession();
-const router = createAppRouter(queryClient, session);
-// The host renders the anonymous page; a signed-in viewer's page differs (their film detail, the header),
-// so it is rendered afresh over the server's HTML instead of hydrated.
-const hydrating = !!state && !session;
-// What router-core's own hydration sets: the route tree then renders without the top-level Suspense
-// boundary the server did not render either (node for node the same markup).
-if (hydrating) router.ssr = { manifest: undefined };
+function start() {
+  const queryClient = createQueryClient();
+  const state = serverState();
+  if (state) hydrate(queryClient, state);
+  else prefetchFirstPage(queryClient, window.location);
 
-onSessionExpired(() => void router.navigate({ to: '/dang-nhap' }));
+  const session = getSession();
+  const router = createAppRouter(queryClient, session);
+  // The host renders the anonymous page; a signed-in viewer's page differs (their film detail, the header),
+  // so it is rendered afresh over the server's HTML instead of hydrated.
+  const hydrating = !!state && !session;
+  // What router-core's own hydration sets: the route tree then renders without the top-level Suspense
+  // boundary the server did not render either (node for node the same markup).
+  if (hydrating) router.ssr = { manifest: undefined };
 
-// First page: resolve the route, its code and its data (already in the cache when the host rendered
-// it), then render once (lib/first-load.ts). A transition render yields to the browser every few ms.
-void router
-  .load()
-  .catch(() => undefined)
-  .then(() => {
-    const container = document.getElementById('root')!;
-    const app = <AppRoot router={router} queryClient={queryClient} />;
-    if (hydrating) startTransition(() => void hydrateRoot(container, app));
-    else {
-      const root = createRoot(container);
-      startTransition(() => root.render(app));
-    }
-    markFirstRender();
-  });
+  onSessionExpired(() => void router.navigate({ to: '/dang-nhap' }));
+
+  // First page: resolve the route, its code and its data (already in the cache when the host rendered
+  // it), then render once (lib/first-load.ts). A transition render yields to the browser every few ms.
+  void router
+    .load()
+    .catch(() => undefined)
+    .then(() => {
+      const container = document.getElementById('root')!;
+      const app = <AppRoot router={router} queryClient={queryClient} />;
+      if (hydrating) startTransition(() => void hydrateRoot(container, app));
+      else {
+        const root = createRoot(container);
+        startTransition(() => root.render(app));
+      }
+      markFirstRender();
+    });
+
+  // This module starts after the first paint (web/vite-plugins.ts startAfterPaint): the load event may be past.
+  if (document.readyState === 'complete') afterLoad();
+  else window.addEventListener('load', afterLoad);
+}
 
 function afterLoad() {
   initAnalytics();
@@ -64,6 +76,3 @@ function afterLoad() {
   if (w.requestIdleCallback) w.requestIdleCallback(later, { timeout: 5000 });
   else later();
 }
-// This module starts after the first paint (web/vite-plugins.ts startAfterPaint): the load event may be past.
-if (document.readyState === 'complete') afterLoad();
-else window.addEventListener('load', afterLoad);
