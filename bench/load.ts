@@ -76,6 +76,11 @@ try {
   console.log(
     `  server RSS    ${rssStart.toFixed(0)} MB at start → ${rssEnd.toFixed(0)} MB at end (every 10 s: ${rssSeries.join(', ')}; JS heap ${loop.heapMb} MB, ${loop.liveHeapMb} MB live, external ${loop.externalMb} MB at end)`,
   );
+  // After the first 10 s (connections open, caches filled), a flat server stays where it is.
+  const settled = rssSeries[0] ?? rssStart;
+  console.log(
+    `  RSS growth    ${(rssEnd - rssStart).toFixed(0)} MB over the run, ${(rssEnd - settled).toFixed(0)} MB after the first 10 s (${(((rssEnd - settled) / settled) * 100).toFixed(0)} %)`,
+  );
   console.log(
     `  load average  ${loadavg()
       .map((x) => x.toFixed(1))

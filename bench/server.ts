@@ -28,7 +28,9 @@ export interface BenchServer {
 
 export async function startBenchServer(options: { dbFile: string; port: number; cacheSeconds: number }): Promise<BenchServer> {
   const loopFile = resolve(REPO_ROOT, `data/bench-loop-${options.port}.json`);
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', '--import', './bench/loop-monitor.ts', 'worker/node.ts'], {
+  // The heap limit `npm start` gives the host (package.json, decision 0610).
+  const node = ['--max-old-space-size=256', '--expose-gc', '--import', 'tsx', '--import', './bench/loop-monitor.ts'];
+  const child = spawn(process.execPath, [...node, 'worker/node.ts'], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
