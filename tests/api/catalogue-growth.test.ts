@@ -1,6 +1,7 @@
-// Issue 10 goal 3 (docs/decisions/0607): the tables that keep the home, listings and search flat as the
-// catalogue grows stay right — trending windows over a fake clock, listing counts through the film writer
-// and admin deletes, and the bounded search ranking over a large generated set.
+// Issue 10 goal 3 (docs/decisions/0607, 0608): the tables that keep the home, listings and search flat as
+// the catalogue grows stay right — trending windows over a fake clock, listing counts and the filter bar's
+// facet counts through the film writer, SQL updates and admin deletes, and the bounded search ranking over
+// a large generated set.
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fold } from '../../worker/db/fold';
@@ -129,6 +130,45 @@ describe('listing counts kept by triggers', () => {
       ),
     );
     expect(await total('/api/product?limit=5')).toBe(await t.deps.db.$count(films));
+    await expectFacetCountsRight();
+  };
+
+  /**
+   * listing_facet_counts (docs/decisions/0608) equals the facets recounted from the rows: every
+   * combination of no genre or one of the film's genres, no country or one of its countries, no category or
+   * its category, no year or its year; and the filter bar's totals, read from it, equal counts of the films.
+   */
+  const expectFacetCountsRight = async () => {
+    const wrong = await t.deps.db.all(sql`
+      with actual(facets, n) as (
+        select printf('g%s:k%s:c%s:y%s', g.v, k.v, case when c.on_ = 1 then f.category_id end, case when y.on_ = 1 then f.year end), count(*)
+        from films f
+        join (select id as film_id, null as v from films union all select film_id, genre_id from film_genres) g on g.film_id = f.id
+        join (select id as film_id, null as v from films union all select film_id, country_id from film_countries) k on k.film_id = f.id
+        join (select 0 as on_ union all select 1) c join (select 0 as on_ union all select 1) y
+        where y.on_ = 0 or f.year is not null
+        group by 1)
+      select coalesce(a.facets, k.facets) as facets, a.n, k.films from actual a full join listing_facet_counts k on k.facets = a.facets
+      where coalesce(a.n, 0) != coalesce(k.films, 0)`);
+    expect(wrong).toEqual([]);
+    const total = (path: string) => getJson<Paginated<FilmCard>>(t, path).then((b) => b.pagination.totalItems);
+    const count = async (query: ReturnType<typeof sql>) => ((await t.deps.db.all(query)) as [{ n: number }])[0].n;
+    const inGenre = sql`exists (select 1 from film_genres join genres on genres.id = genre_id where film_id = films.id and genres.slug = 'hanh-dong')`;
+    const inCountry = sql`exists (select 1 from film_countries join countries on countries.id = country_id where film_id = films.id and countries.slug = 'han-quoc')`;
+    for (const year of [2019, 2020, 2023, 2024]) {
+      expect(await total(`/api/product/product-phimhanhdong?year=${year}`)).toBe(
+        await count(sql`select count(*) as n from films where ${inGenre} and year = ${year}`),
+      );
+      expect(await total(`/api/product/product-han-quoc?year=${year}&type=24`)).toBe(
+        await count(sql`select count(*) as n from films where ${inCountry} and year = ${year} and category_id = 24`),
+      );
+      expect(await total(`/api/product/product-phimbo?year=${year}&category=hanh-dong&country=han-quoc`)).toBe(
+        await count(sql`select count(*) as n from films where ${inGenre} and ${inCountry} and year = ${year} and category_id = 24`),
+      );
+    }
+    expect(await total('/api/product/product-phimhanhdong?type=25')).toBe(
+      await count(sql`select count(*) as n from films where ${inGenre} and category_id = 25`),
+    );
   };
 
   it('stay right after the migration backfill and crawler inserts and updates', async () => {
@@ -147,6 +187,17 @@ describe('listing counts kept by triggers', () => {
     await expectCountsRight();
     // And again unchanged, links omitted: kept as they are.
     await upsertFilm(t.deps.db, { sourceKey: film.sourceKey, title: film.title, categoryId: 25 });
+    await expectCountsRight();
+    // A year set, then changed by the crawler, then by straight SQL along with the category.
+    await upsertFilm(t.deps.db, { ...film, year: 2024, genreSlugs: ['hanh-dong'], countrySlugs: ['han-quoc', 'nhat-ban'] });
+    await expectCountsRight();
+    await upsertFilm(t.deps.db, { ...film, year: 2020, genreSlugs: ['hanh-dong'], countrySlugs: ['han-quoc'] });
+    await expectCountsRight();
+    await t.deps.db.run(sql`update films set year = 2019, category_id = 25 where slug = 'dem-trang'`);
+    await expectCountsRight();
+    await t.deps.db.run(sql`update films set year = null where slug = 'dem-trang'`);
+    await expectCountsRight();
+    await t.deps.db.run(sql`update films set year = 2023 where slug = 'dem-trang'`);
     await expectCountsRight();
   });
 

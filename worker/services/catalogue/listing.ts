@@ -1,7 +1,7 @@
 import { and, count, desc, eq, like, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { fold } from '../../db/fold';
-import { countries, filmCountries, filmGenres, films, genres, listingCounts } from '../../db/schema';
+import { countries, filmCountries, filmGenres, films, genres, listingCounts, listingFacetCounts } from '../../db/schema';
 import { badRequest } from '../../lib/errors';
 import type { FilmCard, ListingQuery, Paginated } from '../../schemas/catalogue';
 import { COUNTRIES, GENRES, PAGE_SIZE, type ListingScope } from '../../schemas/taxonomy';
@@ -83,17 +83,46 @@ function scopeKey(scope: ListingScope): SQL {
 }
 
 /**
- * Counts a listing. Without filters (most listing pages) the count is one row of listing_counts, kept by
- * triggers on films and their links (docs/decisions/0607): the same cost at any catalogue size. With
- * filters, a genre or country listing counts from its membership table (the (genre_id, film_id)
- * index) joined to films, rather than testing every film: half the work at 20k films.
+ * The listing_facet_counts key of a scope with its filters (docs/decisions/0608), or null when the filters
+ * are not facets of one film (a keyword, two different genres or countries, a type other than the
+ * category's). A genre or country missing from its table is id -1: no key, a count of 0.
  */
-async function countListing(db: Db, scope: ListingScope, filters: SQL[]): Promise<number> {
+function facetKey(scope: ListingScope, query: Omit<ListingQuery, 'page' | 'sort'>): SQL | null {
+  if (query.keyword) return null;
+  const genre = scope.kind === 'genre' ? scope.genre.slug : undefined;
+  const country = scope.kind === 'country' ? scope.country.slug : undefined;
+  const category = scope.kind === 'category' ? scope.category.id : undefined;
+  if (genre !== undefined && query.category !== undefined && query.category !== genre) return null;
+  if (country !== undefined && query.country !== undefined && query.country !== country) return null;
+  if (category !== undefined && query.type !== undefined && query.type !== category) return null;
+  const genreSlug = genre ?? query.category;
+  const countrySlug = country ?? query.country;
+  // Integers as the triggers print them: a bound JS number reaches SQLite as a real ('2020.0').
+  const part = (value: SQL | number | undefined) => (value === undefined ? sql`null` : sql`cast(${value} as integer)`);
+  const id = (lookup: SQL) => sql`coalesce(${lookup}, -1)`;
+  return sql`printf('g%s:k%s:c%s:y%s', ${part(genreSlug === undefined ? undefined : id(genreId(genreSlug)))}, ${part(
+    countrySlug === undefined ? undefined : id(countryId(countrySlug)),
+  )}, ${part(category ?? query.type)}, ${part(query.year)})`;
+}
+
+/**
+ * Counts a listing. Without filters (most listing pages) the count is one row of listing_counts, and with
+ * the filter bar's genre, country, type and year one row of listing_facet_counts, both kept by triggers on
+ * films and their links (docs/decisions/0607, 0608): the same cost at any catalogue size. Only a keyword
+ * (or two genres or two countries at once) counts per request, from the scope's membership table (the
+ * (genre_id, film_id) index) joined to films rather than testing every film.
+ */
+async function countListing(db: Db, scope: ListingScope, query: Omit<ListingQuery, 'page' | 'sort'>, filters: SQL[]): Promise<number> {
   if (filters.length === 0) {
     const [row] = await db
       .select({ n: listingCounts.films })
       .from(listingCounts)
       .where(eq(listingCounts.scope, scopeKey(scope)));
+    return row?.n ?? 0;
+  }
+  const key = facetKey(scope, query);
+  if (key) {
+    const [row] = await db.select({ n: listingFacetCounts.films }).from(listingFacetCounts).where(eq(listingFacetCounts.facets, key));
     return row?.n ?? 0;
   }
   const count = sql<number>`count(*)`;
@@ -131,7 +160,7 @@ export async function listFilms(db: Db, scope: ListingScope, query: ListingQuery
       .orderBy(...listingOrder(query.sort))
       .limit(PAGE_SIZE)
       .offset((query.page - 1) * PAGE_SIZE),
-    countListing(db, scope, filters),
+    countListing(db, scope, query, filters),
   ]);
   return { data: rows.map((r) => toFilmCard(r)), pagination: pagination(query.page, PAGE_SIZE, total) };
 }
