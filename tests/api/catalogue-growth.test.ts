@@ -219,7 +219,7 @@ describe('listing counts kept by triggers', () => {
 
 describe('search of a common word over a large generated set', () => {
   let t: TestApp;
-  type Row = { id: number; title: string; titleFolded: string; views: number };
+  type Row = { id: number; title: string; titleFolded: string; searchText: string; views: number };
   let rows: Row[];
 
   // A word in four kinds of place, many times each, plus titles without it.
@@ -245,7 +245,7 @@ describe('search of a common word over a large generated set', () => {
     }));
     for (let i = 0; i < values.length; i += 200) await t.deps.db.insert(films).values(values.slice(i, i + 200));
     rows = (await t.deps.db
-      .select({ id: films.id, title: films.title, titleFolded: films.titleFolded, views: films.views })
+      .select({ id: films.id, title: films.title, titleFolded: films.titleFolded, searchText: films.searchText, views: films.views })
       .from(films)) as Row[];
   });
 
@@ -281,6 +281,30 @@ describe('search of a common word over a large generated set', () => {
     expect(deep.pagination.totalItems).toBe(901);
     const words = await search('chuyen tinh', 20);
     expectOrdered(words.data, 'chuyen tinh');
+  });
+
+  it('serves the same pages whether titles starting with the query fill them (no FTS read) or not', async () => {
+    // 'mua he' and 'kitinh 1': every match starts with the query, so the title index fills each page;
+    // 'he 1' and 'film 2': no title starts with them, so the page comes from the FTS candidates.
+    for (const q of ['mua he', 'kitinh 1', 'he 1', 'film 2']) {
+      const expected = rows
+        .filter((r) => r.searchText.includes(q))
+        .sort((a, b) => tier(a.titleFolded, q) - tier(b.titleFolded, q) || b.views - a.views || b.id - a.id)
+        .map((r) => r.id);
+      expect(expected.length, q).toBeLessThanOrEqual(SEARCH_CANDIDATES);
+      for (const [limit, page] of [
+        [5, 1],
+        [7, 3],
+        [50, 2],
+      ] as const) {
+        const body = await search(q, limit, page);
+        expect(
+          body.data.map((f) => f.id),
+          `${q} limit ${limit} page ${page}`,
+        ).toEqual(expected.slice((page - 1) * limit, page * limit));
+        expect(body.pagination.totalItems, q).toBe(expected.length);
+      }
+    }
   });
 
   it('ranks every match as before when a query matches fewer titles than the candidate bound', async () => {

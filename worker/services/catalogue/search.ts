@@ -25,6 +25,7 @@ const p = {
   limit: sql.placeholder('limit'),
   offset: sql.placeholder('offset'),
   candidates: sql.placeholder('candidates'),
+  needed: sql.placeholder('needed'),
 };
 
 /** Folded titles starting with the query, as an index range (films_title_folded) rather than a scan. */
@@ -34,7 +35,15 @@ const ftsMatch = sql`${films.id} in (select rowid from films_fts where films_fts
 
 // Bounded candidate sets: an index range and an FTS doclist, each read for its first rows only.
 const titleCandidates = sql`select ${films.id} from ${films} where ${titleStartsWith} order by ${films.titleFolded} limit ${p.candidates}`;
-const ftsCandidates = sql`select rowid from films_fts where films_fts match ${p.phrase} order by rowid desc limit ${p.candidates}`;
+/**
+ * The FTS candidates only add words and substrings inside titles, which rank after every title starting
+ * with the query: when at least a page's worth of titles start with it (counted in the title index, up to
+ * the page's end), the page is made of those alone and the FTS read is skipped. A LIMIT of 0 is tested
+ * before the virtual table is opened; the same test in WHERE would run per FTS row and read the whole
+ * doclist (docs/decisions/0608).
+ */
+const ftsLimit = sql`(select case when count(*) >= ${p.needed} then 0 else ${p.candidates} end from (select 1 from ${films} where ${titleStartsWith} limit ${p.needed}))`;
+const ftsCandidates = sql`select rowid from films_fts where films_fts match ${p.phrase} order by rowid desc limit ${ftsLimit}`;
 const boundedFts = sql`${films.id} in (select * from (${titleCandidates}) union select * from (${ftsCandidates}))`;
 const boundedPrefix = sql`${films.id} in (${titleCandidates})`;
 // Counted in the FTS index (or the title index) alone, not joined to films: the exact number of matches
@@ -119,6 +128,7 @@ export async function searchFilms(db: Db, input: { q: string; limit: number; pag
     limit: input.limit,
     offset: (input.page - 1) * input.limit,
     candidates: SEARCH_CANDIDATES,
+    needed: input.page * input.limit,
   };
   const { bounded, page, count } = statementsFor(db)[folded.length < TRIGRAM ? 'prefix' : 'fts'];
   const rows = await (input.page * input.limit <= SEARCH_CANDIDATES ? bounded : page).all(values);
