@@ -84,6 +84,14 @@ async function measureSize(size: number) {
       return `/api/product/product-${endpoint}?page=${1 + (p % 3)}&${filter}${p % 5 === 0 ? '&sort=views' : ''}`;
     }),
   );
+  // The filter bar's keyword inside a listing: a common word, a title's first two words, a short prefix.
+  const keywords = ['phimbo', 'phimhanhdong', 'han-quoc'].flatMap((endpoint) =>
+    titles.slice(0, 20).map((title, i) => {
+      const words = fold(title).split(' ');
+      const keyword = [words[0]!, words.slice(0, 2).join(' '), words[0]!.slice(0, 2)][i % 3]!;
+      return `/api/product/product-${endpoint}?keyword=${encodeURIComponent(keyword)}${i % 4 === 0 ? '&sort=views' : ''}`;
+    }),
+  );
   const searches = titles.slice(0, 500).map((title, i) => {
     const phrase = title
       .split(' ')
@@ -97,6 +105,7 @@ async function measureSize(size: number) {
     [`home, ${HEAVY_VIEWS / 1e6}M view events`, ['heavy:/api/product/product-home']],
     ['listing page', listings],
     ['listing, filter bar', filtered],
+    ['listing, keyword', keywords],
     ['film detail', slugs.map((s) => `/api/product/${s}`)],
     ['episode', slugs.map((s) => `/api/product/${s}/tap-1`)],
     ['search suggestions', searches],

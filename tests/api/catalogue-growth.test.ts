@@ -201,6 +201,34 @@ describe('listing counts kept by triggers', () => {
     await expectCountsRight();
   });
 
+  it('a keyword finds the films whose folded text contains it, or under 3 characters whose folded title starts with it', async () => {
+    const like = async (keyword: string, where = sql`true`) => {
+      const folded = fold(keyword);
+      const match =
+        folded.length >= 3 ? sql`instr(search_text, ${folded}) > 0` : sql`substr(title_folded, 1, ${folded.length}) = ${folded}`;
+      const rows = (await t.deps.db.all(sql`select id from films where ${where} and ${match} order by updated_at desc, id desc`)) as {
+        id: number;
+      }[];
+      return rows.map((r) => r.id);
+    };
+    for (const keyword of ['rừng', 'phuong nam', 'ma', 'Đ', 'Đêm', 'a"b', '50%', 'dat_', 'nam 2', 'ng']) {
+      const listing = await getJson<Paginated<FilmCard>>(t, `/api/product/product-phimbo?keyword=${encodeURIComponent(keyword)}`);
+      const expected = await like(keyword, sql`category_id = 24`);
+      expect(
+        listing.data.map((f) => f.id),
+        keyword,
+      ).toEqual(expected.slice(0, 25));
+      expect(listing.pagination.totalItems, keyword).toBe(expected.length);
+      const all = await getJson<Paginated<FilmCard>>(t, `/api/product?q=${encodeURIComponent(keyword)}&pageSize=100`);
+      expect(
+        all.data.map((f) => f.id),
+        keyword,
+      ).toEqual((await like(keyword)).slice(0, 100));
+    }
+    expect((await like('phuong nam')).length).toBeGreaterThan(0);
+    expect((await like('ma')).length).toBeGreaterThan(0);
+  });
+
   it('stay right after admin deletes and a cascading delete', async () => {
     const auth = bearer((await signedInUser(t, { roles: 'admin' })).session.token);
     const res = await t.request('/api/product/delete_products', {

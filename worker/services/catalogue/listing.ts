@@ -28,8 +28,21 @@ export function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-export function containsFolded(column: typeof films.searchText, text: string): SQL {
-  return sql`${column} like ${`%${likeLiteral(fold(text))}%`} escape '\\'`;
+/** A folded text of 3 characters or more is a trigram FTS phrase: the same substring match on search_text. */
+export const ftsPhrase = (folded: string) => `"${folded.replace(/"/g, '""')}"`;
+
+/**
+ * The filter bar's keyword and the admin's film search, matched as the search box matches
+ * (docs/decisions/0002, 0608): from 3 characters on, a substring of the folded search text, answered by the
+ * trigram FTS index (the matches are read from their doclists instead of testing every film's text with
+ * LIKE, 70 ms at 100,000 films); shorter text has no trigram to look up and is a prefix of the folded
+ * title, an index range (a 2-letter substring matches most of a catalogue and counting it was a scan).
+ */
+export function containsFolded(text: string): SQL {
+  const folded = fold(text);
+  if (folded.length >= 3) return sql`${films.id} in (select rowid from films_fts where films_fts match ${ftsPhrase(folded)})`;
+  if (!folded) return sql`1 = 1`;
+  return sql`(${films.titleFolded} >= ${folded} and ${films.titleFolded} < ${`${folded}\uffff`})`;
 }
 
 function scopeCondition(scope: ListingScope): SQL {
@@ -56,7 +69,7 @@ export function filterConditions(query: Omit<ListingQuery, 'page' | 'sort'>): SQ
   }
   if (query.type !== undefined) conditions.push(eq(films.categoryId, query.type));
   if (query.year !== undefined) conditions.push(eq(films.year, query.year));
-  if (query.keyword) conditions.push(containsFolded(films.searchText, query.keyword));
+  if (query.keyword) conditions.push(containsFolded(query.keyword));
   return conditions;
 }
 
@@ -167,7 +180,7 @@ export async function listFilms(db: Db, scope: ListingScope, query: ListingQuery
 
 /** GET /api/product: every film, a page at a time (admin list and anything that needs the catalogue). */
 export async function listAllFilms(db: Db, input: { page: number; pageSize: number; q?: string }): Promise<Paginated<FilmCard>> {
-  const where = input.q ? containsFolded(films.searchText, input.q) : undefined;
+  const where = input.q ? containsFolded(input.q) : undefined;
   const [rows, [total]] = await Promise.all([
     db
       .select(cardColumns)

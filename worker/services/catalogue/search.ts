@@ -4,7 +4,7 @@ import { fold } from '../../db/fold';
 import { films } from '../../db/schema';
 import type { FilmCard, Paginated } from '../../schemas/catalogue';
 import { cardColumns, toFilmCard } from './film-card';
-import { likeLiteral, pagination } from './listing';
+import { ftsPhrase, likeLiteral, pagination } from './listing';
 
 /** Trigram FTS needs 3 characters; shorter queries are a prefix match on the folded title instead. */
 const TRIGRAM = 3;
@@ -120,7 +120,7 @@ export async function searchFilms(db: Db, input: { q: string; limit: number; pag
   const literal = likeLiteral(folded);
   const values = {
     folded,
-    phrase: `"${folded.replace(/"/g, '""')}"`,
+    phrase: ftsPhrase(folded),
     upper: `${folded}\uffff`,
     prefix: `${literal}%`,
     word: `% ${literal}%`,
