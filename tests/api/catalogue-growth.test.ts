@@ -229,6 +229,31 @@ describe('listing counts kept by triggers', () => {
     expect((await like('ma')).length).toBeGreaterThan(0);
   });
 
+  it('answer the last page whole and a page past it (or an empty combination) with no rows and the total', async () => {
+    const ids = async (query: ReturnType<typeof sql>) => ((await t.deps.db.all(query)) as { id: number }[]).map((r) => r.id);
+    const inGenre = sql`exists (select 1 from film_genres join genres on genres.id = genre_id where film_id = films.id and genres.slug = 'hanh-dong')`;
+    const cases: [string, ReturnType<typeof sql>][] = [
+      ['/api/product/product-phimhanhdong', inGenre],
+      ['/api/product/product-phimhanhdong?year=2023', sql`${inGenre} and year = 2023`],
+      ['/api/product/product-phimbo?year=2023&category=hanh-dong', sql`${inGenre} and year = 2023 and category_id = 24`],
+      ['/api/product/product-phimhanhdong?year=1990', sql`${inGenre} and year = 1990`],
+    ];
+    for (const [path, where] of cases) {
+      const expected = await ids(sql`select id from films where ${where} order by updated_at desc, id desc`);
+      const first = await getJson<Paginated<FilmCard>>(t, path);
+      expect(
+        first.data.map((f) => f.id),
+        path,
+      ).toEqual(expected.slice(0, 25));
+      for (const page of [Math.floor(expected.length / 25) + 2, 10_000]) {
+        const past = await getJson<Paginated<FilmCard>>(t, `${path}${path.includes('?') ? '&' : '?'}page=${page}`);
+        expect(past.data, path).toEqual([]);
+        expect(past.pagination.totalItems, path).toBe(expected.length);
+      }
+    }
+    expect((await ids(sql`select id from films where ${inGenre} and year = 2023`)).length).toBeGreaterThan(0);
+  });
+
   it('stay right after admin deletes and a cascading delete', async () => {
     const auth = bearer((await signedInUser(t, { roles: 'admin' })).session.token);
     const res = await t.request('/api/product/delete_products', {
@@ -309,6 +334,30 @@ describe('search of a common word over a large generated set', () => {
     expect(deep.pagination.totalItems).toBe(901);
     const words = await search('chuyen tinh', 20);
     expectOrdered(words.data, 'chuyen tinh');
+  });
+
+  it('answers the last page and pages past it with the total (a page past the end ranks nothing)', async () => {
+    const all = rows.filter((r) => r.searchText.includes('tinh'));
+    expect(all).toHaveLength(901);
+    const last = await search('tinh', 50, 19);
+    expect(last.data).toHaveLength(1);
+    expect(last.pagination).toMatchObject({ totalItems: 901, totalPages: 19 });
+    for (const page of [20, 10_000]) {
+      const past = await search('tinh', 50, page);
+      expect(past.data).toEqual([]);
+      expect(past.pagination).toMatchObject({ page, totalItems: 901, totalPages: 19 });
+    }
+    // Under 3 characters: the title prefix, counted in the title index.
+    const short = rows.filter((r) => r.titleFolded.startsWith('ti')).length;
+    expect(short).toBe(301);
+    expect((await search('ti', 50, 7)).data).toHaveLength(1);
+    expect((await search('ti', 50, 8)).data).toEqual([]);
+    expect((await search('ti', 50, 8)).pagination.totalItems).toBe(301);
+    // A listing's last page holds what is left after the page's offset, from the kept count.
+    const lastListing = await getJson<Paginated<FilmCard>>(t, '/api/product/product-phimbo?page=43');
+    expect(lastListing.data.map((f) => f.id)).toEqual([Math.min(...rows.map((r) => r.id))]);
+    expect(lastListing.pagination).toMatchObject({ totalItems: 1051, totalPages: 43 });
+    expect((await getJson<Paginated<FilmCard>>(t, '/api/product/product-phimbo?page=44')).data).toEqual([]);
   });
 
   it('serves the same pages whether titles starting with the query fill them (no FTS read) or not', async () => {

@@ -162,6 +162,23 @@ async function countListing(db: Db, scope: ListingScope, query: Omit<ListingQuer
   return row?.n ?? 0;
 }
 
+/**
+ * The page's LIMIT when the listing has a kept count: the rows left from the page's offset, at most a
+ * page. A page past the end (any page number up to 10,000 is valid) or an empty filter combination gets
+ * LIMIT 0, which SQLite tests before it starts the walk, instead of walking the whole scope to find
+ * nothing (31 ms for page 10,000 of a genre at 100,000 films; docs/decisions/0608).
+ */
+function pageLimit(scope: ListingScope, query: ListingQuery, filters: SQL[]): number {
+  const key = filters.length === 0 ? null : facetKey(scope, query);
+  if (filters.length > 0 && !key) return PAGE_SIZE;
+  const kept = key
+    ? sql`(select ${listingFacetCounts.films} from ${listingFacetCounts} where ${listingFacetCounts.facets} = ${key})`
+    : sql`(select ${listingCounts.films} from ${listingCounts} where ${listingCounts.scope} = ${scopeKey(scope)})`;
+  const offset = (query.page - 1) * PAGE_SIZE;
+  // drizzle types LIMIT as a number or a placeholder but renders any SQL there (its dialect's buildLimit).
+  return sql`(select cast(max(0, min(${PAGE_SIZE}, coalesce(${kept}, 0) - ${offset})) as integer))` as unknown as number;
+}
+
 /** One page of a genre / country / category listing with the filter bar applied. */
 export async function listFilms(db: Db, scope: ListingScope, query: ListingQuery): Promise<Paginated<FilmCard>> {
   const filters = filterConditions(query);
@@ -171,7 +188,7 @@ export async function listFilms(db: Db, scope: ListingScope, query: ListingQuery
       .from(films)
       .where(and(scopeCondition(scope), ...filters))
       .orderBy(...listingOrder(query.sort))
-      .limit(PAGE_SIZE)
+      .limit(pageLimit(scope, query, filters))
       .offset((query.page - 1) * PAGE_SIZE),
     countListing(db, scope, query, filters),
   ]);

@@ -50,6 +50,12 @@ const boundedPrefix = sql`${films.id} in (${titleCandidates})`;
 // for a fraction of a millisecond even when they are tens of thousands.
 const ftsCount = sql<number>`(select count(*) from films_fts where films_fts match ${p.phrase})`;
 const prefixCount = sql<number>`(select count(*) from ${films} where ${titleStartsWith})`;
+/**
+ * A deep page ranks every match; a page past the last one gets LIMIT 0 (tested before the ranking starts)
+ * after counting the matches in the index alone, instead of ranking them all to return nothing
+ * (docs/decisions/0608).
+ */
+const pastTheEnd = (count: SQL<number>) => sql`(select case when ${count} > ${p.offset} then ${p.limit} else 0 end)`;
 
 const rank = sql`case
     when ${films.titleFolded} = ${p.folded} then 0
@@ -64,13 +70,14 @@ const rank = sql`case
  * the card columns of that page alone. Built once per database and reused with placeholders: building
  * drizzle's SQL was a third of a suggestion's CPU (bench/service.ts).
  */
-function searchStatement(db: Db, where: SQL, total: SQL<number> = sql<number>`count(*) over ()`) {
+function searchStatement(db: Db, where: SQL, total: SQL<number> = sql<number>`count(*) over ()`, limit: SQL = sql`${p.limit}`) {
   const ranked = db
     .select({ id: films.id, rank: rank.as('rank'), views: films.views, total: total.as('total') })
     .from(films)
     .where(where)
     .orderBy(rank, desc(films.views), desc(films.id))
-    .limit(p.limit)
+    // drizzle types LIMIT as a number or a placeholder but renders any SQL there (its dialect's buildLimit).
+    .limit(limit as unknown as number)
     .offset(p.offset)
     .as('ranked');
   return db
@@ -82,8 +89,8 @@ function searchStatement(db: Db, where: SQL, total: SQL<number> = sql<number>`co
 }
 
 /** A page past the last match has no row to carry the count: count on its own then. */
-function countStatement(db: Db, where: SQL) {
-  return db.select({ n: sql<number>`count(*)` }).from(films).where(where).prepare();
+function countStatement(db: Db, where: SQL, from: SQL | typeof films = films) {
+  return db.select({ n: sql<number>`count(*)` }).from(from).where(where).prepare();
 }
 
 type Statements = Record<
@@ -96,10 +103,15 @@ function statementsFor(db: Db): Statements {
   let built = statements.get(db);
   if (!built) {
     built = {
-      fts: { bounded: searchStatement(db, boundedFts, ftsCount), page: searchStatement(db, ftsMatch), count: countStatement(db, ftsMatch) },
+      fts: {
+        bounded: searchStatement(db, boundedFts, ftsCount),
+        page: searchStatement(db, ftsMatch, undefined, pastTheEnd(ftsCount)),
+        // In the FTS index alone, as the first page counts: not joined to films.
+        count: countStatement(db, sql`films_fts match ${p.phrase}`, sql`films_fts`),
+      },
       prefix: {
         bounded: searchStatement(db, boundedPrefix, prefixCount),
-        page: searchStatement(db, titleStartsWith),
+        page: searchStatement(db, titleStartsWith, undefined, pastTheEnd(prefixCount)),
         count: countStatement(db, titleStartsWith),
       },
     };
