@@ -6,6 +6,7 @@ CREATE TABLE `listing_facet_counts` (
 CREATE INDEX `films_year_updated` ON `films` (`year`,`updated_at`);--> statement-breakpoint
 CREATE INDEX `films_year_views` ON `films` (`year`,`views`);--> statement-breakpoint
 CREATE INDEX `films_year_created` ON `films` (`year`,`created_at`);--> statement-breakpoint
+CREATE INDEX `films_title_views` ON `films` (`title_folded`,`views`);--> statement-breakpoint
 -- Hand-written below (docs/decisions/0608-filtered-listings-and-search.md): the backfill and the triggers
 -- that keep listing_facet_counts right whichever code writes films or their links. A film counts once in
 -- every key its facets make: no genre or one of its genres × no country or one of its countries × no

@@ -82,6 +82,8 @@ export const films = sqliteTable(
     index('films_year_created').on(t.year, t.createdAt),
     index('films_status_updated').on(t.status, t.updatedAt),
     index('films_title_folded').on(t.titleFolded),
+    // Search candidates ranked from the index alone, without reading a film row each (docs/decisions/0608).
+    index('films_title_views').on(t.titleFolded, t.views),
   ],
 );
 
