@@ -76,6 +76,22 @@ async function measureSize(size: number) {
       (_, p) => `/api/product/product-${endpoint}?page=${p + 1}${p % 3 === 0 ? '&sort=views' : ''}${p % 4 === 0 ? '&year=2020' : ''}`,
     ),
   );
+  // The filter bar inside a genre, a country or a category: a year, a type, both, a second facet; pages 1–3.
+  const filtered = ['phimhanhdong', 'han-quoc', 'phimbo', 'phimtinhcam', 'trung-quoc', 'phimle'].flatMap((endpoint, e) =>
+    Array.from({ length: 20 }, (_, p) => {
+      const year = 2010 + ((p + e) % 17);
+      const filter = [`year=${year}`, `type=${24 + (p % 2)}`, `year=${year}&type=24`, `country=han-quoc&year=${year}`][p % 4];
+      return `/api/product/product-${endpoint}?page=${1 + (p % 3)}&${filter}${p % 5 === 0 ? '&sort=views' : ''}`;
+    }),
+  );
+  // The filter bar's keyword inside a listing: a common word, a title's first two words, a short prefix.
+  const keywords = ['phimbo', 'phimhanhdong', 'han-quoc'].flatMap((endpoint) =>
+    titles.slice(0, 20).map((title, i) => {
+      const words = fold(title).split(' ');
+      const keyword = [words[0]!, words.slice(0, 2).join(' '), words[0]!.slice(0, 2)][i % 3]!;
+      return `/api/product/product-${endpoint}?keyword=${encodeURIComponent(keyword)}${i % 4 === 0 ? '&sort=views' : ''}`;
+    }),
+  );
   const searches = titles.slice(0, 500).map((title, i) => {
     const phrase = title
       .split(' ')
@@ -88,6 +104,8 @@ async function measureSize(size: number) {
     ['home', ['/api/product/product-home']],
     [`home, ${HEAVY_VIEWS / 1e6}M view events`, ['heavy:/api/product/product-home']],
     ['listing page', listings],
+    ['listing, filter bar', filtered],
+    ['listing, keyword', keywords],
     ['film detail', slugs.map((s) => `/api/product/${s}`)],
     ['episode', slugs.map((s) => `/api/product/${s}/tap-1`)],
     ['search suggestions', searches],

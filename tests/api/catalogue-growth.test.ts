@@ -1,6 +1,7 @@
-// Issue 10 goal 3 (docs/decisions/0607): the tables that keep the home, listings and search flat as the
-// catalogue grows stay right — trending windows over a fake clock, listing counts through the film writer
-// and admin deletes, and the bounded search ranking over a large generated set.
+// Issue 10 goal 3 (docs/decisions/0607, 0608): the tables that keep the home, listings and search flat as
+// the catalogue grows stay right — trending windows over a fake clock, listing counts and the filter bar's
+// facet counts through the film writer, SQL updates and admin deletes, and the bounded search ranking over
+// a large generated set.
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fold } from '../../worker/db/fold';
@@ -129,6 +130,45 @@ describe('listing counts kept by triggers', () => {
       ),
     );
     expect(await total('/api/product?limit=5')).toBe(await t.deps.db.$count(films));
+    await expectFacetCountsRight();
+  };
+
+  /**
+   * listing_facet_counts (docs/decisions/0608) equals the facets recounted from the rows: every
+   * combination of no genre or one of the film's genres, no country or one of its countries, no category or
+   * its category, no year or its year; and the filter bar's totals, read from it, equal counts of the films.
+   */
+  const expectFacetCountsRight = async () => {
+    const wrong = await t.deps.db.all(sql`
+      with actual(facets, n) as (
+        select printf('g%s:k%s:c%s:y%s', g.v, k.v, case when c.on_ = 1 then f.category_id end, case when y.on_ = 1 then f.year end), count(*)
+        from films f
+        join (select id as film_id, null as v from films union all select film_id, genre_id from film_genres) g on g.film_id = f.id
+        join (select id as film_id, null as v from films union all select film_id, country_id from film_countries) k on k.film_id = f.id
+        join (select 0 as on_ union all select 1) c join (select 0 as on_ union all select 1) y
+        where y.on_ = 0 or f.year is not null
+        group by 1)
+      select coalesce(a.facets, k.facets) as facets, a.n, k.films from actual a full join listing_facet_counts k on k.facets = a.facets
+      where coalesce(a.n, 0) != coalesce(k.films, 0)`);
+    expect(wrong).toEqual([]);
+    const total = (path: string) => getJson<Paginated<FilmCard>>(t, path).then((b) => b.pagination.totalItems);
+    const count = async (query: ReturnType<typeof sql>) => ((await t.deps.db.all(query)) as [{ n: number }])[0].n;
+    const inGenre = sql`exists (select 1 from film_genres join genres on genres.id = genre_id where film_id = films.id and genres.slug = 'hanh-dong')`;
+    const inCountry = sql`exists (select 1 from film_countries join countries on countries.id = country_id where film_id = films.id and countries.slug = 'han-quoc')`;
+    for (const year of [2019, 2020, 2023, 2024]) {
+      expect(await total(`/api/product/product-phimhanhdong?year=${year}`)).toBe(
+        await count(sql`select count(*) as n from films where ${inGenre} and year = ${year}`),
+      );
+      expect(await total(`/api/product/product-han-quoc?year=${year}&type=24`)).toBe(
+        await count(sql`select count(*) as n from films where ${inCountry} and year = ${year} and category_id = 24`),
+      );
+      expect(await total(`/api/product/product-phimbo?year=${year}&category=hanh-dong&country=han-quoc`)).toBe(
+        await count(sql`select count(*) as n from films where ${inGenre} and ${inCountry} and year = ${year} and category_id = 24`),
+      );
+    }
+    expect(await total('/api/product/product-phimhanhdong?type=25')).toBe(
+      await count(sql`select count(*) as n from films where ${inGenre} and category_id = 25`),
+    );
   };
 
   it('stay right after the migration backfill and crawler inserts and updates', async () => {
@@ -148,6 +188,70 @@ describe('listing counts kept by triggers', () => {
     // And again unchanged, links omitted: kept as they are.
     await upsertFilm(t.deps.db, { sourceKey: film.sourceKey, title: film.title, categoryId: 25 });
     await expectCountsRight();
+    // A year set, then changed by the crawler, then by straight SQL along with the category.
+    await upsertFilm(t.deps.db, { ...film, year: 2024, genreSlugs: ['hanh-dong'], countrySlugs: ['han-quoc', 'nhat-ban'] });
+    await expectCountsRight();
+    await upsertFilm(t.deps.db, { ...film, year: 2020, genreSlugs: ['hanh-dong'], countrySlugs: ['han-quoc'] });
+    await expectCountsRight();
+    await t.deps.db.run(sql`update films set year = 2019, category_id = 25 where slug = 'dem-trang'`);
+    await expectCountsRight();
+    await t.deps.db.run(sql`update films set year = null where slug = 'dem-trang'`);
+    await expectCountsRight();
+    await t.deps.db.run(sql`update films set year = 2023 where slug = 'dem-trang'`);
+    await expectCountsRight();
+  });
+
+  it('a keyword finds the films whose folded text contains it, or under 3 characters whose folded title starts with it', async () => {
+    const like = async (keyword: string, where = sql`true`) => {
+      const folded = fold(keyword);
+      const match =
+        folded.length >= 3 ? sql`instr(search_text, ${folded}) > 0` : sql`substr(title_folded, 1, ${folded.length}) = ${folded}`;
+      const rows = (await t.deps.db.all(sql`select id from films where ${where} and ${match} order by updated_at desc, id desc`)) as {
+        id: number;
+      }[];
+      return rows.map((r) => r.id);
+    };
+    for (const keyword of ['rừng', 'phuong nam', 'ma', 'Đ', 'Đêm', 'a"b', '50%', 'dat_', 'nam 2', 'ng']) {
+      const listing = await getJson<Paginated<FilmCard>>(t, `/api/product/product-phimbo?keyword=${encodeURIComponent(keyword)}`);
+      const expected = await like(keyword, sql`category_id = 24`);
+      expect(
+        listing.data.map((f) => f.id),
+        keyword,
+      ).toEqual(expected.slice(0, 25));
+      expect(listing.pagination.totalItems, keyword).toBe(expected.length);
+      const all = await getJson<Paginated<FilmCard>>(t, `/api/product?q=${encodeURIComponent(keyword)}&pageSize=100`);
+      expect(
+        all.data.map((f) => f.id),
+        keyword,
+      ).toEqual((await like(keyword)).slice(0, 100));
+    }
+    expect((await like('phuong nam')).length).toBeGreaterThan(0);
+    expect((await like('ma')).length).toBeGreaterThan(0);
+  });
+
+  it('answer the last page whole and a page past it (or an empty combination) with no rows and the total', async () => {
+    const ids = async (query: ReturnType<typeof sql>) => ((await t.deps.db.all(query)) as { id: number }[]).map((r) => r.id);
+    const inGenre = sql`exists (select 1 from film_genres join genres on genres.id = genre_id where film_id = films.id and genres.slug = 'hanh-dong')`;
+    const cases: [string, ReturnType<typeof sql>][] = [
+      ['/api/product/product-phimhanhdong', inGenre],
+      ['/api/product/product-phimhanhdong?year=2023', sql`${inGenre} and year = 2023`],
+      ['/api/product/product-phimbo?year=2023&category=hanh-dong', sql`${inGenre} and year = 2023 and category_id = 24`],
+      ['/api/product/product-phimhanhdong?year=1990', sql`${inGenre} and year = 1990`],
+    ];
+    for (const [path, where] of cases) {
+      const expected = await ids(sql`select id from films where ${where} order by updated_at desc, id desc`);
+      const first = await getJson<Paginated<FilmCard>>(t, path);
+      expect(
+        first.data.map((f) => f.id),
+        path,
+      ).toEqual(expected.slice(0, 25));
+      for (const page of [Math.floor(expected.length / 25) + 2, 10_000]) {
+        const past = await getJson<Paginated<FilmCard>>(t, `${path}${path.includes('?') ? '&' : '?'}page=${page}`);
+        expect(past.data, path).toEqual([]);
+        expect(past.pagination.totalItems, path).toBe(expected.length);
+      }
+    }
+    expect((await ids(sql`select id from films where ${inGenre} and year = 2023`)).length).toBeGreaterThan(0);
   });
 
   it('stay right after admin deletes and a cascading delete', async () => {
@@ -168,7 +272,7 @@ describe('listing counts kept by triggers', () => {
 
 describe('search of a common word over a large generated set', () => {
   let t: TestApp;
-  type Row = { id: number; title: string; titleFolded: string; views: number };
+  type Row = { id: number; title: string; titleFolded: string; searchText: string; views: number };
   let rows: Row[];
 
   // A word in four kinds of place, many times each, plus titles without it.
@@ -194,7 +298,7 @@ describe('search of a common word over a large generated set', () => {
     }));
     for (let i = 0; i < values.length; i += 200) await t.deps.db.insert(films).values(values.slice(i, i + 200));
     rows = (await t.deps.db
-      .select({ id: films.id, title: films.title, titleFolded: films.titleFolded, views: films.views })
+      .select({ id: films.id, title: films.title, titleFolded: films.titleFolded, searchText: films.searchText, views: films.views })
       .from(films)) as Row[];
   });
 
@@ -230,6 +334,54 @@ describe('search of a common word over a large generated set', () => {
     expect(deep.pagination.totalItems).toBe(901);
     const words = await search('chuyen tinh', 20);
     expectOrdered(words.data, 'chuyen tinh');
+  });
+
+  it('answers the last page and pages past it with the total (a page past the end ranks nothing)', async () => {
+    const all = rows.filter((r) => r.searchText.includes('tinh'));
+    expect(all).toHaveLength(901);
+    const last = await search('tinh', 50, 19);
+    expect(last.data).toHaveLength(1);
+    expect(last.pagination).toMatchObject({ totalItems: 901, totalPages: 19 });
+    for (const page of [20, 10_000]) {
+      const past = await search('tinh', 50, page);
+      expect(past.data).toEqual([]);
+      expect(past.pagination).toMatchObject({ page, totalItems: 901, totalPages: 19 });
+    }
+    // Under 3 characters: the title prefix, counted in the title index.
+    const short = rows.filter((r) => r.titleFolded.startsWith('ti')).length;
+    expect(short).toBe(301);
+    expect((await search('ti', 50, 7)).data).toHaveLength(1);
+    expect((await search('ti', 50, 8)).data).toEqual([]);
+    expect((await search('ti', 50, 8)).pagination.totalItems).toBe(301);
+    // A listing's last page holds what is left after the page's offset, from the kept count.
+    const lastListing = await getJson<Paginated<FilmCard>>(t, '/api/product/product-phimbo?page=43');
+    expect(lastListing.data.map((f) => f.id)).toEqual([Math.min(...rows.map((r) => r.id))]);
+    expect(lastListing.pagination).toMatchObject({ totalItems: 1051, totalPages: 43 });
+    expect((await getJson<Paginated<FilmCard>>(t, '/api/product/product-phimbo?page=44')).data).toEqual([]);
+  });
+
+  it('serves the same pages whether titles starting with the query fill them (no FTS read) or not', async () => {
+    // 'mua he' and 'kitinh 1': every match starts with the query, so the title index fills each page;
+    // 'he 1' and 'film 2': no title starts with them, so the page comes from the FTS candidates.
+    for (const q of ['mua he', 'kitinh 1', 'he 1', 'film 2']) {
+      const expected = rows
+        .filter((r) => r.searchText.includes(q))
+        .sort((a, b) => tier(a.titleFolded, q) - tier(b.titleFolded, q) || b.views - a.views || b.id - a.id)
+        .map((r) => r.id);
+      expect(expected.length, q).toBeLessThanOrEqual(SEARCH_CANDIDATES);
+      for (const [limit, page] of [
+        [5, 1],
+        [7, 3],
+        [50, 2],
+      ] as const) {
+        const body = await search(q, limit, page);
+        expect(
+          body.data.map((f) => f.id),
+          `${q} limit ${limit} page ${page}`,
+        ).toEqual(expected.slice((page - 1) * limit, page * limit));
+        expect(body.pagination.totalItems, q).toBe(expected.length);
+      }
+    }
   });
 
   it('ranks every match as before when a query matches fewer titles than the candidate bound', async () => {

@@ -75,8 +75,15 @@ export const films = sqliteTable(
     index('films_created').on(t.createdAt),
     index('films_views').on(t.views),
     index('films_year').on(t.year),
+    // A year filter inside a genre or country listing walks its year in the page's order and stops after a
+    // page (docs/decisions/0608), instead of sorting the whole year.
+    index('films_year_updated').on(t.year, t.updatedAt),
+    index('films_year_views').on(t.year, t.views),
+    index('films_year_created').on(t.year, t.createdAt),
     index('films_status_updated').on(t.status, t.updatedAt),
     index('films_title_folded').on(t.titleFolded),
+    // Search candidates ranked from the index alone, without reading a film row each (docs/decisions/0608).
+    index('films_title_views').on(t.titleFolded, t.views),
   ],
 );
 
@@ -253,6 +260,16 @@ export const trendingViews = sqliteTable(
  */
 export const listingCounts = sqliteTable('listing_counts', {
   scope: text('scope').primaryKey(),
+  films: integer('films').notNull(),
+});
+
+/**
+ * Films per combination of listing facets, 'g<genre>:k<country>:c<category>:y<year>' with any part empty
+ * ('g7:k:c:y2020' is genre 7 in 2020), kept by triggers on films, film_genres and film_countries
+ * (drizzle/0005_listing_facet_counts.sql): the total of a filtered listing is one row (docs/decisions/0608).
+ */
+export const listingFacetCounts = sqliteTable('listing_facet_counts', {
+  facets: text('facets').primaryKey(),
   films: integer('films').notNull(),
 });
 

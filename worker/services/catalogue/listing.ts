@@ -1,7 +1,7 @@
 import { and, count, desc, eq, like, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { fold } from '../../db/fold';
-import { countries, filmCountries, filmGenres, films, genres, listingCounts } from '../../db/schema';
+import { countries, filmCountries, filmGenres, films, genres, listingCounts, listingFacetCounts } from '../../db/schema';
 import { badRequest } from '../../lib/errors';
 import type { FilmCard, ListingQuery, Paginated } from '../../schemas/catalogue';
 import { COUNTRIES, GENRES, PAGE_SIZE, type ListingScope } from '../../schemas/taxonomy';
@@ -28,8 +28,21 @@ export function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-export function containsFolded(column: typeof films.searchText, text: string): SQL {
-  return sql`${column} like ${`%${likeLiteral(fold(text))}%`} escape '\\'`;
+/** A folded text of 3 characters or more is a trigram FTS phrase: the same substring match on search_text. */
+export const ftsPhrase = (folded: string) => `"${folded.replace(/"/g, '""')}"`;
+
+/**
+ * The filter bar's keyword and the admin's film search, matched as the search box matches
+ * (docs/decisions/0002, 0608): from 3 characters on, a substring of the folded search text, answered by the
+ * trigram FTS index (the matches are read from their doclists instead of testing every film's text with
+ * LIKE, 70 ms at 100,000 films); shorter text has no trigram to look up and is a prefix of the folded
+ * title, an index range (a 2-letter substring matches most of a catalogue and counting it was a scan).
+ */
+export function containsFolded(text: string): SQL {
+  const folded = fold(text);
+  if (folded.length >= 3) return sql`${films.id} in (select rowid from films_fts where films_fts match ${ftsPhrase(folded)})`;
+  if (!folded) return sql`1 = 1`;
+  return sql`(${films.titleFolded} >= ${folded} and ${films.titleFolded} < ${`${folded}\uffff`})`;
 }
 
 function scopeCondition(scope: ListingScope): SQL {
@@ -56,7 +69,7 @@ export function filterConditions(query: Omit<ListingQuery, 'page' | 'sort'>): SQ
   }
   if (query.type !== undefined) conditions.push(eq(films.categoryId, query.type));
   if (query.year !== undefined) conditions.push(eq(films.year, query.year));
-  if (query.keyword) conditions.push(containsFolded(films.searchText, query.keyword));
+  if (query.keyword) conditions.push(containsFolded(query.keyword));
   return conditions;
 }
 
@@ -83,17 +96,46 @@ function scopeKey(scope: ListingScope): SQL {
 }
 
 /**
- * Counts a listing. Without filters (most listing pages) the count is one row of listing_counts, kept by
- * triggers on films and their links (docs/decisions/0607): the same cost at any catalogue size. With
- * filters, a genre or country listing counts from its membership table (the (genre_id, film_id)
- * index) joined to films, rather than testing every film: half the work at 20k films.
+ * The listing_facet_counts key of a scope with its filters (docs/decisions/0608), or null when the filters
+ * are not facets of one film (a keyword, two different genres or countries, a type other than the
+ * category's). A genre or country missing from its table is id -1: no key, a count of 0.
  */
-async function countListing(db: Db, scope: ListingScope, filters: SQL[]): Promise<number> {
+function facetKey(scope: ListingScope, query: Omit<ListingQuery, 'page' | 'sort'>): SQL | null {
+  if (query.keyword) return null;
+  const genre = scope.kind === 'genre' ? scope.genre.slug : undefined;
+  const country = scope.kind === 'country' ? scope.country.slug : undefined;
+  const category = scope.kind === 'category' ? scope.category.id : undefined;
+  if (genre !== undefined && query.category !== undefined && query.category !== genre) return null;
+  if (country !== undefined && query.country !== undefined && query.country !== country) return null;
+  if (category !== undefined && query.type !== undefined && query.type !== category) return null;
+  const genreSlug = genre ?? query.category;
+  const countrySlug = country ?? query.country;
+  // Integers as the triggers print them: a bound JS number reaches SQLite as a real ('2020.0').
+  const part = (value: SQL | number | undefined) => (value === undefined ? sql`null` : sql`cast(${value} as integer)`);
+  const id = (lookup: SQL) => sql`coalesce(${lookup}, -1)`;
+  return sql`printf('g%s:k%s:c%s:y%s', ${part(genreSlug === undefined ? undefined : id(genreId(genreSlug)))}, ${part(
+    countrySlug === undefined ? undefined : id(countryId(countrySlug)),
+  )}, ${part(category ?? query.type)}, ${part(query.year)})`;
+}
+
+/**
+ * Counts a listing. Without filters (most listing pages) the count is one row of listing_counts, and with
+ * the filter bar's genre, country, type and year one row of listing_facet_counts, both kept by triggers on
+ * films and their links (docs/decisions/0607, 0608): the same cost at any catalogue size. Only a keyword
+ * (or two genres or two countries at once) counts per request, from the scope's membership table (the
+ * (genre_id, film_id) index) joined to films rather than testing every film.
+ */
+async function countListing(db: Db, scope: ListingScope, query: Omit<ListingQuery, 'page' | 'sort'>, filters: SQL[]): Promise<number> {
   if (filters.length === 0) {
     const [row] = await db
       .select({ n: listingCounts.films })
       .from(listingCounts)
       .where(eq(listingCounts.scope, scopeKey(scope)));
+    return row?.n ?? 0;
+  }
+  const key = facetKey(scope, query);
+  if (key) {
+    const [row] = await db.select({ n: listingFacetCounts.films }).from(listingFacetCounts).where(eq(listingFacetCounts.facets, key));
     return row?.n ?? 0;
   }
   const count = sql<number>`count(*)`;
@@ -120,6 +162,23 @@ async function countListing(db: Db, scope: ListingScope, filters: SQL[]): Promis
   return row?.n ?? 0;
 }
 
+/**
+ * The page's LIMIT when the listing has a kept count: the rows left from the page's offset, at most a
+ * page. A page past the end (any page number up to 10,000 is valid) or an empty filter combination gets
+ * LIMIT 0, which SQLite tests before it starts the walk, instead of walking the whole scope to find
+ * nothing (31 ms for page 10,000 of a genre at 100,000 films; docs/decisions/0608).
+ */
+function pageLimit(scope: ListingScope, query: ListingQuery, filters: SQL[]): number {
+  const key = filters.length === 0 ? null : facetKey(scope, query);
+  if (filters.length > 0 && !key) return PAGE_SIZE;
+  const kept = key
+    ? sql`(select ${listingFacetCounts.films} from ${listingFacetCounts} where ${listingFacetCounts.facets} = ${key})`
+    : sql`(select ${listingCounts.films} from ${listingCounts} where ${listingCounts.scope} = ${scopeKey(scope)})`;
+  const offset = (query.page - 1) * PAGE_SIZE;
+  // drizzle types LIMIT as a number or a placeholder but renders any SQL there (its dialect's buildLimit).
+  return sql`(select cast(max(0, min(${PAGE_SIZE}, coalesce(${kept}, 0) - ${offset})) as integer))` as unknown as number;
+}
+
 /** One page of a genre / country / category listing with the filter bar applied. */
 export async function listFilms(db: Db, scope: ListingScope, query: ListingQuery): Promise<Paginated<FilmCard>> {
   const filters = filterConditions(query);
@@ -129,16 +188,16 @@ export async function listFilms(db: Db, scope: ListingScope, query: ListingQuery
       .from(films)
       .where(and(scopeCondition(scope), ...filters))
       .orderBy(...listingOrder(query.sort))
-      .limit(PAGE_SIZE)
+      .limit(pageLimit(scope, query, filters))
       .offset((query.page - 1) * PAGE_SIZE),
-    countListing(db, scope, filters),
+    countListing(db, scope, query, filters),
   ]);
   return { data: rows.map((r) => toFilmCard(r)), pagination: pagination(query.page, PAGE_SIZE, total) };
 }
 
 /** GET /api/product: every film, a page at a time (admin list and anything that needs the catalogue). */
 export async function listAllFilms(db: Db, input: { page: number; pageSize: number; q?: string }): Promise<Paginated<FilmCard>> {
-  const where = input.q ? containsFolded(films.searchText, input.q) : undefined;
+  const where = input.q ? containsFolded(input.q) : undefined;
   const [rows, [total]] = await Promise.all([
     db
       .select(cardColumns)

@@ -2,9 +2,10 @@ import { desc, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { fold } from '../../db/fold';
 import { films } from '../../db/schema';
+import { type AnySQLiteColumn, alias } from 'drizzle-orm/sqlite-core';
 import type { FilmCard, Paginated } from '../../schemas/catalogue';
 import { cardColumns, toFilmCard } from './film-card';
-import { likeLiteral, pagination } from './listing';
+import { ftsPhrase, likeLiteral, pagination } from './listing';
 
 /** Trigram FTS needs 3 characters; shorter queries are a prefix match on the folded title instead. */
 const TRIGRAM = 3;
@@ -25,6 +26,7 @@ const p = {
   limit: sql.placeholder('limit'),
   offset: sql.placeholder('offset'),
   candidates: sql.placeholder('candidates'),
+  needed: sql.placeholder('needed'),
 };
 
 /** Folded titles starting with the query, as an index range (films_title_folded) rather than a scan. */
@@ -33,20 +35,46 @@ const titleStartsWith = sql`(${films.titleFolded} >= ${p.folded} and ${films.tit
 const ftsMatch = sql`${films.id} in (select rowid from films_fts where films_fts match ${p.phrase})`;
 
 // Bounded candidate sets: an index range and an FTS doclist, each read for its first rows only.
-const titleCandidates = sql`select ${films.id} from ${films} where ${titleStartsWith} order by ${films.titleFolded} limit ${p.candidates}`;
-const ftsCandidates = sql`select rowid from films_fts where films_fts match ${p.phrase} order by rowid desc limit ${p.candidates}`;
-const boundedFts = sql`${films.id} in (select * from (${titleCandidates}) union select * from (${ftsCandidates}))`;
-const boundedPrefix = sql`${films.id} in (${titleCandidates})`;
+/**
+ * The first folded titles starting with the query, with what the ranking reads (title, views) taken from
+ * the films_title_views index: no film row is read to rank them, which at 100,000 films was most of a
+ * suggestion's time (a row read per candidate, mostly outside SQLite's page cache; docs/decisions/0608).
+ */
+const titleRows = sql`select ${films.id}, ${films.titleFolded}, ${films.views} from ${films} where ${titleStartsWith} order by ${films.titleFolded} limit ${p.candidates}`;
+/**
+ * The FTS candidates only add words and substrings inside titles, which rank after every title starting
+ * with the query: when at least a page's worth of titles start with it (counted in the title index, up to
+ * the page's end), the page is made of those alone and the FTS read is skipped. A LIMIT of 0 is tested
+ * before the virtual table is opened; the same test in WHERE would run per FTS row and read the whole
+ * doclist (docs/decisions/0608).
+ */
+const ftsLimit = sql`(select case when count(*) >= ${p.needed} then 0 else ${p.candidates} end from (select 1 from ${films} where ${titleStartsWith} limit ${p.needed}))`;
+const ftsCandidates = sql`select rowid from films_fts where films_fts match ${p.phrase} order by rowid desc limit ${ftsLimit}`;
+const ftsRows = sql`select ${films.id}, ${films.titleFolded}, ${films.views} from ${films} where ${films.id} in (${ftsCandidates})`;
+// The candidate rows (id, title_folded, views) under the name of an alias of films, so the ranking reads
+// their columns as it reads a film's.
+const candidates = alias(films, 'candidates');
+const boundedFts = sql`(select * from (${titleRows}) union select * from (${ftsRows})) as ${candidates}`;
+const boundedPrefix = sql`(${titleRows}) as ${candidates}`;
 // Counted in the FTS index (or the title index) alone, not joined to films: the exact number of matches
 // for a fraction of a millisecond even when they are tens of thousands.
 const ftsCount = sql<number>`(select count(*) from films_fts where films_fts match ${p.phrase})`;
 const prefixCount = sql<number>`(select count(*) from ${films} where ${titleStartsWith})`;
+/**
+ * A deep page ranks every match; a page past the last one gets LIMIT 0 (tested before the ranking starts)
+ * after counting the matches in the index alone, instead of ranking them all to return nothing
+ * (docs/decisions/0608).
+ */
+const pastTheEnd = (count: SQL<number>) => sql`(select case when ${count} > ${p.offset} then ${p.limit} else 0 end)`;
 
-const rank = sql`case
-    when ${films.titleFolded} = ${p.folded} then 0
-    when ${films.titleFolded} like ${p.prefix} escape '\\' then 1
-    when ${films.titleFolded} like ${p.word} escape '\\' then 2
-    when ${films.titleFolded} like ${p.inside} escape '\\' then 3
+/** The columns the ranking reads, from films or from the candidate rows. */
+type RankColumns = { id: AnySQLiteColumn; titleFolded: AnySQLiteColumn; views: AnySQLiteColumn };
+
+const rankOf = (t: RankColumns) => sql`case
+    when ${t.titleFolded} = ${p.folded} then 0
+    when ${t.titleFolded} like ${p.prefix} escape '\\' then 1
+    when ${t.titleFolded} like ${p.word} escape '\\' then 2
+    when ${t.titleFolded} like ${p.inside} escape '\\' then 3
     else 4 end`;
 
 /**
@@ -55,26 +83,42 @@ const rank = sql`case
  * the card columns of that page alone. Built once per database and reused with placeholders: building
  * drizzle's SQL was a third of a suggestion's CPU (bench/service.ts).
  */
-function searchStatement(db: Db, where: SQL, total: SQL<number> = sql<number>`count(*) over ()`) {
+function searchStatement(
+  db: Db,
+  source: { from: SQL | typeof films; t: RankColumns },
+  where: SQL | undefined,
+  total: SQL<number> = sql<number>`count(*) over ()`,
+  limit: SQL = sql`${p.limit}`,
+) {
+  const { t } = source;
+  const rank = rankOf(t);
   const ranked = db
-    .select({ id: films.id, rank: rank.as('rank'), views: films.views, total: total.as('total') })
-    .from(films)
+    // Raw columns: drizzle refuses a table's columns over rows it does not know are that table's.
+    .select({
+      id: sql<number>`${t.id}`.as('id'),
+      rank: rank.as('rank'),
+      views: sql<number>`${t.views}`.as('views'),
+      total: total.as('total'),
+    })
+    // A table or rows: drizzle renders either; its types want one kind per call.
+    .from(source.from as SQL)
     .where(where)
-    .orderBy(rank, desc(films.views), desc(films.id))
-    .limit(p.limit)
+    .orderBy(rank, desc(t.views), desc(t.id))
+    // drizzle types LIMIT as a number or a placeholder but renders any SQL there (its dialect's buildLimit).
+    .limit(limit as unknown as number)
     .offset(p.offset)
     .as('ranked');
   return db
     .select({ ...cardColumns, total: ranked.total })
     .from(ranked)
-    .innerJoin(films, sql`${films.id} = ${ranked.id}`)
-    .orderBy(sql`"ranked"."rank"`, desc(ranked.views), desc(ranked.id))
+    .innerJoin(films, sql`${films.id} = "ranked"."id"`)
+    .orderBy(sql`"ranked"."rank"`, sql`"ranked"."views" desc`, sql`"ranked"."id" desc`)
     .prepare();
 }
 
 /** A page past the last match has no row to carry the count: count on its own then. */
-function countStatement(db: Db, where: SQL) {
-  return db.select({ n: sql<number>`count(*)` }).from(films).where(where).prepare();
+function countStatement(db: Db, where: SQL, from: SQL | typeof films = films) {
+  return db.select({ n: sql<number>`count(*)` }).from(from).where(where).prepare();
 }
 
 type Statements = Record<
@@ -87,10 +131,15 @@ function statementsFor(db: Db): Statements {
   let built = statements.get(db);
   if (!built) {
     built = {
-      fts: { bounded: searchStatement(db, boundedFts, ftsCount), page: searchStatement(db, ftsMatch), count: countStatement(db, ftsMatch) },
+      fts: {
+        bounded: searchStatement(db, { from: boundedFts, t: candidates }, undefined, ftsCount),
+        page: searchStatement(db, { from: films, t: films }, ftsMatch, undefined, pastTheEnd(ftsCount)),
+        // In the FTS index alone, as the first page counts: not joined to films.
+        count: countStatement(db, sql`films_fts match ${p.phrase}`, sql`films_fts`),
+      },
       prefix: {
-        bounded: searchStatement(db, boundedPrefix, prefixCount),
-        page: searchStatement(db, titleStartsWith),
+        bounded: searchStatement(db, { from: boundedPrefix, t: candidates }, undefined, prefixCount),
+        page: searchStatement(db, { from: films, t: films }, titleStartsWith, undefined, pastTheEnd(prefixCount)),
         count: countStatement(db, titleStartsWith),
       },
     };
@@ -111,7 +160,7 @@ export async function searchFilms(db: Db, input: { q: string; limit: number; pag
   const literal = likeLiteral(folded);
   const values = {
     folded,
-    phrase: `"${folded.replace(/"/g, '""')}"`,
+    phrase: ftsPhrase(folded),
     upper: `${folded}\uffff`,
     prefix: `${literal}%`,
     word: `% ${literal}%`,
@@ -119,6 +168,7 @@ export async function searchFilms(db: Db, input: { q: string; limit: number; pag
     limit: input.limit,
     offset: (input.page - 1) * input.limit,
     candidates: SEARCH_CANDIDATES,
+    needed: input.page * input.limit,
   };
   const { bounded, page, count } = statementsFor(db)[folded.length < TRIGRAM ? 'prefix' : 'fts'];
   const rows = await (input.page * input.limit <= SEARCH_CANDIDATES ? bounded : page).all(values);
