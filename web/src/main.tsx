@@ -23,18 +23,26 @@ function serverState(): unknown {
   }
 }
 
-/**
- * The app starts in a task of its own after this chunk is evaluated: evaluating ~390 KB of JavaScript is a
- * long task already, and the start (the query cache, the router, the first route's code) would make it
- * longer. The microtask keeps the module's top level off the stack the timer is installed from.
- */
-queueMicrotask(() => setTimeout(start, 0));
+/** Lets the browser run other work (input, paint) before the next step: `scheduler.yield()` where it exists. */
+function nextTask(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  return scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0));
+}
 
-function start() {
+/**
+ * The app starts in tasks of its own after this chunk is evaluated, each a few milliseconds: evaluating
+ * ~390 KB of JavaScript is a long task already, and the start (the query cache, the router, the first
+ * route's code and data) would make it longer. The microtask keeps the module's top level off the stack
+ * the timer is installed from.
+ */
+queueMicrotask(() => setTimeout(() => void start(), 0));
+
+async function start() {
   const queryClient = createQueryClient();
   const state = serverState();
   if (state) hydrate(queryClient, state);
   else prefetchFirstPage(queryClient, window.location);
+  await nextTask();
 
   const session = getSession();
   const router = createAppRouter(queryClient, session);
@@ -44,24 +52,20 @@ function start() {
   // What router-core's own hydration sets: the route tree then renders without the top-level Suspense
   // boundary the server did not render either (node for node the same markup).
   if (hydrating) router.ssr = { manifest: undefined };
-
   onSessionExpired(() => void router.navigate({ to: '/dang-nhap' }));
+  await nextTask();
 
   // First page: resolve the route, its code and its data (already in the cache when the host rendered
   // it), then render once (lib/first-load.ts). A transition render yields to the browser every few ms.
-  void router
-    .load()
-    .catch(() => undefined)
-    .then(() => {
-      const container = document.getElementById('root')!;
-      const app = <AppRoot router={router} queryClient={queryClient} />;
-      if (hydrating) startTransition(() => void hydrateRoot(container, app));
-      else {
-        const root = createRoot(container);
-        startTransition(() => root.render(app));
-      }
-      markFirstRender();
-    });
+  await router.load().catch(() => undefined);
+  const container = document.getElementById('root')!;
+  const app = <AppRoot router={router} queryClient={queryClient} />;
+  if (hydrating) startTransition(() => void hydrateRoot(container, app));
+  else {
+    const root = createRoot(container);
+    startTransition(() => root.render(app));
+  }
+  markFirstRender();
 
   // This module starts after the first paint (web/vite-plugins.ts startAfterPaint): the load event may be past.
   if (document.readyState === 'complete') afterLoad();
