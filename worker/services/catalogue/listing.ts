@@ -1,6 +1,7 @@
-import { and, count, desc, eq, like, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, like, type Placeholder, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { fold } from '../../db/fold';
+import { batchPrepared, preparedOnce } from '../../db/prepared';
 import { countries, filmCountries, filmGenres, films, genres, listingCounts, listingFacetCounts } from '../../db/schema';
 import { badRequest } from '../../lib/errors';
 import type { FilmCard, ListingQuery, Paginated } from '../../schemas/catalogue';
@@ -10,17 +11,20 @@ import { cardColumns, toFilmCard } from './film-card';
 const genreSlugs = new Set(GENRES.map((g) => g.slug));
 const countrySlugs = new Set(COUNTRIES.map((c) => c.slug));
 
-const genreId = (slug: string) => sql`(select ${genres.id} from ${genres} where ${genres.slug} = ${slug})`;
-const countryId = (slug: string) => sql`(select ${countries.id} from ${countries} where ${countries.slug} = ${slug})`;
+/** A slug given now, or a placeholder of a statement prepared once. */
+type Slug = string | Placeholder;
+
+const genreId = (slug: Slug) => sql`(select ${genres.id} from ${genres} where ${genres.slug} = ${slug})`;
+const countryId = (slug: Slug) => sql`(select ${countries.id} from ${countries} where ${countries.slug} = ${slug})`;
 
 /**
  * Films in a genre, as a correlated EXISTS: with ORDER BY … LIMIT the planner walks the sort index and
  * stops after a page, instead of sorting every member (measured at 20k films: 0.8 ms vs 8 ms).
  */
-export const hasGenre = (slug: string) =>
+export const hasGenre = (slug: Slug) =>
   sql`exists (select 1 from ${filmGenres} where ${filmGenres.filmId} = ${films.id} and ${filmGenres.genreId} = ${genreId(slug)})`;
 
-export const hasCountry = (slug: string) =>
+export const hasCountry = (slug: Slug) =>
   sql`exists (select 1 from ${filmCountries} where ${filmCountries.filmId} = ${films.id} and ${filmCountries.countryId} = ${countryId(slug)})`;
 
 /** Escapes LIKE wildcards so user text matches literally (used with ESCAPE '\'). */
@@ -83,16 +87,26 @@ export function pagination(page: number, pageSize: number, totalItems: number) {
   return { page, pageSize, totalItems, totalPages: Math.max(1, Math.ceil(totalItems / pageSize)) };
 }
 
-/** The listing_counts key of a scope, as its triggers write it (drizzle/0004_trending_rollup.sql). */
-function scopeKey(scope: ListingScope): SQL {
-  switch (scope.kind) {
+/**
+ * The listing_counts key of a scope, as its triggers write it (drizzle/0004_trending_rollup.sql), from the
+ * scope's category id or genre/country slug (or a placeholder for one). A category id is cast: a bound JS
+ * number reaches SQLite as a real, and 'category:24.0' would miss its key.
+ */
+function scopeKey(kind: ListingScope['kind'], value: Slug | number): SQL {
+  switch (kind) {
     case 'category':
-      return sql`${`category:${scope.category.id}`}`;
+      return sql`'category:' || cast(${value} as integer)`;
     case 'genre':
-      return sql`'genre:' || ${genreId(scope.genre.slug)}`;
+      return sql`'genre:' || ${genreId(value as Slug)}`;
     case 'country':
-      return sql`'country:' || ${countryId(scope.country.slug)}`;
+      return sql`'country:' || ${countryId(value as Slug)}`;
   }
+}
+
+/** A page's LIMIT from a kept count: the rows left after the page's offset, at most a page (see pageLimit). */
+function limitFromKept(kept: SQL, offset: number | Placeholder): number {
+  // drizzle types LIMIT as a number or a placeholder but renders any SQL there (its dialect's buildLimit).
+  return sql`(select cast(max(0, min(${PAGE_SIZE}, coalesce(${kept}, 0) - ${offset})) as integer))` as unknown as number;
 }
 
 /**
@@ -126,13 +140,6 @@ function facetKey(scope: ListingScope, query: Omit<ListingQuery, 'page' | 'sort'
  * (genre_id, film_id) index) joined to films rather than testing every film.
  */
 async function countListing(db: Db, scope: ListingScope, query: Omit<ListingQuery, 'page' | 'sort'>, filters: SQL[]): Promise<number> {
-  if (filters.length === 0) {
-    const [row] = await db
-      .select({ n: listingCounts.films })
-      .from(listingCounts)
-      .where(eq(listingCounts.scope, scopeKey(scope)));
-    return row?.n ?? 0;
-  }
   const key = facetKey(scope, query);
   if (key) {
     const [row] = await db.select({ n: listingFacetCounts.films }).from(listingFacetCounts).where(eq(listingFacetCounts.facets, key));
@@ -168,27 +175,69 @@ async function countListing(db: Db, scope: ListingScope, query: Omit<ListingQuer
  * LIMIT 0, which SQLite tests before it starts the walk, instead of walking the whole scope to find
  * nothing (31 ms for page 10,000 of a genre at 100,000 films; docs/decisions/0608).
  */
-function pageLimit(scope: ListingScope, query: ListingQuery, filters: SQL[]): number {
-  const key = filters.length === 0 ? null : facetKey(scope, query);
-  if (filters.length > 0 && !key) return PAGE_SIZE;
-  const kept = key
-    ? sql`(select ${listingFacetCounts.films} from ${listingFacetCounts} where ${listingFacetCounts.facets} = ${key})`
-    : sql`(select ${listingCounts.films} from ${listingCounts} where ${listingCounts.scope} = ${scopeKey(scope)})`;
-  const offset = (query.page - 1) * PAGE_SIZE;
-  // drizzle types LIMIT as a number or a placeholder but renders any SQL there (its dialect's buildLimit).
-  return sql`(select cast(max(0, min(${PAGE_SIZE}, coalesce(${kept}, 0) - ${offset})) as integer))` as unknown as number;
+function pageLimit(scope: ListingScope, query: ListingQuery): number {
+  const key = facetKey(scope, query);
+  if (!key) return PAGE_SIZE;
+  const kept = sql`(select ${listingFacetCounts.films} from ${listingFacetCounts} where ${listingFacetCounts.facets} = ${key})`;
+  return limitFromKept(kept, (query.page - 1) * PAGE_SIZE);
 }
+
+/**
+ * A listing without filters (most listing pages) as two statements prepared once per scope kind and sort
+ * and sent in one batch (docs/decisions/0610): drizzle built the page's select per request. The scope's
+ * id or slug and the page's offset are placeholders.
+ */
+const unfilteredListing = preparedOnce((db: Db) => {
+  const scope = sql.placeholder('scope');
+  const offset = sql.placeholder('offset');
+  const built = new Map<string, ReturnType<typeof build>>();
+  function build(kind: ListingScope['kind'], sort: ListingQuery['sort']) {
+    const where = kind === 'category' ? eq(films.categoryId, scope) : kind === 'genre' ? hasGenre(scope) : hasCountry(scope);
+    const key = scopeKey(kind, scope);
+    const kept = sql`(select ${listingCounts.films} from ${listingCounts} where ${listingCounts.scope} = ${key})`;
+    return [
+      db
+        .select(cardColumns)
+        .from(films)
+        .where(where)
+        .orderBy(...listingOrder(sort))
+        .limit(limitFromKept(kept, offset))
+        .offset(offset)
+        .prepare(),
+      db.select({ n: listingCounts.films }).from(listingCounts).where(eq(listingCounts.scope, key)).prepare(),
+    ] as const;
+  }
+  return (kind: ListingScope['kind'], sort: ListingQuery['sort']) => {
+    const id = `${kind}:${sort ?? ''}`;
+    let statements = built.get(id);
+    if (!statements) {
+      statements = build(kind, sort);
+      built.set(id, statements);
+    }
+    return statements;
+  };
+});
+
+const scopeValue = (scope: ListingScope) =>
+  scope.kind === 'category' ? scope.category.id : scope.kind === 'genre' ? scope.genre.slug : scope.country.slug;
 
 /** One page of a genre / country / category listing with the filter bar applied. */
 export async function listFilms(db: Db, scope: ListingScope, query: ListingQuery): Promise<Paginated<FilmCard>> {
   const filters = filterConditions(query);
+  if (filters.length === 0) {
+    const [rows, [kept]] = await batchPrepared(db, unfilteredListing(db)(scope.kind, query.sort), {
+      scope: scopeValue(scope),
+      offset: (query.page - 1) * PAGE_SIZE,
+    });
+    return { data: rows.map((r) => toFilmCard(r)), pagination: pagination(query.page, PAGE_SIZE, kept?.n ?? 0) };
+  }
   const [rows, total] = await Promise.all([
     db
       .select(cardColumns)
       .from(films)
       .where(and(scopeCondition(scope), ...filters))
       .orderBy(...listingOrder(query.sort))
-      .limit(pageLimit(scope, query, filters))
+      .limit(pageLimit(scope, query))
       .offset((query.page - 1) * PAGE_SIZE),
     countListing(db, scope, query, filters),
   ]);
