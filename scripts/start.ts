@@ -69,8 +69,10 @@ async function main(): Promise<void> {
   await prepareDemoMedia(mediaDir);
   const demoPort = Number(process.env.DEMO_SOURCE_PORT ?? 8788);
   const demo = await startDemoSource({ port: demoPort, host: '127.0.0.1', mediaBase: `${config.PUBLIC_URL}/demo-media` });
-  // Admin and scheduled crawls read the demo source unless CRAWL_SOURCE names another (it follows DEMO_SOURCE_PORT).
+  // Admin and scheduled crawls read the demo source unless CRAWL_SOURCE names another (it follows DEMO_SOURCE_PORT),
+  // and the allowed sources follow it too unless CRAWL_SOURCES is set (another port would be refused).
   if (!process.env.CRAWL_SOURCE) config.CRAWL_SOURCE = demo.url;
+  if (!process.env.CRAWL_SOURCES && !config.CRAWL_SOURCES.includes(demo.url)) config.CRAWL_SOURCES = [demo.url, ...config.CRAWL_SOURCES];
 
   // Crawl when the catalogue is empty, or resume a first crawl that was interrupted (Ctrl-C, crash):
   // the crawler picks up the unfinished run from its cursor.
