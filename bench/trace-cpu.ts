@@ -15,10 +15,10 @@ export interface TraceEvent {
 }
 
 export interface MainThreadCost {
+  /** Σ max(0, 4 × task CPU − 50 ms) over the main-thread tasks after the first contentful paint. */
   tbt4x: number;
+  /** The longest of those tasks' CPU time. */
   longest: number;
-  cpuAfterPaint: number;
-  cpuTotal: number;
 }
 
 const TASK_NAMES = new Set(['RunTask', 'ThreadControllerImpl::RunTask']);
@@ -33,15 +33,13 @@ export function mainThreadCost(events: TraceEvent[], url: string): MainThreadCos
   const tasks = events
     .filter((e) => e.ph === 'X' && e.pid === nav.pid && e.tid === nav.tid && TASK_NAMES.has(e.name) && e.ts >= nav.ts)
     .sort((a, b) => a.ts - b.ts);
-  const load: MainThreadCost = { tbt4x: 0, longest: 0, cpuAfterPaint: 0, cpuTotal: 0 };
+  const load: MainThreadCost = { tbt4x: 0, longest: 0 };
   let end = 0;
   for (const task of tasks) {
     if (task.ts < end) continue; // nested inside the previous top-level task
     end = task.ts + (task.dur ?? 0);
-    const cpu = (task.tdur ?? 0) / 1000;
-    load.cpuTotal += cpu;
     if (task.ts < fcp.ts) continue;
-    load.cpuAfterPaint += cpu;
+    const cpu = (task.tdur ?? 0) / 1000;
     load.longest = Math.max(load.longest, cpu);
     load.tbt4x += Math.max(0, 4 * cpu - 50);
   }

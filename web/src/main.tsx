@@ -31,11 +31,10 @@ function nextTask(): Promise<void> {
 
 /**
  * The app starts in tasks of its own after this chunk is evaluated, each a few milliseconds: evaluating
- * ~390 KB of JavaScript is a long task already, and the start (the query cache, the router, the first
- * route's code and data) would make it longer. The microtask keeps the module's top level off the stack
- * the timer is installed from.
+ * the entry chunk is a long task already, and the start (the query cache, the router, the first route's
+ * code and data) would make it longer (docs/decisions/0611).
  */
-queueMicrotask(() => setTimeout(() => void start(), 0));
+setTimeout(() => void start(), 0);
 
 async function start() {
   const queryClient = createQueryClient();

@@ -1,5 +1,5 @@
 import type { Client, InArgs } from '@libsql/client';
-import { fillPlaceholders } from 'drizzle-orm';
+import { fillPlaceholders, type SQL } from 'drizzle-orm';
 import type { SQLitePreparedQuery } from 'drizzle-orm/sqlite-core';
 import type { Db } from './client';
 
@@ -42,4 +42,12 @@ export async function batchPrepared<const Q extends readonly AnyPrepared[]>(
   const client = (db as Db & { $client: Client }).$client;
   const results = await client.batch(statements);
   return queries.map((query, i) => query.mapResult(results[i], true)) as { -readonly [K in keyof Q]: ResultOf<Q[K]> };
+}
+
+/**
+ * A LIMIT computed in SQL (from a kept count, a placeholder, a CASE): drizzle types `.limit()` as a number
+ * or a placeholder but renders any SQL given there (its dialect's buildLimit), so the one cast lives here.
+ */
+export function sqlLimit(expression: SQL): number {
+  return expression as unknown as number;
 }

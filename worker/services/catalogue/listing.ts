@@ -1,7 +1,7 @@
 import { and, count, desc, eq, like, type Placeholder, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { fold } from '../../db/fold';
-import { batchPrepared, preparedOnce } from '../../db/prepared';
+import { batchPrepared, preparedOnce, sqlLimit } from '../../db/prepared';
 import { countries, filmCountries, filmGenres, films, genres, listingCounts, listingFacetCounts } from '../../db/schema';
 import { badRequest } from '../../lib/errors';
 import type { FilmCard, ListingQuery, Paginated } from '../../schemas/catalogue';
@@ -105,8 +105,7 @@ function scopeKey(kind: ListingScope['kind'], value: Slug | number): SQL {
 
 /** A page's LIMIT from a kept count: the rows left after the page's offset, at most a page (see pageLimit). */
 function limitFromKept(kept: SQL, offset: number | Placeholder): number {
-  // drizzle types LIMIT as a number or a placeholder but renders any SQL there (its dialect's buildLimit).
-  return sql`(select cast(max(0, min(${PAGE_SIZE}, coalesce(${kept}, 0) - ${offset})) as integer))` as unknown as number;
+  return sqlLimit(sql`(select cast(max(0, min(${PAGE_SIZE}, coalesce(${kept}, 0) - ${offset})) as integer))`);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { desc, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { fold } from '../../db/fold';
+import { sqlLimit } from '../../db/prepared';
 import { films } from '../../db/schema';
 import { type AnySQLiteColumn, alias } from 'drizzle-orm/sqlite-core';
 import type { FilmCard, Paginated } from '../../schemas/catalogue';
@@ -104,8 +105,7 @@ function searchStatement(
     .from(source.from as SQL)
     .where(where)
     .orderBy(rank, desc(t.views), desc(t.id))
-    // drizzle types LIMIT as a number or a placeholder but renders any SQL there (its dialect's buildLimit).
-    .limit(limit as unknown as number)
+    .limit(sqlLimit(limit))
     .offset(p.offset)
     .as('ranked');
   return db
