@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useId, useRef, useState } from 'react';
 import { Poster } from '../../../components/film/poster';
+import { VipBadge } from '../../../components/film/vip-badge';
 import { useDebounced } from '../../../lib/use-debounced';
 import type { SearchNavState } from '../search-state';
 import { RESULTS_PAGE_SIZE, SUGGESTION_LIMIT, searchQuery } from '../api/search-queries';
@@ -147,7 +148,10 @@ export function SearchBox() {
           >
             <Poster src={film.thumb || film.hinhanh} alt="" width={44} height={62} className="suggestion-poster" />
             <span className="suggestion-text">
-              <span className="suggestion-title">{film.title}</span>
+              <span className="suggestion-title">
+                <VipBadge film={film} variant="inline" />
+                {film.title}
+              </span>
               {film.nameenglish && <span className="suggestion-sub">{film.nameenglish}</span>}
             </span>
           </div>
