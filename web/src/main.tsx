@@ -5,8 +5,9 @@ import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { prefetchFirstPage } from './app/boot-prefetch';
 import { AppRoot, createAppRouter, createQueryClient, SSR_STATE_ID } from './app/router';
+import { forgetBootResponses } from './lib/api-client';
 import { initAnalytics } from './lib/analytics';
-import { onSessionExpired } from './lib/auth-request';
+import { onSessionExpired, restoreRememberedSession } from './lib/auth-request';
 import { markFirstRender } from './lib/first-load';
 import { registerServiceWorker } from './lib/pwa';
 import { getSession } from './lib/session';
@@ -37,6 +38,9 @@ function nextTask(): Promise<void> {
 setTimeout(() => void start(), 0);
 
 async function start() {
+  // A remembered session opened in a new tab or a relaunch: signed in before any guard or personal read
+  // runs (the boot script's reads went out anonymous, so they are not reused).
+  if (await restoreRememberedSession()) forgetBootResponses();
   const queryClient = createQueryClient();
   const state = serverState();
   if (state) hydrate(queryClient, state);

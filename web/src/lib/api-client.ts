@@ -86,6 +86,12 @@ export async function unwrapBootOr<T>(path: string | undefined, call: () => Prom
   return body;
 }
 
+/** Drops every response the boot script started (they were anonymous; the tab has just signed in). */
+export function forgetBootResponses(): void {
+  if (typeof window === 'undefined') return;
+  (window as Window & { __phimvietBoot?: Record<string, Promise<Response> | undefined> }).__phimvietBoot = {};
+}
+
 /**
  * The response of a request index.html's boot script started before the app loaded
  * (vite-plugins.ts bootPrefetch), taken at most once; later calls go to the API as usual.
