@@ -6,7 +6,7 @@ import { ApiError } from './errors';
 
 /**
  * The refresh token of a session kept when the viewer ticked "Ghi nhớ đăng nhập"
- * (docs/decisions/0612-remembered-sessions.md): in a cookie script cannot read (HttpOnly), sent only over
+ * (docs/decisions/0204-remembered-sessions.md): in a cookie script cannot read (HttpOnly), sent only over
  * HTTPS (Secure; browsers count http://localhost as secure, so the local demo works too), never on a
  * request another site starts (SameSite=Strict), and only to the refresh path, so no other API call
  * carries it. It lives as long as the refresh token it holds; every rotation writes the successor.

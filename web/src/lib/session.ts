@@ -113,7 +113,7 @@ function setOrRemove(key: string, value: string | undefined): void {
 }
 
 /**
- * "Ghi nhớ đăng nhập" (docs/decisions/0612-remembered-sessions.md): this browser holds a remembered
+ * "Ghi nhớ đăng nhập" (docs/decisions/0204-remembered-sessions.md): this browser holds a remembered
  * session, whose refresh token is in the HttpOnly cookie. Only this flag is in local storage, no secret:
  * it tells a new tab or a relaunch to ask the API for an access token through the cookie.
  */

@@ -14,7 +14,7 @@ function modulesPath(data: boolean[][]): string {
 
 /**
  * The VietQR code of a transfer: a banking app scans it and has bank, account, exact amount and note
- * filled in. The encoder (uqr, docs/decisions/0612-vietqr-bank-transfer.md) loads here only, when the
+ * filled in. The encoder (uqr, docs/decisions/0402-vietqr-bank-transfer.md) loads here only, when the
  * bank-transfer page shows. Nothing is drawn when the transfer cannot be encoded (no BIN configured).
  */
 export function VietQrCode({ transfer, label }: { transfer: VietQrTransfer | null; label: string }) {
