@@ -1,6 +1,6 @@
 import { AUTH_MESSAGES } from '../../../worker/schemas/values';
 import { api } from './api-client';
-import { getRefreshToken, getSession, getToken, isRemembered, signOut, storeSession, storeTokens } from './session';
+import { clearTabSession, getRefreshToken, getSession, getToken, isRemembered, signOut, storeSession, storeTokens } from './session';
 
 /** What the viewer is told when the session cannot be renewed (the API's own 401 text). */
 export const SESSION_EXPIRED_MESSAGE = AUTH_MESSAGES.sessionExpired;
@@ -102,7 +102,9 @@ export async function restoreRememberedSession(): Promise<boolean> {
     storeSession({ token, ...account });
     return true;
   } catch (error) {
+    // Refused: the session is over. Offline or failing half-way: no half session in this tab, try next time.
     if (error instanceof SessionExpiredError) signOut();
+    else clearTabSession();
     return false;
   }
 }

@@ -160,11 +160,16 @@ export function getRefreshToken(): string | null {
   }
 }
 
+/** Removes this tab's tokens and identity (a remembered session stays remembered), then tells every reader. */
+export function clearTabSession(): void {
+  for (const k of SESSION_KEYS) sessionStorage.removeItem(k);
+  notifySessionChanged();
+}
+
 /** Logout: removes this tab's tokens and identity and forgets a remembered session, then tells every reader. */
 export function signOut(): void {
-  for (const k of SESSION_KEYS) sessionStorage.removeItem(k);
   setRemembered(false);
-  notifySessionChanged();
+  clearTabSession();
 }
 
 export const isAdmin = (s: Session | null) => !!s?.roles.includes('admin');
