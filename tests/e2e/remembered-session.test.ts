@@ -74,9 +74,12 @@ describe('"Ghi nhớ đăng nhập" (phone)', () => {
     const dialogs = collectDialogs(page);
     await signInByTouch(page, DEMO.user, { remember: true });
     const spent = (await refreshCookie(context))!.value;
-    // The welcome toast covers the phone's header for a few seconds: a person waits for it to go.
-    await page.getByText(`Xin chào, ${DEMO.user.name}!`).waitFor({ state: 'hidden' });
+    // The welcome toast covers the phone's header for a few seconds: a person waits until it has gone.
+    const welcome = page.getByText(`Xin chào, ${DEMO.user.name}!`);
+    await welcome.waitFor();
+    await welcome.waitFor({ state: 'hidden', timeout: 15_000 });
     await tap(page, page.getByRole('button', { name: 'Mở menu' }));
+    await page.locator('#site-nav').waitFor({ state: 'visible' });
     const signedOut = page.waitForResponse((r) => r.url().endsWith('/api/refresh_token') && r.request().method() === 'DELETE');
     await tap(page, page.getByRole('button', { name: 'Đăng xuất', exact: true }));
     expect((await signedOut).status()).toBe(200);
