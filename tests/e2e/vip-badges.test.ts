@@ -51,6 +51,35 @@ describe('VIP films are visible before the tap (phone)', () => {
     await context.close();
   });
 
+  test('the home carousel and side lists mark exactly the VIP-only films they show', async () => {
+    const home = (await (await fetch(`${b.baseURL()}/api/product/product-home`)).json()) as Record<string, unknown>;
+    const vip = new Map<string, boolean>();
+    const collect = (value: unknown): void => {
+      if (Array.isArray(value)) for (const f of value as Card[]) vip.set(f.slug, f.VIP1 === 1);
+      else if (value && typeof value === 'object') for (const v of Object.values(value)) collect(v);
+    };
+    collect(home);
+    const { page, context } = await b.newPage(PHONE);
+    await page.goto('/');
+    await expect.poll(() => page.locator('.hot-slide a').count()).toBeGreaterThan(0);
+    // The sidebar mounts when the viewer scrolls down to it.
+    await page.locator('.layout-with-sidebar aside, .home-sidebar').last().scrollIntoViewIfNeeded();
+    await page.getByText('PHIM HÀNH ĐỘNG').scrollIntoViewIfNeeded();
+    await expect.poll(() => page.locator('a.side-item').count()).toBeGreaterThan(10);
+    const shown = async (item: string) =>
+      page
+        .locator(item)
+        .evaluateAll((links) =>
+          links.map((a) => ({ slug: (a.getAttribute('href') ?? '').slice(1), badge: !!a.querySelector('[data-testid="vip-badge"]') })),
+        );
+    const items = [...(await shown('.hot-slide a')), ...(await shown('a.side-item'))];
+    expect(items.length).toBeGreaterThan(10);
+    for (const { slug, badge } of items) expect(badge, slug).toBe(vip.get(slug) ?? false);
+    // The demo catalogue's most watched week has VIP-only films in it: the check above saw some.
+    expect(items.filter((i) => i.badge).length).toBeGreaterThan(0);
+    await context.close();
+  });
+
   test('tapping a VIP-only film signed out: the spec alert and return, and no view is sent or counted', async () => {
     const { path, film } = await vipOnListing();
     const { page, context } = await b.newPage(PHONE);
