@@ -51,6 +51,11 @@ export const configSchema = z.object({
   BANK_NAME: z.string().optional(),
   BANK_ACCOUNT_NUMBER: z.string().optional(),
   BANK_ACCOUNT_HOLDER: z.string().optional(),
+  /** The bank's 6-digit NAPAS BIN, for the VietQR code of a transfer; unset → the page shows no code. */
+  BANK_BIN: z
+    .string()
+    .regex(/^\d{6}$/, 'must be the 6-digit NAPAS BIN of the bank')
+    .optional(),
   PAYMENT_HOTLINE: z.string().default('1900 6868'),
 });
 
@@ -64,6 +69,8 @@ export const DEMO_PAYMENT_SECRETS = {
   BANK_NAME: 'Vietcombank (tài khoản mẫu)',
   BANK_ACCOUNT_NUMBER: '0123456789',
   BANK_ACCOUNT_HOLDER: 'CONG TY PHIMVIET DEMO',
+  /** Vietcombank's BIN, matching the demo bank name. */
+  BANK_BIN: '970436',
 } as const;
 
 /**

@@ -271,3 +271,95 @@ describe('POST /api/dang-xuat', () => {
     expect((await t.request('/api/dang-xuat', { json: { token: 'unknown' } })).status).toBe(200);
   });
 });
+
+describe('remembered sessions ("Ghi nhớ đăng nhập"): the refresh token in an HttpOnly cookie', () => {
+  const ORIGIN = 'http://localhost:8787'; // the test config's PUBLIC_URL
+  const cookieOf = (res: Response) => {
+    const header = res.headers.get('set-cookie') ?? '';
+    return { header, value: /phimviet_refresh=([^;]*)/.exec(header)?.[1] ?? '' };
+  };
+  const refreshWithCookie = (value: string, origin: string | null = ORIGIN) =>
+    t.request('/api/refresh_token', {
+      json: {},
+      headers: { cookie: `phimviet_refresh=${value}`, ...(origin ? { origin } : {}) },
+    });
+
+  it('sets the cookie HttpOnly, Secure, SameSite=Strict on the refresh path for its life, and never answers the token', async () => {
+    const user = await createUser(t.deps.db);
+    const res = await signIn({ email: user.email, password: user.password, remember: true });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.token).toEqual(expect.any(String));
+    expect(body).not.toHaveProperty('refreshToken');
+    const { header, value } = cookieOf(res);
+    expect(value.length).toBeGreaterThan(20);
+    expect(JSON.stringify(body)).not.toContain(value);
+    expect(header).toMatch(/;\s*HttpOnly/i);
+    expect(header).toMatch(/;\s*Secure/i);
+    expect(header).toMatch(/;\s*SameSite=Strict/i);
+    expect(header).toMatch(/;\s*Path=\/api\/refresh_token(;|$)/);
+    expect(header).toMatch(/;\s*Max-Age=2592000/);
+    // Unticked: today's answer, and no cookie at all.
+    const plain = await signIn({ email: user.email, password: user.password, remember: false });
+    expect((await plain.json()).refreshToken).toEqual(expect.any(String));
+    expect(plain.headers.get('set-cookie')).toBeNull();
+    const bad = await signIn({ email: user.email, password: user.password, remember: 'yes' });
+    expect(bad.status).toBe(400);
+    expect((await errorOf(bad)).message).toMatch(/^remember:/);
+  });
+
+  it('rotates through the cookie: a new access token and the successor in the cookie; a replay revokes the family', async () => {
+    const user = await createUser(t.deps.db);
+    const first = cookieOf(await signIn({ email: user.email, password: user.password, remember: true })).value;
+    clock.advance(20 * 60_000);
+    const res = await refreshWithCookie(first);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(Object.keys(body)).toEqual(['tokennew']);
+    expect((await t.request('/api/account', { headers: bearer(body.tokennew) })).status).toBe(200);
+    const next = cookieOf(res);
+    expect(next.value).not.toBe(first);
+    for (const flag of [/;\s*HttpOnly/i, /;\s*Secure/i, /;\s*SameSite=Strict/i, /;\s*Path=\/api\/refresh_token/])
+      expect(next.header).toMatch(flag);
+    expect((await refreshWithCookie(next.value)).status).toBe(200);
+    // The spent first token again: the whole family is revoked and the cookie cleared.
+    const replay = await refreshWithCookie(first);
+    expect(replay.status).toBe(401);
+    expect(cookieOf(replay).header).toMatch(/phimviet_refresh=;.*Max-Age=0/);
+    const [row] = await t.deps.db.select().from(refreshTokens).where(eq(refreshTokens.userId, user.id)).limit(1);
+    expect(row?.revokedAt).not.toBeNull();
+  });
+
+  it('refuses the cookie without this site as Origin, and spends nothing then', async () => {
+    const user = await createUser(t.deps.db);
+    const value = cookieOf(await signIn({ email: user.email, password: user.password, remember: true })).value;
+    for (const origin of ['https://evil.example', 'http://localhost:9999', 'null', null]) {
+      const res = await refreshWithCookie(value, origin);
+      expect(res.status, String(origin)).toBe(403);
+      expect((await errorOf(res)).code).toBe('forbidden_origin');
+    }
+    expect((await refreshWithCookie(value)).status).toBe(200);
+    // Neither a token nor a cookie: the field is named.
+    const none = await t.request('/api/refresh_token', { json: {}, headers: { origin: ORIGIN } });
+    expect(none.status).toBe(400);
+    expect((await errorOf(none)).message).toBe('token: is required');
+  });
+
+  it('signing out (DELETE /api/refresh_token) revokes the family and clears the cookie; only from this site', async () => {
+    const user = await createUser(t.deps.db);
+    const value = cookieOf(await signIn({ email: user.email, password: user.password, remember: true })).value;
+    const foreign = await t.request('/api/refresh_token', {
+      method: 'DELETE',
+      headers: { cookie: `phimviet_refresh=${value}`, origin: 'https://evil.example' },
+    });
+    expect(foreign.status).toBe(403);
+    const res = await t.request('/api/refresh_token', {
+      method: 'DELETE',
+      headers: { cookie: `phimviet_refresh=${value}`, origin: ORIGIN },
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true, message: 'Bạn đã đăng xuất thành công!' });
+    expect(cookieOf(res).header).toMatch(/phimviet_refresh=;.*Max-Age=0.*Path=\/api\/refresh_token|Path=\/api\/refresh_token.*Max-Age=0/);
+    expect((await refreshWithCookie(value)).status).toBe(401);
+  });
+});

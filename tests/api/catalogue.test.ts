@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { FilmCard, FilmDetailResponse, HomeData, Paginated } from '../../worker/schemas/catalogue';
 import { CATEGORIES, COUNTRIES, GENRES, LISTING_ENDPOINTS } from '../../worker/schemas/taxonomy';
 import { createTestApp, type TestApp } from '../helpers/app';
+import { bearer, signedInUser } from '../helpers/auth';
 import { seedCatalogue } from '../helpers/catalogue-fixture';
 
 let t: TestApp;
@@ -221,6 +222,29 @@ describe('POST /api/product/update_view', () => {
     const home = await getJson<HomeData>('/api/product/product-home');
     expect(home.phimtrending.day[0]?.slug).toBe('mat-biec');
     expect(home.phimtrending.month[0]?.slug).toBe('mat-biec');
+  });
+
+  it('counts no view for a visit the VIP rule refuses, and one for a viewer who may watch', async () => {
+    const views = async () => {
+      const [row] = await t.deps.db.all<{ views: number; events: number }>(
+        sql`select views, (select count(*) from view_events where film_id = films.id) as events from films where slug = 'nguoi-vo-cuoi-cung'`,
+      );
+      return row!;
+    };
+    const before = await views();
+    const anonymous = await expectError('/api/product/update_view', 401, undefined, { json: { title: 'nguoi-vo-cuoi-cung' } });
+    expect(anonymous.code).toBe('vip_login_required');
+    const plain = await signedInUser(t);
+    const refused = await expectError('/api/product/update_view', 403, undefined, {
+      json: { title: 'nguoi-vo-cuoi-cung' },
+      headers: bearer(plain.session.token),
+    });
+    expect(refused.code).toBe('vip_required');
+    expect(await views()).toEqual(before);
+    const vip = await signedInUser(t, { permissions: 'VIP1' });
+    const res = await t.request('/api/product/update_view', { json: { title: 'nguoi-vo-cuoi-cung' }, headers: bearer(vip.session.token) });
+    expect(res.status).toBe(200);
+    expect(await views()).toEqual({ views: before.views + 1, events: before.events + 1 });
   });
 
   it('keeps trending windows apart: a view 10 days ago counts for the month, not the day or week', async () => {

@@ -49,6 +49,18 @@ describe('POST /api/dang-nhap with googleToken', () => {
     expect(await t.deps.db.$count(users)).toBe(1);
   });
 
+  it('honours "Ghi nhớ đăng nhập": the refresh token goes into the HttpOnly cookie, not the answer', async () => {
+    const res = await t.request('/api/dang-nhap', {
+      json: { email: '', password: '', googleToken: await google.sign({}, { nowSeconds: nowSeconds() }), remember: true },
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).not.toHaveProperty('refreshToken');
+    const cookie = res.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^phimviet_refresh=[^;]{20,};/);
+    for (const flag of [/;\s*HttpOnly/i, /;\s*Secure/i, /;\s*SameSite=Strict/i, /;\s*Path=\/api\/refresh_token/])
+      expect(cookie).toMatch(flag);
+  });
+
   it('links to an existing account with the same (Google-verified) email', async () => {
     const existing = await createUser(t.deps.db, { email: 'google.user@gmail.com' });
     const session = await (await signIn(await google.sign({ email: 'Google.User@gmail.com' }, { nowSeconds: nowSeconds() }))).json();

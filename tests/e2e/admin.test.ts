@@ -32,10 +32,10 @@ function vietnamDateTime(seconds: number): { date: string; time: string } {
 }
 
 describe('admin area', () => {
-  test('a plain user (and a visitor) opening /admin/users lands on /not-found', async () => {
+  test('a visitor opening /admin/users is asked to sign in; a plain user lands on /not-found', async () => {
     const { page, context, errors } = await b.newPage();
     await page.goto('/admin/users');
-    await page.waitForURL(/\/not-found$/);
+    await page.waitForURL((u) => u.pathname === '/dang-nhap' && u.searchParams.get('redirect') === '/admin/users');
     await signIn(page, DEMO.user);
     await page.goto('/admin/users');
     await page.waitForURL(/\/not-found$/);

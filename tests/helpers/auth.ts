@@ -47,20 +47,20 @@ export async function login(
   t: TestApp,
   user: { email: string; password: string },
   ip = `198.51.100.${(counter++ % 250) + 1}`,
-): Promise<LoginResponse> {
+): Promise<LoginResponse & { refreshToken: string }> {
   const res = await t.request('/api/dang-nhap', {
     json: { email: user.email, password: user.password },
     headers: { 'x-forwarded-for': ip },
   });
   if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
-  return (await res.json()) as LoginResponse;
+  return (await res.json()) as LoginResponse & { refreshToken: string };
 }
 
 /** A user plus a signed-in session. */
 export async function signedInUser(
   t: TestApp,
   options: Parameters<typeof createUser>[1] = {},
-): Promise<TestUser & { session: LoginResponse }> {
+): Promise<TestUser & { session: LoginResponse & { refreshToken: string } }> {
   const user = await createUser(t.deps.db, options);
   return { ...user, session: await login(t, user) };
 }

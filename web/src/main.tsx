@@ -1,14 +1,15 @@
 // First: zod must be configured before any schema module is evaluated.
 import './app/zod-jitless';
-import { hydrate } from '@tanstack/react-query';
+import { hydrate, onlineManager } from '@tanstack/react-query';
 import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { prefetchFirstPage } from './app/boot-prefetch';
 import { AppRoot, createAppRouter, createQueryClient, SSR_STATE_ID } from './app/router';
+import { forgetBootResponses } from './lib/api-client';
 import { initAnalytics } from './lib/analytics';
-import { onSessionExpired } from './lib/auth-request';
+import { onSessionExpired, restoreRememberedSession } from './lib/auth-request';
 import { markFirstRender } from './lib/first-load';
-import { registerServiceWorker } from './lib/pwa';
+import { keepLandingPageOffline, registerServiceWorker } from './lib/pwa';
 import { getSession } from './lib/session';
 import './styles/global.css';
 
@@ -37,6 +38,12 @@ function nextTask(): Promise<void> {
 setTimeout(() => void start(), 0);
 
 async function start() {
+  // A remembered session opened in a new tab or a relaunch: signed in before any guard or personal read
+  // runs (the boot script's reads went out anonymous, so they are not reused).
+  if (await restoreRememberedSession()) forgetBootResponses();
+  // A page opened offline hears no 'offline' event: the query client must know, or it would not see the
+  // network come back (its 'online' would change nothing) and nothing would refetch.
+  onlineManager.setOnline(navigator.onLine);
   const queryClient = createQueryClient();
   const state = serverState();
   if (state) hydrate(queryClient, state);
@@ -67,15 +74,16 @@ async function start() {
   markFirstRender();
 
   // This module starts after the first paint (web/vite-plugins.ts startAfterPaint): the load event may be past.
+  const afterLoad = () => startAfterLoad(() => void keepLandingPageOffline(queryClient));
   if (document.readyState === 'complete') afterLoad();
   else window.addEventListener('load', afterLoad);
 }
 
-function afterLoad() {
+function startAfterLoad(onFirstControl: () => void) {
   initAnalytics();
   // The worker's precache download must not compete with the first page's own requests.
   const w = window as Window & { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number };
-  const later = () => setTimeout(registerServiceWorker, 2000);
+  const later = () => setTimeout(() => registerServiceWorker(onFirstControl), 2000);
   if (w.requestIdleCallback) w.requestIdleCallback(later, { timeout: 5000 });
   else later();
 }

@@ -1,9 +1,11 @@
 import { Hono } from 'hono';
 import { requireViewer } from '../lib/auth-middleware';
 import type { AppEnv } from '../lib/context';
+import { setRefreshCookie } from '../lib/refresh-cookie';
 import { validate } from '../lib/validate';
 import { changePassword, getAccount, logoutEverywhere } from '../services/auth/accounts';
 import { type AccountResponse, changePasswordBodySchema } from '../schemas/account';
+import type { LoginResponse } from '../schemas/auth';
 
 /** The signed-in user's own account: /api/account. */
 export const accountRoutes = new Hono<AppEnv>()
@@ -22,8 +24,11 @@ export const accountRoutes = new Hono<AppEnv>()
     return c.json(body, 200);
   })
   .post('/password', validate('json', changePasswordBodySchema), async (c) => {
-    const session = await changePassword(c.var.deps, c.var.viewer.id, c.req.valid('json'));
-    return c.json({ message: 'Đổi mật khẩu thành công', ...session }, 200);
+    const input = c.req.valid('json');
+    const { refreshToken, ...session } = await changePassword(c.var.deps, c.var.viewer.id, input);
+    if (input.remember) setRefreshCookie(c, refreshToken);
+    const body: LoginResponse = input.remember ? session : { ...session, refreshToken };
+    return c.json({ message: 'Đổi mật khẩu thành công', ...body }, 200);
   })
   .post('/logout-all', async (c) => {
     await logoutEverywhere(c.var.deps, c.var.viewer.id);

@@ -43,7 +43,7 @@ export const catalogueRoutes = new Hono<AppEnv>()
     return c.json({ data: detail, ...(access === 'allowed' ? {} : { [access]: true }) }, 200);
   })
   .post('/update_view', validate('json', updateViewSchema), async (c) => {
-    return c.json({ data: await recordView(c.var.db, c.req.valid('json').title, c.var.deps.now()) }, 200);
+    return c.json({ data: await recordView(c.var.db, c.req.valid('json').title, c.var.deps.now(), c.var.viewer) }, 200);
   })
   .post('/report_error', validate('json', reportErrorSchema), async (c) => {
     const who = { ip: clientIp(c.req.raw.headers), viewer: c.var.viewer };

@@ -7,6 +7,8 @@ export const changePasswordBodySchema = z.object({
   /** Required when the account has a password; a Google-only account sets its first one without it. */
   currentPassword: z.string().max(PASSWORD_MAX_LENGTH, 'is too long').optional(),
   newPassword: passwordSchema,
+  /** The session is remembered: its fresh refresh token goes into the HttpOnly cookie, not the answer. */
+  remember: z.boolean({ error: 'must be true or false' }).optional(),
 });
 export type ChangePasswordInput = z.infer<typeof changePasswordBodySchema>;
 

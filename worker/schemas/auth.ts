@@ -35,9 +35,12 @@ export const loginBodySchema = z
       (v) => (v === '' || v === null ? undefined : v),
       z.string({ error: 'must be a string' }).max(4096, 'is too long').optional(),
     ),
+    /** "Ghi nhớ đăng nhập": the refresh token goes into an HttpOnly cookie instead of the answer. */
+    remember: z.boolean({ error: 'must be true or false' }).optional(),
   })
   .transform((body, ctx) => {
-    if (body.googleToken) return { kind: 'google' as const, googleToken: body.googleToken };
+    const remember = body.remember === true;
+    if (body.googleToken) return { kind: 'google' as const, googleToken: body.googleToken, remember };
     const parsed = z
       .object({ email, password: z.string(required).min(1, 'is required').max(PASSWORD_MAX_LENGTH, 'is too long') })
       .safeParse(body);
@@ -45,17 +48,24 @@ export const loginBodySchema = z
       for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
       return z.NEVER;
     }
-    return { kind: 'password' as const, ...parsed.data };
+    return { kind: 'password' as const, ...parsed.data, remember };
   });
 export type LoginInput = z.infer<typeof loginBodySchema>;
 
-/** POST /refresh_token and /dang-xuat: { token } is the refresh token. */
+/** POST /dang-xuat: { token } is the refresh token. */
 export const refreshBodySchema = z.object({ token: opaqueToken });
+
+/**
+ * POST /refresh_token: { token } for a session kept in session storage; a remembered session sends no
+ * token (the cookie carries it).
+ */
+export const refreshCallSchema = z.object({ token: opaqueToken.optional() });
 
 /** What POST /dang-nhap answers; the web keeps it in session storage. */
 export interface LoginResponse {
   token: string;
-  refreshToken: string;
+  /** Absent when the session is remembered: the refresh token is then in the HttpOnly cookie only. */
+  refreshToken?: string;
   id: number;
   name: string;
   email: string;
@@ -65,5 +75,6 @@ export interface LoginResponse {
 
 export interface RefreshResponse {
   tokennew: string;
-  refreshToken: string;
+  /** Absent when the refresh token came from, and went back into, the cookie. */
+  refreshToken?: string;
 }

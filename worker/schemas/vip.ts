@@ -68,7 +68,7 @@ export const VIP_TEXTS = {
   loginRequired: 'Bạn cần đăng nhập để có thể đăng ký gói cao cấp',
   verifying: 'Verifying payment...',
   verificationFailed: 'Payment verification failed',
-  validity: 'Có hiệu lực cho đến khi bạn hủy',
+  validity: 'Thanh toán một lần, không tự động gia hạn',
   discount: '0 VND',
   promotions: [
     'Giảm 10% tối đa 20.000đ khi thanh toán bằng ví MoMo với mã khuyến mãi.',
@@ -130,7 +130,8 @@ export interface BankTransferResponse {
   planName: string;
   months: number;
   amount: number;
-  bank: { name: string; accountNumber: string; accountHolder: string };
+  /** `bin`: the bank's NAPAS BIN for the VietQR code (null when the operator has not configured it). */
+  bank: { name: string; accountNumber: string; accountHolder: string; bin: string | null };
   /** The transfer note: the registered email, so the transfer can be matched to the account. */
   note: string;
   name: string;

@@ -2,9 +2,14 @@ import { type ClientResponse, hc } from 'hono/client';
 import type { SuccessStatusCode } from 'hono/utils/http-status';
 import type { ErrorBody } from '../../../worker/schemas/errors';
 import type { AppType } from '../../../worker/app';
+import { noteApiAnswer } from './online';
 
 type Fetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
-let apiFetch: Fetch = (input, init) => fetch(input, init);
+let apiFetch: Fetch = async (input, init) => {
+  const res = await fetch(input, init);
+  if (res.ok) noteApiAnswer();
+  return res;
+};
 
 /**
  * Where API requests go. The browser: its fetch. The host rendering the first page (entry-server.tsx):
@@ -81,9 +86,16 @@ export async function unwrapBootOr<T>(path: string | undefined, call: () => Prom
   const boot = path === undefined ? undefined : takeBootResponse(path);
   if (!boot) return unwrap(call());
   const res = await boot;
+  if (res.ok) noteApiAnswer();
   await throwIfFailed(res);
   const body: T = await res.json();
   return body;
+}
+
+/** Drops every response the boot script started (they were anonymous; the tab has just signed in). */
+export function forgetBootResponses(): void {
+  if (typeof window === 'undefined') return;
+  (window as Window & { __phimvietBoot?: Record<string, Promise<Response> | undefined> }).__phimvietBoot = {};
 }
 
 /**

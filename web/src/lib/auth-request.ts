@@ -1,6 +1,6 @@
 import { AUTH_MESSAGES } from '../../../worker/schemas/values';
 import { api } from './api-client';
-import { getRefreshToken, getSession, getToken, signOut, storeTokens } from './session';
+import { clearTabSession, getRefreshToken, getSession, getToken, isRemembered, signOut, storeSession, storeTokens } from './session';
 
 /** What the viewer is told when the session cannot be renewed (the API's own 401 text). */
 export const SESSION_EXPIRED_MESSAGE = AUTH_MESSAGES.sessionExpired;
@@ -56,19 +56,57 @@ let inflight: Promise<string> | null = null;
 export function refreshAccessToken(): Promise<string> {
   inflight ??= (async () => {
     const refreshToken = getRefreshToken();
-    if (!refreshToken) throw new SessionExpiredError();
-    const res = await api.api.refresh_token.$post({ json: { token: refreshToken } });
-    // The route's type knows only its 200; errors come from the app's onError.
-    const status: number = res.status;
-    if (status === 400 || status === 401 || status === 403) throw new SessionExpiredError();
-    if (!res.ok) throw new Error(`Request failed with status code ${res.status}`);
-    const body = await res.json();
-    storeTokens(body.tokennew, body.refreshToken);
-    return body.tokennew;
+    // A remembered session has no refresh token in storage: the HttpOnly cookie carries it.
+    if (!refreshToken && !isRemembered()) throw new SessionExpiredError();
+    const exchange = async () => {
+      const res = await api.api.refresh_token.$post({ json: refreshToken ? { token: refreshToken } : {} });
+      // The route's type knows only its 200; errors come from the app's onError.
+      const status: number = res.status;
+      if (status === 400 || status === 401 || status === 403) throw new SessionExpiredError();
+      if (!res.ok) throw new Error(`Request failed with status code ${res.status}`);
+      const body = await res.json();
+      storeTokens(body.tokennew, body.refreshToken);
+      return body.tokennew;
+    };
+    return refreshToken ? exchange() : acrossTabs(exchange);
   })().finally(() => {
     inflight = null;
   });
   return inflight;
+}
+
+/**
+ * Every tab of a remembered session spends the same cookie: two exchanges at once would be a replay and
+ * sign the session out everywhere (docs/decisions/0200), so they take turns through a Web Lock; each
+ * then sends the cookie the previous one left. Without Web Locks (old browsers) the tab goes alone.
+ */
+function acrossTabs<T>(exchange: () => Promise<T>): Promise<T> {
+  const locks = (navigator as Navigator & { locks?: LockManager }).locks;
+  return locks ? locks.request('phimviet-refresh-cookie', exchange) : exchange();
+}
+
+/**
+ * A new tab or a relaunch of a remembered session: an access token through the cookie, then who the
+ * viewer is now (GET /api/account: name, roles and permissions as the API applies them), kept in this
+ * tab's session storage like any sign-in. Nothing happens for a session that is not remembered or is
+ * already in this tab. Offline or failing: the page starts signed out and the flag stays for next time;
+ * refused (expired, revoked): the flag is dropped.
+ */
+export async function restoreRememberedSession(): Promise<boolean> {
+  if (getToken() || !isRemembered()) return false;
+  try {
+    const token = await refreshAccessToken();
+    const res = await api.api.account.$get(undefined, { headers: bearer(token) });
+    if (!res.ok) throw new SessionExpiredError();
+    const account = await res.json();
+    storeSession({ token, ...account });
+    return true;
+  } catch (error) {
+    // Refused: the session is over. Offline or failing half-way: no half session in this tab, try next time.
+    if (error instanceof SessionExpiredError) signOut();
+    else clearTabSession();
+    return false;
+  }
 }
 
 /** Alert, clear the session, go to /dang-nhap. Once, however many calls hit it together. */

@@ -80,7 +80,8 @@ export const SESSION_KEYS = ['token', 'refreshToken', 'id', 'name', 'email', 'ro
 /** What sign-in answers (POST /api/dang-nhap, and a password change): stored under the specified keys. */
 export interface SignedIn {
   token: string;
-  refreshToken: string;
+  /** Absent for a remembered session: its refresh token is in an HttpOnly cookie, out of script's reach. */
+  refreshToken?: string;
   id: number | string;
   name: string;
   email: string;
@@ -90,7 +91,7 @@ export interface SignedIn {
 
 export function storeSession(s: SignedIn): void {
   sessionStorage.setItem('token', s.token);
-  sessionStorage.setItem('refreshToken', s.refreshToken);
+  setOrRemove('refreshToken', s.refreshToken);
   sessionStorage.setItem('id', String(s.id));
   sessionStorage.setItem('name', s.name);
   sessionStorage.setItem('email', s.email);
@@ -99,11 +100,40 @@ export function storeSession(s: SignedIn): void {
   notifySessionChanged();
 }
 
-/** After a refresh: the new access token and the rotated refresh token. */
-export function storeTokens(token: string, refreshToken: string): void {
+/** After a refresh: the new access token and the rotated refresh token (none when the cookie holds it). */
+export function storeTokens(token: string, refreshToken?: string): void {
   sessionStorage.setItem('token', token);
-  sessionStorage.setItem('refreshToken', refreshToken);
+  setOrRemove('refreshToken', refreshToken);
   notifySessionChanged();
+}
+
+function setOrRemove(key: string, value: string | undefined): void {
+  if (value) sessionStorage.setItem(key, value);
+  else sessionStorage.removeItem(key);
+}
+
+/**
+ * "Ghi nhớ đăng nhập" (docs/decisions/0204-remembered-sessions.md): this browser holds a remembered
+ * session, whose refresh token is in the HttpOnly cookie. Only this flag is in local storage, no secret:
+ * it tells a new tab or a relaunch to ask the API for an access token through the cookie.
+ */
+const REMEMBER_KEY = 'phimviet:remember';
+
+export function isRemembered(): boolean {
+  try {
+    return localStorage.getItem(REMEMBER_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+export function setRemembered(on: boolean): void {
+  try {
+    if (on) localStorage.setItem(REMEMBER_KEY, '1');
+    else localStorage.removeItem(REMEMBER_KEY);
+  } catch {
+    // Storage refused (private mode): the session simply is not remembered.
+  }
 }
 
 /** Roles and permissions as the API reads them now (they may change while signed in). */
@@ -130,10 +160,16 @@ export function getRefreshToken(): string | null {
   }
 }
 
-/** Logout, this tab only: removes the tokens and identity, then tells every reader. */
-export function signOut(): void {
+/** Removes this tab's tokens and identity (a remembered session stays remembered), then tells every reader. */
+export function clearTabSession(): void {
   for (const k of SESSION_KEYS) sessionStorage.removeItem(k);
   notifySessionChanged();
+}
+
+/** Logout: removes this tab's tokens and identity and forgets a remembered session, then tells every reader. */
+export function signOut(): void {
+  setRemembered(false);
+  clearTabSession();
 }
 
 export const isAdmin = (s: Session | null) => !!s?.roles.includes('admin');

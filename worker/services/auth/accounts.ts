@@ -54,8 +54,12 @@ function isUniqueViolation(err: unknown): boolean {
   return false;
 }
 
+/** A session as the services issue it: the refresh token is always there; the route decides where it goes. */
+export type IssuedSession = LoginResponse & { refreshToken: string };
+export type RotatedSession = RefreshResponse & { refreshToken: string };
+
 /** Access token + a new refresh-token family: the login response. */
-export async function startSession(deps: AuthDeps, user: User): Promise<LoginResponse> {
+export async function startSession(deps: AuthDeps, user: User): Promise<IssuedSession> {
   const now = deps.now();
   const claims = accessClaims(user);
   const [token, refreshToken] = await Promise.all([signAccessToken(deps.config, claims, now), issueRefreshToken(deps.db, user.id, now)]);
@@ -111,11 +115,11 @@ export async function registerUser(deps: AuthDeps, input: RegisterInput & { ip: 
   }
 }
 
-export async function login(deps: AuthDeps, input: LoginInput & { ip: string }): Promise<LoginResponse> {
+export async function login(deps: AuthDeps, input: LoginInput & { ip: string }): Promise<IssuedSession> {
   return input.kind === 'google' ? loginWithGoogle(deps, input) : loginWithPassword(deps, input);
 }
 
-async function loginWithPassword(deps: AuthDeps, input: { email: string; password: string; ip: string }): Promise<LoginResponse> {
+async function loginWithPassword(deps: AuthDeps, input: { email: string; password: string; ip: string }): Promise<IssuedSession> {
   const { db } = deps;
   await enforceRateLimits(
     db,
@@ -145,7 +149,7 @@ async function loginWithPassword(deps: AuthDeps, input: { email: string; passwor
  * Signs in by Google account: the linked user, else the user with that (Google-verified) email, which
  * gets linked, else a new password-less account.
  */
-async function loginWithGoogle(deps: AuthDeps, input: { googleToken: string; ip: string }): Promise<LoginResponse> {
+async function loginWithGoogle(deps: AuthDeps, input: { googleToken: string; ip: string }): Promise<IssuedSession> {
   const { db, config } = deps;
   if (!config.GOOGLE_CLIENT_ID) throw badRequest('googleToken', 'Google sign-in is not configured on this server');
   await enforceRateLimits(db, [{ key: `login:ip:${input.ip}`, ...RATE_LIMITS.loginPerIp }], deps.now(), TOO_MANY_LOGINS);
@@ -193,7 +197,7 @@ async function loginWithGoogle(deps: AuthDeps, input: { googleToken: string; ip:
 }
 
 /** Rotates the refresh token; a replayed one has already revoked its family inside rotate. */
-export async function refreshSession(deps: AuthDeps, refreshToken: string): Promise<RefreshResponse> {
+export async function refreshSession(deps: AuthDeps, refreshToken: string): Promise<RotatedSession> {
   const rotated = await rotateRefreshToken(deps.db, refreshToken, deps.now());
   if (!rotated.ok) throw unauthorized(SESSION_EXPIRED);
   const user = await findUserById(deps.db, rotated.userId);
@@ -229,7 +233,7 @@ export async function logoutEverywhere(deps: AuthDeps, userId: number): Promise<
  * Changes the password, signs out every other session (a thief holding a session loses it) and
  * returns a fresh session for the caller so this device stays signed in.
  */
-export async function changePassword(deps: AuthDeps, userId: number, input: ChangePasswordInput): Promise<LoginResponse> {
+export async function changePassword(deps: AuthDeps, userId: number, input: ChangePasswordInput): Promise<IssuedSession> {
   const user = await findUserById(deps.db, userId);
   if (!user) throw unauthorized(SESSION_EXPIRED);
   if (user.passwordHash) {

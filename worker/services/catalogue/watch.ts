@@ -6,7 +6,7 @@ import type { Viewer } from '../../lib/context';
 import { ApiError, notFound } from '../../lib/errors';
 import { type EpisodeResponse, VIP_ERROR_CODES, VIP_MESSAGES } from '../../schemas/catalogue';
 import { vipAccess } from './access';
-import { filmIdBySlug, findFilmBySlug } from './film-lookup';
+import { findFilmBySlug } from './film-lookup';
 
 export function assertCanWatch(vipOnly: boolean, viewer: Viewer | null): void {
   const access = vipAccess(vipOnly, viewer);
@@ -50,9 +50,16 @@ export async function episodeLink(
   };
 }
 
-/** POST /api/product/update_view: one view event (trending) and the film's running total. */
-export async function recordView(db: Db, slug: string, now: number): Promise<{ views: number }> {
-  const filmId = await filmIdBySlug(db, slug, 'title');
+/**
+ * POST /api/product/update_view: one view event (trending) and the film's running total. A visit the
+ * VIP rule refuses is not a view: it answers like the episode link (401/403) and counts nothing, so a
+ * film most visitors could not open never tops the trending lists.
+ */
+export async function recordView(db: Db, slug: string, now: number, viewer: Viewer | null): Promise<{ views: number }> {
+  const film = await findFilmBySlug(db, slug);
+  if (!film) throw notFound('title: không tìm thấy phim');
+  assertCanWatch(film.vipOnly, viewer);
+  const filmId = film.id;
   const [, updated] = await db.batch([
     db.insert(viewEvents).values({ filmId, viewedAt: now }),
     db

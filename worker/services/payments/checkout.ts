@@ -123,7 +123,7 @@ export async function startBankTransfer(
     planName: PLANS[order.plan].name,
     months: order.months,
     amount: order.amount,
-    bank: { name: bankName, accountNumber: bankAccount, accountHolder: bankHolder },
+    bank: { name: bankName, accountNumber: bankAccount, accountHolder: bankHolder, bin: deps.config.BANK_BIN ?? null },
     note: input.buyer.email,
     name: input.buyer.name,
     email: input.buyer.email,

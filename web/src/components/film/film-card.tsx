@@ -2,6 +2,7 @@ import type { FilmCard as Film } from '../../../../worker/schemas/catalogue';
 import { episodeBadge } from '../../lib/format';
 import { FilmLink } from './film-link';
 import { Poster } from './poster';
+import { VipBadge } from './vip-badge';
 
 /** The listing card: status-language badge, poster, episode badge, title link. */
 export function FilmCard({ film, priority = false, headingLevel = 3 }: { film: Film; priority?: boolean; headingLevel?: 2 | 3 | 4 }) {
@@ -15,6 +16,7 @@ export function FilmCard({ film, priority = false, headingLevel = 3 }: { film: F
           <Poster src={film.hinhanh || film.thumb} alt="" priority={priority} />
           {badge && <span className="badge badge-status">{badge}</span>}
           {episodes && <span className="badge badge-episodes">{episodes}</span>}
+          <VipBadge film={film} variant="overlay" />
           <span className="film-card-play" aria-hidden="true" />
         </span>
         <Heading className="film-card-title">{film.title}</Heading>

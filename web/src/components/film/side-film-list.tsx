@@ -3,6 +3,7 @@ import type { FilmCard } from '../../../../worker/schemas/catalogue';
 import { formatNumber } from '../../lib/format';
 import { FilmLink } from './film-link';
 import { Poster } from './poster';
+import { VipBadge } from './vip-badge';
 
 /** Sidebar list: small poster, title, release year and views. */
 export const SideFilmList = memo(function SideFilmList({ films, ranked = false }: { films: FilmCard[]; ranked?: boolean }) {
@@ -18,7 +19,10 @@ export const SideFilmList = memo(function SideFilmList({ films, ranked = false }
             )}
             <Poster src={film.thumb || film.hinhanh} alt="" width={64} height={90} className="side-poster" />
             <span className="side-body">
-              <span className="side-name">{film.title}</span>
+              <span className="side-name">
+                <VipBadge film={film} variant="inline" />
+                {film.title}
+              </span>
               <span className="side-meta">
                 {film.namphathanh ?? '—'} · {formatNumber(film.views)} lượt xem
               </span>

@@ -1,9 +1,26 @@
 import { Link } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import { useOfflinePageShown } from '../../lib/online';
 import { SITE_NAME, usePageMeta } from '../../lib/page-meta';
+
+const RETRY_ONLINE_MS = 3000;
 
 /** Shown instead of a page that was never opened on this device while the network is gone. */
 export function OfflinePage({ onRetry }: { onRetry?: () => void }) {
   usePageMeta({ title: `Bạn đang ngoại tuyến | ${SITE_NAME}`, robots: 'noindex' });
+  useOfflinePageShown();
+  // Back online the page tries again by itself; still up while online (the network came back but the
+  // first try was too early, or the server was unreachable), it tries again a moment later.
+  useEffect(() => {
+    if (!onRetry) return;
+    const again = () => onRetry();
+    window.addEventListener('online', again);
+    const later = navigator.onLine ? window.setTimeout(again, RETRY_ONLINE_MS) : undefined;
+    return () => {
+      window.removeEventListener('online', again);
+      window.clearTimeout(later);
+    };
+  }, [onRetry]);
   return (
     <section className="container status-page" data-testid="offline-page">
       <p className="status-icon" aria-hidden="true">

@@ -1,7 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, unwrap } from '../../../lib/api-client';
 import { authedCall } from '../../../lib/auth-request';
-import { getSession, signOut, storeRights, storeSession } from '../../../lib/session';
+import { getSession, isRemembered, storeRights, storeSession } from '../../../lib/session';
+import { logout } from './auth-api';
 
 /** GET /api/account: the signed-in viewer's own account, read fresh (roles may have changed). */
 export const accountQuery = (userId: string) =>
@@ -28,14 +29,15 @@ export const accountQuery = (userId: string) =>
  * this tab, which replaces the stored tokens.
  */
 export async function changePassword(input: { currentPassword?: string; newPassword: string }): Promise<string> {
-  const result = await unwrap(authedCall((headers) => api.api.account.password.$post({ json: input }, { headers })));
+  const json = { ...input, remember: isRemembered() };
+  const result = await unwrap(authedCall((headers) => api.api.account.password.$post({ json }, { headers })));
   storeSession(result);
   return result.message;
 }
 
-/** POST /api/account/logout-all, then this tab signs out too. */
+/** POST /api/account/logout-all, then this tab signs out too (a remembered session's cookie is removed as well). */
 export async function logoutEverywhere(): Promise<string> {
   const result = await unwrap(authedCall((headers) => api.api.account['logout-all'].$post(undefined, { headers })));
-  signOut();
+  logout();
   return result.message;
 }

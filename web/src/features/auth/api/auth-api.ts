@@ -1,6 +1,6 @@
 import { AUTH_MESSAGES } from '../../../../../worker/schemas/values';
 import { api, ApiError, isNetworkError, unwrap } from '../../../lib/api-client';
-import { getRefreshToken, signOut, storeSession, type SignedIn } from '../../../lib/session';
+import { getRefreshToken, isRemembered, setRemembered, signOut, storeSession, type SignedIn } from '../../../lib/session';
 
 /** Texts of the sign-in and registration screens; the ones the API also answers live in the wire contract. */
 export const LOGIN_FAILED = AUTH_MESSAGES.loginFailed;
@@ -14,9 +14,13 @@ export const LOGOUT_CONFIRM = 'Bạn có chắc chắn muốn đăng xuất?';
 
 type Credentials = { email: string; password: string } | { googleToken: string };
 
-/** POST /api/dang-nhap; on 200 the answer is kept in session storage. */
-export async function signIn(credentials: Credentials): Promise<SignedIn> {
-  const session = await unwrap(api.api['dang-nhap'].$post({ json: credentials }));
+/**
+ * POST /api/dang-nhap; on 200 the answer is kept in session storage. `remember` ("Ghi nhớ đăng nhập"):
+ * the API keeps the refresh token in its HttpOnly cookie instead, and this browser remembers that it has one.
+ */
+export async function signIn(credentials: Credentials, remember = false): Promise<SignedIn> {
+  const session = await unwrap(api.api['dang-nhap'].$post({ json: { ...credentials, remember } }));
+  setRemembered(remember);
   storeSession(session);
   return session;
 }
@@ -42,16 +46,16 @@ export function registrationErrorMessage(error: unknown): string {
 }
 
 /**
- * Logout of this tab: the session is cleared at once and the API is told to revoke the
- * refresh token's family (POST /api/dang-xuat) in the background; a failed call changes nothing
- * for the viewer (the tokens are gone from this tab, the access token dies within 15 minutes).
+ * Logout: the session is cleared at once and the API is told to revoke the refresh token's family in
+ * the background (POST /api/dang-xuat; a remembered session's DELETE /api/refresh_token also removes
+ * its cookie); a failed call changes nothing for the viewer (the tokens are gone from this tab, the
+ * access token dies within 15 minutes).
  */
 export function logout(): void {
   const refreshToken = getRefreshToken();
+  const remembered = isRemembered();
   signOut();
-  if (refreshToken) {
-    api.api['dang-xuat']
-      .$post({ json: { token: refreshToken } }, { init: { keepalive: true } })
-      .catch((error: unknown) => console.warn('[auth] logout call failed', error));
-  }
+  const warn = (error: unknown) => console.warn('[auth] logout call failed', error);
+  if (remembered) api.api.refresh_token.$delete(undefined, { init: { keepalive: true } }).catch(warn);
+  if (refreshToken) api.api['dang-xuat'].$post({ json: { token: refreshToken } }, { init: { keepalive: true } }).catch(warn);
 }

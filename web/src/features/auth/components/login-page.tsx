@@ -11,6 +11,8 @@ export function LoginPage({ redirectTo }: { redirectTo?: string }) {
   const navigate = useNavigate();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  // "Ghi nhớ đăng nhập": unticked keeps the session in this tab's session storage only (the spec's way).
+  const [remember, setRemember] = useState(false);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   usePageMeta({
@@ -23,7 +25,7 @@ export function LoginPage({ redirectTo }: { redirectTo?: string }) {
     setBusy(true);
     setError('');
     try {
-      const session = await signIn(credentials);
+      const session = await signIn(credentials, remember);
       toast.success(`Xin chào, ${session.name}!`);
       void navigate({ href: redirectTo ?? '/', replace: true });
     } catch (err) {
@@ -73,6 +75,10 @@ export function LoginPage({ redirectTo }: { redirectTo?: string }) {
               aria-invalid={error ? true : undefined}
             />
           </div>
+          <label className="form-check">
+            <input type="checkbox" name="remember" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
+            <span>Ghi nhớ đăng nhập</span>
+          </label>
           <FormError id="login-error" message={error} />
           <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
             {busy ? 'Đang đăng nhập...' : 'Đăng nhập'}

@@ -65,7 +65,7 @@ async function fetchFilm(slug: string) {
   }
 }
 
-/** POST /api/product/update_view: one view event for the trending lists. */
+/** POST /api/product/update_view: one view event for the trending lists (as the viewer: a VIP film counts only for VIP). */
 export async function recordView(slug: string): Promise<void> {
-  await unwrap(api.api.product.update_view.$post({ json: { title: slug } }));
+  await unwrap(api.api.product.update_view.$post({ json: { title: slug } }, { headers: await readHeaders() }));
 }

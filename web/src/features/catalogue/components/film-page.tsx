@@ -19,14 +19,17 @@ export function hasEpisodes(film: FilmDetail): boolean {
   return film.servers.some((s) => s.linkfilms.length > 0);
 }
 
-/** Records one view per visit of the page (StrictMode's double effect and refetches do not count). */
-function useRecordView(slug: string) {
+/**
+ * Records one view per visit of the page (StrictMode's double effect and refetches do not count). A
+ * visit the VIP rule refuses is no view: nothing is sent (the API refuses to count it too).
+ */
+function useRecordView(slug: string, blocked: boolean) {
   const recorded = useRef<string | null>(null);
   useEffect(() => {
-    if (recorded.current === slug) return;
+    if (blocked || recorded.current === slug) return;
     recorded.current = slug;
     recordView(slug).catch(() => undefined);
-  }, [slug]);
+  }, [slug, blocked]);
 }
 
 /** What other features add to a film's page (composed in routes/): the viewer's rating widget and the comments. */
@@ -40,8 +43,8 @@ export function FilmPage({ slug, rating, comments }: { slug: string } & FilmPage
   const film = data.datafilm;
   const navigate = useNavigate();
   const [tab, setTab] = useState<'episodes' | 'info'>('episodes');
-  useRecordView(slug);
   const blocked = vipBlockOf(data);
+  useRecordView(slug, !!blocked);
   useVipGate(blocked, slug);
   usePageMeta({
     title: `${film.title}${film.nameenglish ? ` (${film.nameenglish})` : ''} | ${SITE_SUFFIX}`,

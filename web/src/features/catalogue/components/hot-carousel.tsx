@@ -2,6 +2,7 @@ import { memo, useEffect, useRef } from 'react';
 import type { FilmCard } from '../../../../../worker/schemas/catalogue';
 import { FilmLink } from '../../../components/film/film-link';
 import { Poster } from '../../../components/film/poster';
+import { VipBadge } from '../../../components/film/vip-badge';
 import { episodeBadge } from '../../../lib/format';
 
 const GAP = 12;
@@ -88,6 +89,7 @@ export const HotCarousel = memo(function HotCarousel({ films }: { films: FilmCar
                       </span>
                     </span>
                     {film.ngonngu && <span className="badge badge-status">{film.ngonngu}</span>}
+                    <VipBadge film={film} variant="overlay" />
                   </FilmLink>
                 </div>
               ))

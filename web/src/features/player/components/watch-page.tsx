@@ -21,6 +21,9 @@ import { VideoPlayer, type PlayerHandle } from './video-player';
 
 const SERVER_BUTTONS = 3;
 
+/** Why no video plays offline (episode links and video are never kept on the device); it loads again by itself online. */
+export const WATCH_OFFLINE_MESSAGE = 'Bạn đang ngoại tuyến: cần kết nối mạng để phát video. Video sẽ tự tải lại khi có mạng.';
+
 /** The watch page: 'Loading...', 'Error: {message}', or the player with its controls. */
 export function WatchPage({
   film,
@@ -172,7 +175,7 @@ function Watch({
             ) : ep.error ? (
               <div className="player-box">
                 <p className="player-message player-error" role="alert">
-                  Error: {ep.error.message}
+                  {isNetworkError(ep.error) ? WATCH_OFFLINE_MESSAGE : `Error: ${ep.error.message}`}
                 </p>
               </div>
             ) : link ? (

@@ -2,6 +2,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useId, useRef, useState } from 'react';
 import { Poster } from '../../../components/film/poster';
+import { VipBadge } from '../../../components/film/vip-badge';
+import { isNetworkError } from '../../../lib/api-client';
+import { useOnline } from '../../../lib/online';
 import { useDebounced } from '../../../lib/use-debounced';
 import type { SearchNavState } from '../search-state';
 import { RESULTS_PAGE_SIZE, SUGGESTION_LIMIT, searchQuery } from '../api/search-queries';
@@ -21,7 +24,10 @@ export function SearchBox() {
   const queryClient = useQueryClient();
   const q = useDebounced(text.trim(), 250);
 
-  const { data, isFetching } = useQuery({ ...searchQuery(q, SUGGESTION_LIMIT), enabled: q.length > 0 });
+  const { data, isFetching, error } = useQuery({ ...searchQuery(q, SUGGESTION_LIMIT), enabled: q.length > 0 });
+  // Offline, an unanswered query is not "no match": the viewer is told why instead.
+  const online = useOnline();
+  const unreachable = isNetworkError(error) || (!online && !data);
   const suggestions = q.length > 0 && text.trim().length > 0 ? (data?.data ?? []).slice(0, SUGGESTION_LIMIT) : [];
   const showList = open && text.trim().length > 0 && (suggestions.length > 0 || (!isFetching && q === text.trim()));
 
@@ -147,14 +153,17 @@ export function SearchBox() {
           >
             <Poster src={film.thumb || film.hinhanh} alt="" width={44} height={62} className="suggestion-poster" />
             <span className="suggestion-text">
-              <span className="suggestion-title">{film.title}</span>
+              <span className="suggestion-title">
+                <VipBadge film={film} variant="inline" />
+                {film.title}
+              </span>
               {film.nameenglish && <span className="suggestion-sub">{film.nameenglish}</span>}
             </span>
           </div>
         ))}
         {showList && suggestions.length === 0 && (
           <div className="suggestion-empty" role="option" tabIndex={-1} aria-selected={false} aria-disabled="true">
-            Không tìm thấy phim phù hợp
+            {unreachable ? 'Bạn đang ngoại tuyến' : 'Không tìm thấy phim phù hợp'}
           </div>
         )}
       </div>

@@ -31,7 +31,8 @@ export function CheckoutPage({ plan: planId, price }: { plan: PlanId; price?: nu
   usePageMeta({ title: `Đăng ký ${plan.name} | ${SITE_SUFFIX}`, robots: 'noindex, nofollow' });
 
   const total = plan.monthlyPrice * months;
-  const nextBilling = addMonths(new Date(), months);
+  // Every purchase is one-off: nothing renews; a new plan runs until this date (an active one is extended from its expiry).
+  const validUntil = addMonths(new Date(), months);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -134,11 +135,11 @@ export function CheckoutPage({ plan: planId, price }: { plan: PlanId; price?: nu
               </dd>
             </div>
             <div>
-              <dt>Ngày thanh toán tiếp theo</dt>
-              <dd data-testid="vip-next-billing">{formatDate(nextBilling.getTime())}</dd>
+              <dt>Có hiệu lực đến</dt>
+              <dd data-testid="vip-valid-until">{formatDate(validUntil.getTime())}</dd>
             </div>
             <div>
-              <dt>Hiệu lực</dt>
+              <dt>Gia hạn</dt>
               <dd>{VIP_TEXTS.validity}</dd>
             </div>
           </dl>

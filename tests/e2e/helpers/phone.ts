@@ -1,0 +1,41 @@
+import type { Locator, Page } from 'playwright-core';
+
+/** A 390x844 touch phone (the viewport held-out checks use). */
+export const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } as const;
+
+/** A finger on the middle of what the locator shows (scrolled into view first), as a person taps. */
+export async function tap(page: Page, target: Locator): Promise<void> {
+  await target.waitFor({ state: 'visible' });
+  await target.scrollIntoViewIfNeeded();
+  const box = await target.boundingBox();
+  if (!box) throw new Error('nothing to tap: the element has no box');
+  await page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
+}
+
+/** Taps a field and types into it with the keyboard. */
+export async function tapAndType(page: Page, field: Locator, text: string): Promise<void> {
+  await tap(page, field);
+  await page.keyboard.type(text);
+}
+
+/**
+ * Signs in on /dang-nhap with the phone's keyboard and taps, ticking "Ghi nhớ đăng nhập" when asked, and
+ * waits for the page it returns to (the header's account link is in the menu on a phone).
+ */
+export async function signInByTouch(
+  page: Page,
+  account: { email: string; password: string },
+  options: { remember?: boolean; redirect?: string } = {},
+): Promise<void> {
+  if (!new URL(page.url()).pathname.startsWith('/dang-nhap'))
+    await page.goto(options.redirect ? `/dang-nhap?redirect=${encodeURIComponent(options.redirect)}` : '/dang-nhap');
+  await tapAndType(page, page.getByLabel('Email'), account.email);
+  await tapAndType(page, page.getByLabel('Mật khẩu'), account.password);
+  const remember = page.getByRole('checkbox', { name: 'Ghi nhớ đăng nhập' });
+  if (options.remember) {
+    await tap(page, remember);
+    if (!(await remember.isChecked())) throw new Error('"Ghi nhớ đăng nhập" did not tick');
+  }
+  await tap(page, page.getByRole('button', { name: 'Đăng nhập', exact: true }));
+  await page.waitForURL((u) => !u.pathname.startsWith('/dang-nhap'));
+}
