@@ -4,7 +4,7 @@
 // also picks up releases a crawl recorded. Each release's subscribers are walked in id order and every
 // batch is claimed by a conditional update of the release's cursor before it is sent, so concurrent
 // notifiers never send the same (subscription, episode) twice; a crash loses at most a claimed batch.
-import { buildPushHTTPRequest } from '@pushforge/builder';
+import { buildPushPayload } from '@block65/webcrypto-web-push';
 import { and, asc, eq, gt, inArray, isNull, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { episodeReleases, films, pushSubscriptions, watchlist } from '../../db/schema';
@@ -123,7 +123,7 @@ async function sendBatch(
   topic: string,
 ): Promise<NotifyResult> {
   const keys = await vapidKeys(deps.config);
-  const adminContact = deps.config.VAPID_SUBJECT ?? deps.config.PUBLIC_URL;
+  const subject = deps.config.VAPID_SUBJECT ?? deps.config.PUBLIC_URL;
   const gone: number[] = [];
   let sent = 0;
   let failed = 0;
@@ -135,13 +135,14 @@ async function sendBatch(
           return;
         }
         try {
-          const request = await buildPushHTTPRequest({
-            privateJWK: keys.privateJWK,
-            subscription: { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
-            // Topic lets a push service replace an undelivered older message about the same film.
-            message: { payload: { ...payload }, adminContact, options: { ttl: TTL_SECONDS, urgency: 'normal', topic: topicOf(topic) } },
-          });
-          const res = await deps.fetch(request.endpoint, {
+          // RFC 8291 aes128gcm body and RFC 8292 VAPID header; Topic lets a push service replace an
+          // undelivered older message about the same film.
+          const request = await buildPushPayload(
+            { data: { ...payload }, options: { ttl: TTL_SECONDS, urgency: 'normal', topic: topicOf(topic) } },
+            { endpoint: target.endpoint, expirationTime: null, keys: { p256dh: target.p256dh, auth: target.auth } },
+            { subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
+          );
+          const res = await deps.fetch(target.endpoint, {
             method: 'POST',
             headers: request.headers,
             body: request.body,
