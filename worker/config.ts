@@ -128,7 +128,7 @@ export function loadConfig(env: Record<string, unknown>): Config {
   if (config.APP_ENV === 'production' && (config.JWT_SECRET.startsWith('dev-only') || config.PARTY_SECRET.startsWith('dev-only'))) {
     throw new Error('Invalid configuration: JWT_SECRET and PARTY_SECRET must be set in production');
   }
-  if (config.APP_ENV === 'production' && (!config.VAPID_PUBLIC_KEY) !== (!config.VAPID_PRIVATE_KEY)) {
+  if (config.APP_ENV === 'production' && !config.VAPID_PUBLIC_KEY !== !config.VAPID_PRIVATE_KEY) {
     throw new Error('Invalid configuration: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are set together');
   }
   return config;

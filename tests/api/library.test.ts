@@ -25,6 +25,7 @@ beforeEach(async () => {
 const get = async (path: string, headers = auth) => {
   const res = await t.request(path, { headers });
   expect(res.status, await res.clone().text()).toBe(200);
+  // biome-ignore lint/suspicious/noExplicitAny: answers are read as JSON and asserted on field by field.
   return res.json() as Promise<Record<string, any>>;
 };
 
@@ -127,7 +128,9 @@ describe('progress', () => {
     // The later write arrives first (an offline phone replays its outbox after the laptop wrote).
     expect((await putProgress([item({ position: 900, updatedAt: base + 5000 })])).status).toBe(200);
     expect((await putProgress([item({ position: 300, updatedAt: base + 1000 })])).status).toBe(200);
-    expect((await get('/api/me/progress?slug=mat-biec')).data).toEqual([{ episode: 1, position: 900, duration: 2400, updatedAt: base + 5000 }]);
+    expect((await get('/api/me/progress?slug=mat-biec')).data).toEqual([
+      { episode: 1, position: 900, duration: 2400, updatedAt: base + 5000 },
+    ]);
     // A newer one replaces it; episodes are kept apart; newest first.
     await putProgress([item({ position: 950, updatedAt: base + 9000 }), item({ episode: 2, position: 10, updatedAt: base + 7000 })]);
     expect((await get('/api/me/progress?slug=mat-biec')).data).toEqual([
@@ -177,7 +180,8 @@ describe('progress', () => {
 
   it('is rate-limited per member, and a refused write changes nothing', async () => {
     const { limit } = RATE_LIMITS.progressPerUser;
-    for (let i = 0; i < limit; i++) expect((await putProgress([item({ position: i, updatedAt: clock.now() - 1000 + i })])).status).toBe(200);
+    for (let i = 0; i < limit; i++)
+      expect((await putProgress([item({ position: i, updatedAt: clock.now() - 1000 + i })])).status).toBe(200);
     const refused = await putProgress([item({ position: 5000, updatedAt: clock.now() })]);
     expect(refused.status).toBe(429);
     expect((await get('/api/me/progress?slug=mat-biec')).data[0].position).toBe(limit - 1);
@@ -201,7 +205,12 @@ describe('history', () => {
       ['mat-biec', 2],
       ['lat-mat-8', 1],
     ]);
-    expect(page.data[0]).toMatchObject({ position: 200, duration: 2400, updatedAt: base + 3, film: { slug: 'mat-biec', title: 'Mắt Biếc' } });
+    expect(page.data[0]).toMatchObject({
+      position: 200,
+      duration: 2400,
+      updatedAt: base + 3,
+      film: { slug: 'mat-biec', title: 'Mắt Biếc' },
+    });
     expect(page.pagination).toEqual({ page: 1, pageSize: 20, totalItems: 2, totalPages: 1 });
     expect((await get('/api/me/history?page=2')).data).toEqual([]);
     expect((await t.request('/api/me/history?page=0', { headers: auth })).status).toBe(400);

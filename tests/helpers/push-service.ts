@@ -81,10 +81,7 @@ export async function verifyVapid(headers: Headers, endpoint: string) {
   if (!match) throw new Error(`no VAPID authorization: ${headers.get('authorization')}`);
   const [, token = '', k = ''] = match;
   const point = Buffer.from(k, 'base64url');
-  const key = await importJWK(
-    { kty: 'EC', crv: 'P-256', x: b64url(point.subarray(1, 33)), y: b64url(point.subarray(33, 65)) },
-    'ES256',
-  );
+  const key = await importJWK({ kty: 'EC', crv: 'P-256', x: b64url(point.subarray(1, 33)), y: b64url(point.subarray(33, 65)) }, 'ES256');
   const { payload } = await jwtVerify(token, key, { algorithms: ['ES256'], audience: new URL(endpoint).origin });
   return { k, claims: payload };
 }

@@ -9,6 +9,7 @@ import { initAnalytics } from './lib/analytics';
 import { onSessionExpired } from './lib/auth-request';
 import { markFirstRender } from './lib/first-load';
 import { registerServiceWorker } from './lib/pwa';
+import { startLibrary } from './lib/library';
 import { getSession } from './lib/session';
 import './styles/global.css';
 
@@ -65,6 +66,7 @@ async function start() {
     startTransition(() => root.render(app));
   }
   markFirstRender();
+  startLibrary(queryClient);
 
   // This module starts after the first paint (web/vite-plugins.ts startAfterPaint): the load event may be past.
   if (document.readyState === 'complete') afterLoad();

@@ -423,7 +423,11 @@ export const watchlist = sqliteTable(
     notify: integer('notify', { mode: 'boolean' }).notNull().default(true),
     addedAt: integer('added_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.filmId] }), index('watchlist_user_added').on(t.userId, t.addedAt), index('watchlist_film').on(t.filmId)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.filmId] }),
+    index('watchlist_user_added').on(t.userId, t.addedAt),
+    index('watchlist_film').on(t.filmId),
+  ],
 );
 
 /** Where a member is in each episode; the newest client `updatedAt` wins (docs/decisions/0700). */

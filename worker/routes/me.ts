@@ -51,7 +51,11 @@ export const meRoutes = new Hono<AppEnv>()
     return c.json(await clearHistory(c.var.db, c.var.viewer.id), 200);
   })
   .post('/push-subscriptions', requireViewer, validate('json', pushSubscriptionSchema), async (c) => {
-    const result = await saveSubscription(c.var.deps, { userId: c.var.viewer.id, subscription: c.req.valid('json'), now: c.var.deps.now() });
+    const result = await saveSubscription(c.var.deps, {
+      userId: c.var.viewer.id,
+      subscription: c.req.valid('json'),
+      now: c.var.deps.now(),
+    });
     return c.json(result, 201);
   })
   .delete('/push-subscriptions', requireViewer, validate('json', pushUnsubscribeSchema), async (c) => {

@@ -47,7 +47,11 @@ export const progressItemSchema = z.object({
   episode: z.number({ error: 'must be an episode number' }).int('must be a whole number').min(1, 'must be 1 or more').max(100_000),
   position: seconds('position'),
   duration: seconds('duration'),
-  updatedAt: z.number({ error: 'must be ms since the epoch' }).int('must be a whole number').min(0, 'must be 0 or more').max(Number.MAX_SAFE_INTEGER),
+  updatedAt: z
+    .number({ error: 'must be ms since the epoch' })
+    .int('must be a whole number')
+    .min(0, 'must be 0 or more')
+    .max(Number.MAX_SAFE_INTEGER),
 });
 export type ProgressItem = z.infer<typeof progressItemSchema>;
 
@@ -61,7 +65,12 @@ export const progressPutSchema = z.object({
 export const progressQuerySchema = z.object({ slug });
 
 export const historyQuerySchema = z.object({
-  page: z.coerce.number({ error: 'must be a page number' }).int('must be a whole number').min(1, 'must be 1 or more').max(10_000).default(1),
+  page: z.coerce
+    .number({ error: 'must be a page number' })
+    .int('must be a whole number')
+    .min(1, 'must be 1 or more')
+    .max(10_000)
+    .default(1),
 });
 
 const base64url = (max: number) =>
@@ -84,7 +93,9 @@ export const pushSubscriptionSchema = z.object({
 });
 export type PushSubscriptionInput = z.infer<typeof pushSubscriptionSchema>;
 
-export const pushUnsubscribeSchema = z.object({ endpoint: z.string({ error: 'is required' }).max(2048, 'is too long').url('must be a URL') });
+export const pushUnsubscribeSchema = z.object({
+  endpoint: z.string({ error: 'is required' }).max(2048, 'is too long').url('must be a URL'),
+});
 
 export interface WatchlistItem {
   slug: string;

@@ -154,7 +154,14 @@ export async function upsertFilm(db: Db, input: FilmInput, options: UpsertFilmOp
         const chunk = input.episodes.slice(i, i + EPISODE_CHUNK);
         await tx.insert(episodes).values(chunk.map((e) => ({ ...e, filmId: id, createdAt: now })));
       }
-      if (before) addedEpisodes = await recordEpisodeReleases(tx, id, before, input.episodes.map((e) => e.episode), now);
+      if (before)
+        addedEpisodes = await recordEpisodeReleases(
+          tx,
+          id,
+          before,
+          input.episodes.map((e) => e.episode),
+          now,
+        );
     }
     const result = { id, slug, created: !existing, addedEpisodes };
     await options.afterWrite?.(tx, result);

@@ -28,9 +28,7 @@ export async function saveProgress(db: Db, input: { userId: number; items: Progr
     if (!seen || item.updatedAt >= seen.updatedAt) newest.set(key, item);
   }
   const values = sql.join(
-    [...newest.values()].map(
-      (i) => sql`(${i.slug}, ${i.episode}, ${i.position}, ${i.duration}, ${Math.min(i.updatedAt, input.now)})`,
-    ),
+    [...newest.values()].map((i) => sql`(${i.slug}, ${i.episode}, ${i.position}, ${i.duration}, ${Math.min(i.updatedAt, input.now)})`),
     sql`, `,
   );
   const [hit, written] = await db.batch([

@@ -57,10 +57,7 @@ export async function listWatchlist(db: Db, userId: number): Promise<WatchlistRe
       .from(episodeReleases)
       .where(
         and(
-          inArray(
-            episodeReleases.filmId,
-            db.select({ id: watchlist.filmId }).from(watchlist).where(eq(watchlist.userId, userId)),
-          ),
+          inArray(episodeReleases.filmId, db.select({ id: watchlist.filmId }).from(watchlist).where(eq(watchlist.userId, userId))),
           gt(episodeReleases.createdAt, seenAt),
         ),
       )

@@ -105,12 +105,14 @@ export async function notifyNewEpisodes(deps: Pick<AppDeps, 'db' | 'config' | 'f
 /** Push subscriptions of members following the film (list + notify), after `cursor`, in id order. */
 function followersAfter(db: Db, filmId: number, cursor: number): Promise<Target[]> {
   return db
-    .select({ id: pushSubscriptions.id, endpoint: pushSubscriptions.endpoint, p256dh: pushSubscriptions.p256dh, auth: pushSubscriptions.auth })
+    .select({
+      id: pushSubscriptions.id,
+      endpoint: pushSubscriptions.endpoint,
+      p256dh: pushSubscriptions.p256dh,
+      auth: pushSubscriptions.auth,
+    })
     .from(pushSubscriptions)
-    .innerJoin(
-      watchlist,
-      and(eq(watchlist.userId, pushSubscriptions.userId), eq(watchlist.filmId, filmId), eq(watchlist.notify, true)),
-    )
+    .innerJoin(watchlist, and(eq(watchlist.userId, pushSubscriptions.userId), eq(watchlist.filmId, filmId), eq(watchlist.notify, true)))
     .where(gt(pushSubscriptions.id, cursor))
     .orderBy(asc(pushSubscriptions.id))
     .limit(BATCH);
