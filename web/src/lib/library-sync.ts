@@ -109,19 +109,19 @@ export function queueProgress(item: ProgressItem): void {
 }
 
 /** A change to the member's list, queued and sent now (or when the connection returns). */
-export async function queueWatchlist(slug: string, on: boolean, notify?: boolean): Promise<void> {
+export async function queueWatchlist(slug: string, on: boolean, notify?: boolean, send = true): Promise<void> {
   const session = getSession();
   if (!session) return;
   await enqueue(session.id, { id: newId(), kind: 'watchlist', slug, on, at: Date.now(), ...(notify === undefined ? {} : { notify }) });
-  await flushOutbox();
+  if (send) await flushOutbox();
 }
 
 /** Progress items the signed-in member made on this device (a visitor's, merged at sign-in), queued and sent. */
-export async function queueProgressItems(items: ProgressItem[]): Promise<void> {
+export async function queueProgressItems(items: ProgressItem[], send = true): Promise<void> {
   const session = getSession();
   if (!session || items.length === 0) return;
   for (const item of items) await enqueue(session.id, { id: newId(), kind: 'progress', item });
-  await flushOutbox();
+  if (send) await flushOutbox();
 }
 
 let flushing: Promise<void> | undefined;

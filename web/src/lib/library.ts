@@ -232,11 +232,12 @@ async function mergeIntoAccount(queryClient: QueryClient): Promise<void> {
     .filter((e) => e && e.updatedAt > since && (e.time > 0 || e.duration > 0))
     .map((e) => ({ slug: e.slug, episode: e.episode, position: e.time, duration: e.duration || 0, updatedAt: Math.min(e.updatedAt, now) }));
   const visitor = visitorList();
+  // Into the outbox first (it survives a reload), then the device's copies are forgotten. Oldest first,
+  // so the list's newest-first order matches the visitor's.
+  for (const entry of [...visitor].reverse()) await queueWatchlist(entry.slug, true, undefined, false);
+  await queueProgressItems(items, false);
   storeVisitorList([]);
   localStorage.setItem(mergedKey(session.id), String(now));
-  // Oldest first, so the list's newest-first order matches the visitor's.
-  for (const entry of [...visitor].reverse()) await queueWatchlist(entry.slug, true);
-  await queueProgressItems(items);
   await flushOutbox();
   if (visitor.length || items.length) await queryClient.invalidateQueries({ queryKey: ['me', session.id] });
 }
