@@ -100,7 +100,7 @@ export function WatchlistPage() {
                     title={item.notify ? 'Đang nhận thông báo tập mới' : 'Không nhận thông báo'}
                     onClick={() => void setNotify(queryClient, item.slug, !item.notify)}
                   >
-                    {item.notify ? '🔔' : '🔕'}
+                    <BellIcon on={item.notify} />
                   </button>
                 )}
                 <button
@@ -117,5 +117,15 @@ export function WatchlistPage() {
         </ul>
       )}
     </div>
+  );
+}
+
+function BellIcon({ on }: { on: boolean }) {
+  return (
+    <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+      <path d="M6 16V11a6 6 0 0 1 12 0v5l2 2H4z" fill={on ? 'currentColor' : 'none'} strokeLinejoin="round" />
+      <path d="M10 21h4" />
+      {!on && <path d="M3 3l18 18" />}
+    </svg>
   );
 }
