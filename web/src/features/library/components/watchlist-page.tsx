@@ -122,7 +122,16 @@ export function WatchlistPage() {
 
 function BellIcon({ on }: { on: boolean }) {
   return (
-    <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+    <svg
+      viewBox="0 0 24 24"
+      width="20"
+      height="20"
+      aria-hidden="true"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+    >
       <path d="M6 16V11a6 6 0 0 1 12 0v5l2 2H4z" fill={on ? 'currentColor' : 'none'} strokeLinejoin="round" />
       <path d="M10 21h4" />
       {!on && <path d="M3 3l18 18" />}
