@@ -224,11 +224,14 @@ export async function readListCopy<T>(): Promise<T | undefined> {
   return get<T>(listCopyKey(session.id), s).catch(() => undefined);
 }
 
-/** Forgets this device's copies for a member (sign-out of a shared device keeps no list behind). */
-export async function forgetMember(userId: string): Promise<void> {
+/**
+ * Signing out forgets the copy of the member's list on this device (a shared phone keeps no list
+ * behind); changes still waiting in the outbox stay for their next sign-in here.
+ */
+export async function forgetListCopy(userId: string): Promise<void> {
   const s = store();
   if (!s) return;
-  await Promise.all([del(listCopyKey(userId), s), del(outboxKey(userId), s)]).catch(() => undefined);
+  await del(listCopyKey(userId), s).catch(() => undefined);
 }
 
 let started = false;

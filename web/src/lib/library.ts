@@ -7,7 +7,15 @@ import type { FilmCard } from '../../../worker/schemas/catalogue';
 import type { HistoryResponse, WatchlistItem, WatchlistResponse } from '../../../worker/schemas/library';
 import { api, unwrap } from './api-client';
 import { authedCall } from './auth-request';
-import { flushOutbox, queueProgressItems, queueWatchlist, readListCopy, saveListCopy, startLibrarySync } from './library-sync';
+import {
+  flushOutbox,
+  forgetListCopy,
+  queueProgressItems,
+  queueWatchlist,
+  readListCopy,
+  saveListCopy,
+  startLibrarySync,
+} from './library-sync';
 import { getSession, onSessionChanged, useSession } from './session';
 import { clearWatchEntries, removeWatchEntry, useWatchHistory, type WatchEntry } from './watch-history';
 
@@ -253,6 +261,10 @@ export function startLibrary(queryClient: QueryClient): void {
   onSessionChanged(() => {
     const now = getSession()?.id ?? null;
     if (now === member) return;
+    if (member && !now) {
+      void forgetListCopy(member);
+      queryClient.removeQueries({ queryKey: ['me', member] });
+    }
     member = now;
     if (now) void mergeIntoAccount(queryClient);
   });
