@@ -24,12 +24,8 @@ export const LIBRARY_TEXTS = {
 export const newEpisodeText = (title: string, episode: number) =>
   LIBRARY_TEXTS.newEpisode.replace('{title}', title).replace('{n}', String(episode));
 
-const slug = z
-  .string({ error: 'is required' })
-  .trim()
-  .min(1, 'is required')
-  .max(200, 'is too long')
-  .regex(/^[a-z0-9-]+$/, 'must be a film slug');
+/** A film's slug; one that names no film is a 404 (or, in a progress batch, dropped), never a 400. */
+const slug = z.string({ error: 'is required' }).trim().min(1, 'is required').max(200, 'is too long');
 
 export const slugParamSchema = z.object({ slug });
 
@@ -65,12 +61,10 @@ export const progressPutSchema = z.object({
 export const progressQuerySchema = z.object({ slug });
 
 export const historyQuerySchema = z.object({
-  page: z.coerce
-    .number({ error: 'must be a page number' })
-    .int('must be a whole number')
-    .min(1, 'must be 1 or more')
-    .max(10_000)
-    .default(1),
+  page: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce.number({ error: 'must be a page number' }).int('must be a whole number').min(1, 'must be 1 or more').max(10_000).default(1),
+  ),
 });
 
 const base64url = (max: number) =>
