@@ -9,7 +9,7 @@ self.addEventListener('push', (event) => {
   } catch {
     data = { title: event.data ? event.data.text() : '' };
   }
-  const url = typeof data.url === 'string' && data.url.startsWith('/') ? data.url : '/';
+  const url = typeof data.url === 'string' && /^\/(?![/\\])/.test(data.url) ? data.url : '/';
   event.waitUntil(
     self.registration.showNotification(data.title || 'PhimViet', {
       body: data.body || '',
