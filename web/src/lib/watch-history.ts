@@ -68,10 +68,14 @@ function store(list: WatchEntry[]): boolean {
  * member's progress also goes to the account, batched (lib/library-sync.ts).
  */
 export function saveWatchEntry(entry: Omit<WatchEntry, 'updatedAt'>): void {
-  const updatedAt = Date.now();
+  const prev = getWatchEntry(entry.slug);
+  // Saving the same position again (the watch page opening an episode) is not progress: it keeps its
+  // time, so a newer position from another device still wins, and is not sent.
+  const moved = !prev || prev.episode !== entry.episode || prev.time !== entry.time || prev.duration !== entry.duration;
+  const updatedAt = prev && !moved ? prev.updatedAt : Date.now();
   store([{ ...entry, updatedAt }, ...load().filter((e) => e.slug !== entry.slug)]);
   // A position of 0 with no duration is "opened the episode", not progress worth sending.
-  if (entry.time > 0 || entry.duration > 0) {
+  if (moved && (entry.time > 0 || entry.duration > 0)) {
     queueProgress({
       slug: entry.slug,
       episode: entry.episode,
