@@ -12,9 +12,9 @@ export const HISTORY_PAGE_SIZE = 20;
 
 export const LIBRARY_TEXTS = {
   watchlistFull: `Tủ phim đã đủ ${WATCHLIST_MAX} phim: hãy bỏ bớt phim trước khi thêm`,
-  filmNotFound: 'không tìm thấy phim',
   added: 'Đã thêm vào Tủ phim',
   removed: 'Đã bỏ khỏi Tủ phim',
+  notSaved: 'Chưa lưu được Tủ phim, sẽ thử lại khi có mạng.',
   /** The push message's title; {title} and {n} are filled in. */
   newEpisode: '{title}: đã có tập {n}',
   badPushOrigin: 'không phải dịch vụ push được chấp nhận',

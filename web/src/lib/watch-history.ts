@@ -96,7 +96,7 @@ export function clearWatchEntries(): void {
 }
 
 /** The account's position of a film, kept on the device when newer than the device's own (not sent back). */
-export function adoptServerEntry(entry: WatchEntry): void {
+function adoptServerEntry(entry: WatchEntry): void {
   const current = getWatchEntry(entry.slug);
   // An entry at 0 s is the watch page having opened the episode here, not a position: the account's wins.
   if (current && current.updatedAt >= entry.updatedAt && current.time > 0) return;

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { FilmCard } from '../../../../worker/schemas/catalogue';
+import { LIBRARY_TEXTS } from '../../../../worker/schemas/library';
 import { setInWatchlist, useWatchlistSlugs } from '../../lib/library';
 import { toast } from '../../lib/toast';
 
@@ -14,8 +15,8 @@ export function WatchlistButton({ film, variant = 'card' }: { film: FilmCard; va
   const label = on ? `Bỏ ${film.title} khỏi Tủ phim` : `Thêm ${film.title} vào Tủ phim`;
   const toggle = () => {
     void setInWatchlist(queryClient, film, !on).then(
-      () => toast(on ? 'Đã bỏ khỏi Tủ phim' : 'Đã thêm vào Tủ phim', { id: `watchlist-${film.slug}` }),
-      () => toast('Chưa lưu được Tủ phim, sẽ thử lại khi có mạng.', { id: `watchlist-${film.slug}` }),
+      () => toast(on ? LIBRARY_TEXTS.removed : LIBRARY_TEXTS.added, { id: `watchlist-${film.slug}` }),
+      () => toast(LIBRARY_TEXTS.notSaved, { id: `watchlist-${film.slug}` }),
     );
   };
   return (
