@@ -7,8 +7,9 @@ import type { VitePWAOptions } from 'vite-plugin-pwa';
  * - catalogue reads (home, listings, film detail, search, categories) are network-first with a short
  *   timeout, so a page seen before renders from cache when the network is gone;
  * - posters are cache-first with expiry and purge on quota errors;
- * - nothing else: auth, comments, ratings, payment, episode links and video segments never match a
- *   rule, and a request carrying an Authorization header is never cached (its answer is personal).
+ * - nothing else: auth, comments, ratings, payment, the member's library (/api/me/*), episode links and
+ *   video segments never match a rule, and a request carrying an Authorization header is never cached
+ *   (its answer is personal).
  */
 export const pwaOptions: Partial<VitePWAOptions> = {
   registerType: 'prompt',
@@ -41,6 +42,9 @@ export const pwaOptions: Partial<VitePWAOptions> = {
     globIgnores: ['**/hls-*.js', 'assets/admin/**'],
     // No navigateFallback: page navigations go to the network, which answers with the page rendered on the
     // host (worker/ssr/render.ts), and fall back to the precached shell offline (the first rule below).
+    // Push and notification-click handlers (new episodes) live in a plain script the generated worker
+    // imports: the caching rules stay declarative here (docs/decisions/0700-member-library.md).
+    importScripts: ['/sw-push.js'],
     cleanupOutdatedCaches: true,
     clientsClaim: true,
     skipWaiting: false,

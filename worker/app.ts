@@ -17,6 +17,8 @@ import { authRoutes } from './routes/auth';
 import { catalogueRoutes, categoryRoutes } from './routes/catalogue';
 import { commentRoutes } from './routes/comments';
 import { healthRoutes } from './routes/health';
+import { meRoutes } from './routes/me';
+import { pushRoutes } from './routes/push';
 import { checkoutRoutes, paymentRoutes } from './routes/payment';
 import { vipRoutes } from './routes/vip';
 import { ratingRoutes } from './routes/ratings';
@@ -62,6 +64,8 @@ export function createApp(deps: AppDeps) {
     .route('/health', healthRoutes)
     .route('/', authRoutes)
     .route('/account', accountRoutes)
+    .route('/me', meRoutes)
+    .route('/push', pushRoutes)
     .route('/category', categoryRoutes)
     .route('/', adminUserRoutes)
     .route('/', adminCrawlRoutes)

@@ -57,6 +57,23 @@ export const configSchema = z.object({
     .regex(/^\d{6}$/, 'must be the 6-digit NAPAS BIN of the bank')
     .optional(),
   PAYMENT_HOTLINE: z.string().default('1900 6868'),
+  /**
+   * Web Push VAPID key pair (RFC 8292), base64url: the public key is the uncompressed P-256 point, the
+   * private key its 32-byte scalar. `npm start` draws them on first run into data/ (worker/local-secrets.ts);
+   * production sets them as secrets. Unset outside production: a key pair per process.
+   */
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{87}$/, 'VAPID_PUBLIC_KEY must be a base64url uncompressed P-256 public key')
+    .optional(),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, 'VAPID_PRIVATE_KEY must be a base64url 32-byte P-256 private key')
+    .optional(),
+  /** The contact push services see in the VAPID JWT (`sub`): mailto: or https:. Defaults to PUBLIC_URL. */
+  VAPID_SUBJECT: z.string().optional(),
+  /** Extra push service origins subscriptions may point at (development and tests; the known services are built in). */
+  PUSH_ENDPOINT_ORIGINS: csv.default([]),
 });
 
 /** Stand-in gateway secrets (demo/payment-gateways.ts uses the same); production refuses them. */
@@ -117,6 +134,9 @@ export function loadConfig(env: Record<string, unknown>): Config {
   const config = withPaymentDefaults(parsed.data);
   if (config.APP_ENV === 'production' && (config.JWT_SECRET.startsWith('dev-only') || config.PARTY_SECRET.startsWith('dev-only'))) {
     throw new Error('Invalid configuration: JWT_SECRET and PARTY_SECRET must be set in production');
+  }
+  if (config.APP_ENV === 'production' && !config.VAPID_PUBLIC_KEY !== !config.VAPID_PRIVATE_KEY) {
+    throw new Error('Invalid configuration: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are set together');
   }
   return config;
 }

@@ -4,6 +4,8 @@ import type { AppDeps } from './lib/context';
 import { crawlTick } from './services/admin/crawls';
 import { cancelStaleOrders } from './services/payments/orders';
 import { refreshTrending } from './services/catalogue/trending';
+import { pruneHistory } from './services/library/progress';
+import { notifyNewEpisodes } from './services/push/notifier';
 
 const DAY = 24 * 60 * 60 * 1000;
 /** Trending looks back 30 days at most; older view events only cost space. */
@@ -54,8 +56,26 @@ export const crawls: ScheduledJob = {
   },
 };
 
+/** Members' watch history is kept one year (services/library/progress.ts). */
+export const watchHistory: ScheduledJob = {
+  name: 'watch-history',
+  run: ({ db }, now) => pruneHistory(db, now),
+};
+
+/**
+ * New-episode pushes the write's own kick did not send: releases a crawl recorded, or a kick cut short
+ * (services/push/notifier.ts). Runs after the crawls, so this tick's releases go out in this tick.
+ */
+export const newEpisodes: ScheduledJob = {
+  name: 'new-episodes',
+  async run(deps) {
+    const { sent, failed, removed } = await notifyNewEpisodes(deps);
+    if (sent + failed > 0) console.log(`[scheduled] new-episode pushes: ${sent} sent, ${failed} failed, ${removed} subscription(s) gone`);
+  },
+};
+
 /** Every job the Cron Trigger (Workers) or the minute ticker (Node) runs; each job's failure is isolated. */
-export const SCHEDULED_JOBS: ScheduledJob[] = [housekeeping, trending, staleOrders, crawls];
+export const SCHEDULED_JOBS: ScheduledJob[] = [housekeeping, trending, staleOrders, crawls, newEpisodes, watchHistory];
 
 export async function runScheduledJobs(deps: AppDeps, jobs: ScheduledJob[] = SCHEDULED_JOBS): Promise<{ name: string; ok: boolean }[]> {
   const now = deps.now();

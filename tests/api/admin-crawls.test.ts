@@ -237,6 +237,8 @@ describe('the scheduler tick', () => {
       { name: 'trending', ok: true },
       { name: 'stale-orders', ok: true },
       { name: 'crawls', ok: true },
+      { name: 'new-episodes', ok: true },
+      { name: 'watch-history', ok: true },
     ]);
     expect((await t.deps.db.select().from(crawlRuns))[0]?.status).toBe('failed');
     expect((await t.deps.db.select().from(crawlSchedules))[0]?.status).toBe(3);

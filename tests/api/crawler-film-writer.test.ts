@@ -54,7 +54,7 @@ describe('upsertFilm', () => {
     expect([a.slug, b.slug, c.slug]).toEqual(['mat-biec', 'mat-biec-2', 'mat-biec-3']);
     // The same source key again is the same film, not a fourth.
     const again = await upsertFilm(db, base({ title: 'Mắt Biếc', sourceKey: 'https://b.example:1' }));
-    expect(again).toEqual({ id: b.id, slug: 'mat-biec-2', created: false });
+    expect(again).toEqual({ id: b.id, slug: 'mat-biec-2', created: false, addedEpisodes: [] });
 
     for (const title of ['Anh', 'Phim Bộ', 'Admin', 'Tìm Kiếm', 'Hàn Quốc']) {
       const { slug } = await upsertFilm(db, base({ title }));

@@ -31,7 +31,18 @@ describe('npm start secrets (worker/local-secrets.ts)', () => {
     expect(filled.JWT_SECRET).toBeUndefined();
     expect(filled.PARTY_SECRET).toBeTruthy();
     expect(readFileSync(file, 'utf8')).not.toContain(env.JWT_SECRET);
-    expect(localSecrets({ JWT_SECRET: 'a'.repeat(32), PARTY_SECRET: 'b'.repeat(32) }, freshFile())).toEqual({});
+    const vapid = { VAPID_PUBLIC_KEY: `B${'c'.repeat(86)}`, VAPID_PRIVATE_KEY: 'd'.repeat(43) };
+    expect(localSecrets({ JWT_SECRET: 'a'.repeat(32), PARTY_SECRET: 'b'.repeat(32), ...vapid }, freshFile())).toEqual({});
+  });
+
+  it('draws a VAPID key pair for Web Push once and keeps it (subscriptions are bound to it)', () => {
+    const file = freshFile();
+    const first = localSecrets({}, file);
+    expect(first.VAPID_PUBLIC_KEY).toMatch(/^[\w-]{87}$/);
+    expect(Buffer.from(first.VAPID_PUBLIC_KEY ?? '', 'base64url')[0]).toBe(4);
+    expect(first.VAPID_PRIVATE_KEY).toMatch(/^[\w-]{43}$/);
+    expect(localSecrets({}, file).VAPID_PUBLIC_KEY).toBe(first.VAPID_PUBLIC_KEY);
+    expect(loadConfig({ ...first }).VAPID_PUBLIC_KEY).toBe(first.VAPID_PUBLIC_KEY);
   });
 
   it('tightens a file left readable by others', () => {

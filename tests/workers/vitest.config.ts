@@ -26,6 +26,9 @@ export default defineConfig({
           // Secrets of the production config (APP_ENV = "production" comes from wrangler.toml).
           JWT_SECRET: 'workers-test-jwt-secret-0123456789abcdefghij',
           PARTY_SECRET: 'workers-test-party-secret',
+          // A Web Push VAPID pair drawn for these tests only.
+          VAPID_PUBLIC_KEY: 'BLTJyBAlhlK9KxBLQpF6DeNQvF5I9cXkI0NJxX6DAfoD217UP0UrJ-3PpfGOzMOhpGuTpRWDaHhGx2E8rQuzNhg',
+          VAPID_PRIVATE_KEY: '8JWvSMuuFsfAcQvyokWBopbpJRsSgZQRYuuehov4SAg',
         },
       },
     })),

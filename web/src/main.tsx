@@ -9,6 +9,7 @@ import { forgetBootResponses } from './lib/api-client';
 import { initAnalytics } from './lib/analytics';
 import { onSessionExpired, restoreRememberedSession } from './lib/auth-request';
 import { markFirstRender } from './lib/first-load';
+import { startLibrary } from './lib/library';
 import { keepLandingPageOffline, registerServiceWorker } from './lib/pwa';
 import { getSession } from './lib/session';
 import './styles/global.css';
@@ -72,6 +73,7 @@ async function start() {
     startTransition(() => root.render(app));
   }
   markFirstRender();
+  startLibrary(queryClient);
 
   // This module starts after the first paint (web/vite-plugins.ts startAfterPaint): the load event may be past.
   const afterLoad = () => startAfterLoad(() => void keepLandingPageOffline(queryClient));

@@ -15,11 +15,13 @@ import { Route as AccountRouteImport } from './routes/account'
 import { Route as AdminRouteImport } from './routes/admin'
 import { Route as DangKyRouteImport } from './routes/dang-ky'
 import { Route as DangNhapRouteImport } from './routes/dang-nhap'
+import { Route as LichSuRouteImport } from './routes/lich-su'
 import { Route as NotFoundRouteImport } from './routes/not-found'
 import { Route as PhimBoRouteImport } from './routes/phim-bo'
 import { Route as PhimLeRouteImport } from './routes/phim-le'
 import { Route as PhimSapChieuRouteImport } from './routes/phim-sap-chieu'
 import { Route as PhimShowsRouteImport } from './routes/phim-shows'
+import { Route as TuPhimRouteImport } from './routes/tu-phim'
 import { Route as AdminIndexRouteImport } from './routes/admin/index'
 import { Route as AdminAnalyticsRouteImport } from './routes/admin/analytics'
 import { Route as AdminAuditRouteImport } from './routes/admin/audit'
@@ -70,6 +72,11 @@ const DangNhapRoute = DangNhapRouteImport.update({
   path: '/dang-nhap',
   getParentRoute: () => rootRouteImport,
 } as any)
+const LichSuRoute = LichSuRouteImport.update({
+  id: '/lich-su',
+  path: '/lich-su',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const NotFoundRoute = NotFoundRouteImport.update({
   id: '/not-found',
   path: '/not-found',
@@ -93,6 +100,11 @@ const PhimSapChieuRoute = PhimSapChieuRouteImport.update({
 const PhimShowsRoute = PhimShowsRouteImport.update({
   id: '/phim-shows',
   path: '/phim-shows',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const TuPhimRoute = TuPhimRouteImport.update({
+  id: '/tu-phim',
+  path: '/tu-phim',
   getParentRoute: () => rootRouteImport,
 } as any)
 const AdminIndexRoute = AdminIndexRouteImport.update({
@@ -201,11 +213,13 @@ export interface FileRoutesByFullPath {
   '/admin': typeof AdminRouteWithChildren
   '/dang-ky': typeof DangKyRoute
   '/dang-nhap': typeof DangNhapRoute
+  '/lich-su': typeof LichSuRoute
   '/not-found': typeof NotFoundRoute
   '/phim-bo': typeof PhimBoRoute
   '/phim-le': typeof PhimLeRoute
   '/phim-sap-chieu': typeof PhimSapChieuRoute
   '/phim-shows': typeof PhimShowsRoute
+  '/tu-phim': typeof TuPhimRoute
   '/admin/analytics': typeof AdminAnalyticsRoute
   '/admin/audit': typeof AdminAuditRoute
   '/admin/auto_crawlphim': typeof AdminAuto_crawlphimRoute
@@ -232,11 +246,13 @@ export interface FileRoutesByTo {
   '/account': typeof AccountRoute
   '/dang-ky': typeof DangKyRoute
   '/dang-nhap': typeof DangNhapRoute
+  '/lich-su': typeof LichSuRoute
   '/not-found': typeof NotFoundRoute
   '/phim-bo': typeof PhimBoRoute
   '/phim-le': typeof PhimLeRoute
   '/phim-sap-chieu': typeof PhimSapChieuRoute
   '/phim-shows': typeof PhimShowsRoute
+  '/tu-phim': typeof TuPhimRoute
   '/admin/analytics': typeof AdminAnalyticsRoute
   '/admin/audit': typeof AdminAuditRoute
   '/admin/auto_crawlphim': typeof AdminAuto_crawlphimRoute
@@ -265,11 +281,13 @@ export interface FileRoutesById {
   '/admin': typeof AdminRouteWithChildren
   '/dang-ky': typeof DangKyRoute
   '/dang-nhap': typeof DangNhapRoute
+  '/lich-su': typeof LichSuRoute
   '/not-found': typeof NotFoundRoute
   '/phim-bo': typeof PhimBoRoute
   '/phim-le': typeof PhimLeRoute
   '/phim-sap-chieu': typeof PhimSapChieuRoute
   '/phim-shows': typeof PhimShowsRoute
+  '/tu-phim': typeof TuPhimRoute
   '/admin/analytics': typeof AdminAnalyticsRoute
   '/admin/audit': typeof AdminAuditRoute
   '/admin/auto_crawlphim': typeof AdminAuto_crawlphimRoute
@@ -299,11 +317,13 @@ export interface FileRouteTypes {
     | '/admin'
     | '/dang-ky'
     | '/dang-nhap'
+    | '/lich-su'
     | '/not-found'
     | '/phim-bo'
     | '/phim-le'
     | '/phim-sap-chieu'
     | '/phim-shows'
+    | '/tu-phim'
     | '/admin/analytics'
     | '/admin/audit'
     | '/admin/auto_crawlphim'
@@ -330,11 +350,13 @@ export interface FileRouteTypes {
     | '/account'
     | '/dang-ky'
     | '/dang-nhap'
+    | '/lich-su'
     | '/not-found'
     | '/phim-bo'
     | '/phim-le'
     | '/phim-sap-chieu'
     | '/phim-shows'
+    | '/tu-phim'
     | '/admin/analytics'
     | '/admin/audit'
     | '/admin/auto_crawlphim'
@@ -362,11 +384,13 @@ export interface FileRouteTypes {
     | '/admin'
     | '/dang-ky'
     | '/dang-nhap'
+    | '/lich-su'
     | '/not-found'
     | '/phim-bo'
     | '/phim-le'
     | '/phim-sap-chieu'
     | '/phim-shows'
+    | '/tu-phim'
     | '/admin/analytics'
     | '/admin/audit'
     | '/admin/auto_crawlphim'
@@ -395,11 +419,13 @@ export interface RootRouteChildren {
   AdminRoute: typeof AdminRouteWithChildren
   DangKyRoute: typeof DangKyRoute
   DangNhapRoute: typeof DangNhapRoute
+  LichSuRoute: typeof LichSuRoute
   NotFoundRoute: typeof NotFoundRoute
   PhimBoRoute: typeof PhimBoRoute
   PhimLeRoute: typeof PhimLeRoute
   PhimSapChieuRoute: typeof PhimSapChieuRoute
   PhimShowsRoute: typeof PhimShowsRoute
+  TuPhimRoute: typeof TuPhimRoute
   TheLoaiSlugRoute: typeof TheLoaiSlugRoute
   TimKiemQRoute: typeof TimKiemQRoute
   DangKyGoiVipIndexRoute: typeof DangKyGoiVipIndexRoute
@@ -453,6 +479,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DangNhapRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/lich-su': {
+      id: '/lich-su'
+      path: '/lich-su'
+      fullPath: '/lich-su'
+      preLoaderRoute: typeof LichSuRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/not-found': {
       id: '/not-found'
       path: '/not-found'
@@ -486,6 +519,13 @@ declare module '@tanstack/react-router' {
       path: '/phim-shows'
       fullPath: '/phim-shows'
       preLoaderRoute: typeof PhimShowsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/tu-phim': {
+      id: '/tu-phim'
+      path: '/tu-phim'
+      fullPath: '/tu-phim'
+      preLoaderRoute: typeof TuPhimRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/admin/': {
@@ -663,11 +703,13 @@ const rootRouteChildren: RootRouteChildren = {
   AdminRoute: AdminRouteWithChildren,
   DangKyRoute: DangKyRoute,
   DangNhapRoute: DangNhapRoute,
+  LichSuRoute: LichSuRoute,
   NotFoundRoute: NotFoundRoute,
   PhimBoRoute: PhimBoRoute,
   PhimLeRoute: PhimLeRoute,
   PhimSapChieuRoute: PhimSapChieuRoute,
   PhimShowsRoute: PhimShowsRoute,
+  TuPhimRoute: TuPhimRoute,
   TheLoaiSlugRoute: TheLoaiSlugRoute,
   TimKiemQRoute: TimKiemQRoute,
   DangKyGoiVipIndexRoute: DangKyGoiVipIndexRoute,

@@ -1,7 +1,7 @@
 // The whole product's data model, designed once. Later features add behaviour, not tables.
 // Times are unix milliseconds. Wire names (spec's Vietnamese fields) are mapped in services, not here.
 import { relations, sql } from 'drizzle-orm';
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 const createdAt = () => integer('created_at').notNull().default(sql`(unixepoch('subsec') * 1000)`);
 const updatedAt = () => integer('updated_at').notNull().default(sql`(unixepoch('subsec') * 1000)`);
@@ -409,6 +409,95 @@ export const settings = sqliteTable('settings', {
   value: text('value').notNull(),
   updatedAt: updatedAt(),
 });
+
+/** A member's list ("Tủ phim"): one row per (member, film); `notify` asks for new-episode pushes. */
+export const watchlist = sqliteTable(
+  'watchlist',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    filmId: integer('film_id')
+      .notNull()
+      .references(() => films.id, { onDelete: 'cascade' }),
+    notify: integer('notify', { mode: 'boolean' }).notNull().default(true),
+    addedAt: integer('added_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.filmId] }),
+    index('watchlist_user_added').on(t.userId, t.addedAt),
+    index('watchlist_film').on(t.filmId),
+  ],
+);
+
+/** Where a member is in each episode; the newest client `updatedAt` wins (docs/decisions/0700). */
+export const watchProgress = sqliteTable(
+  'watch_progress',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    filmId: integer('film_id')
+      .notNull()
+      .references(() => films.id, { onDelete: 'cascade' }),
+    episode: integer('episode').notNull(),
+    /** Seconds. */
+    position: real('position').notNull(),
+    duration: real('duration').notNull(),
+    /** The client's clock (ms), capped at the server's when written. */
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.filmId, t.episode] }),
+    index('watch_progress_user_updated').on(t.userId, t.updatedAt),
+    index('watch_progress_updated').on(t.updatedAt),
+  ],
+);
+
+/** Per-member library bookkeeping: when the list page was last opened ("mới" since then). */
+export const libraryState = sqliteTable('library_state', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  listSeenAt: integer('list_seen_at').notNull(),
+});
+
+/** A browser's Web Push subscription (PushSubscription.toJSON()). */
+export const pushSubscriptions = sqliteTable(
+  'push_subscriptions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull().unique(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('push_subscriptions_user').on(t.userId)],
+);
+
+/**
+ * An episode number a film gained after it was first written (the film writer records it in the write's
+ * transaction). The notifier walks each release's subscribers in id order and advances `cursor` with a
+ * conditional update before sending a batch, so no (subscription, episode) is ever sent twice.
+ */
+export const episodeReleases = sqliteTable(
+  'episode_releases',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    filmId: integer('film_id')
+      .notNull()
+      .references(() => films.id, { onDelete: 'cascade' }),
+    episode: integer('episode').notNull(),
+    createdAt: integer('created_at').notNull(),
+    /** Highest push subscription id already claimed for sending. */
+    cursor: integer('cursor').notNull().default(0),
+    doneAt: integer('done_at'),
+  },
+  (t) => [uniqueIndex('episode_releases_film_episode').on(t.filmId, t.episode), index('episode_releases_done').on(t.doneAt)],
+);
 
 export const filmsRelations = relations(films, ({ one, many }) => ({
   category: one(categories, { fields: [films.categoryId], references: [categories.id] }),

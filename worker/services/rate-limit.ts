@@ -30,6 +30,10 @@ export const RATE_LIMITS = {
   errorReportPerIp: { limit: 10, windowMs: 10 * 60_000 },
   /** New VIP orders (each is a row and, for a gateway, a signed payment request). */
   orderPerUser: { limit: 10, windowMs: 10 * 60_000 },
+  /** PUT /api/me/progress: the player writes every 15 s, on pause and on leaving, per device; an outbox drains in batches of 50. */
+  progressPerUser: { limit: 60, windowMs: 60_000 },
+  /** Push subscriptions registered (each is a row the notifier sends to). */
+  pushSubscribePerUser: { limit: 20, windowMs: 60 * 60_000 },
 } as const;
 
 /** Start of the fixed window that `now` falls in. */

@@ -66,6 +66,11 @@ function subscribe(listener: () => void) {
   };
 }
 
+/** Outside React (the library's sync): called whenever the session may have changed (sign-in, sign-out, other tabs). */
+export function onSessionChanged(listener: () => void): () => void {
+  return subscribe(listener);
+}
+
 export function useSession(): Session | null {
   return useSyncExternalStore(subscribe, read, () => null);
 }

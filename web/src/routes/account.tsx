@@ -1,5 +1,6 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { AccountPage } from '../features/auth/components/account-page';
+import { PushSwitch } from '../features/library/components/push-switch';
 import { VipAccountSection } from '../features/vip/components/vip-account-section';
 
 export const Route = createFileRoute('/account')({
@@ -11,6 +12,9 @@ export const Route = createFileRoute('/account')({
       <>
         <AccountPage />
         <VipAccountSection />
+        <section className="container" aria-label="Thông báo">
+          <PushSwitch />
+        </section>
       </>
     );
   },

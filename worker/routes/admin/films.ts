@@ -23,6 +23,8 @@ import {
   setVip1,
 } from '../../services/admin/films';
 import { adminOnly, adminOrVip2 } from './access';
+import { afterResponse } from '../../lib/after-response';
+import { notifyNewEpisodes } from '../../services/push/notifier';
 
 /** POST /api/admin/addphim (admin or VIP2). Mounted under /api/admin. */
 export const adminAddFilmRoutes = new Hono<AppEnv>().post('/addphim', adminOrVip2, validate('json', addFilmSchema), async (c) => {
@@ -63,6 +65,8 @@ export const adminProductRoutes = new Hono<AppEnv>()
   .post('/create_xemphim', adminOrVip2, validate('json', createEpisodeSchema), async (c) => {
     const result = await createEpisode(c.var.db, c.var.viewer, c.req.valid('json'), c.var.deps.now());
     c.var.caches.films.clear();
+    // A new episode number was recorded as a release: tell the film's followers after the response.
+    afterResponse(c, notifyNewEpisodes(c.var.deps));
     return c.json(result, result.updated ? 200 : 201);
   })
   .post('/edit_xemphim', adminOnly, validate('json', editEpisodeSchema), async (c) => {

@@ -17,6 +17,7 @@ import {
 } from '../../schemas/admin';
 import { COUNTRIES, GENRES, type CategoryId } from '../../schemas/taxonomy';
 import { type FilmInput, type FilmStatus, FilmWriteError, upsertFilm } from '../films/film-writer';
+import { episodeNumbers, recordEpisodeReleases } from '../library/episode-releases';
 import { type Actor, auditInsert } from './audit';
 
 const genreSlug = (key: string) => GENRES.find((g) => g.slug === key || g.name === key)?.slug;
@@ -236,6 +237,8 @@ export async function createEpisode(db: Db, actor: Actor, input: CreateEpisodeIn
     if (existing) {
       [row] = await tx.update(episodes).set(links).where(eq(episodes.id, existing.id)).returning(episodeColumns);
     } else {
+      // A number the film had on no server is a new episode: its followers are notified after the write.
+      await recordEpisodeReleases(tx, film.id, await episodeNumbers(tx, film.id), [input.episode], now);
       [row] = await tx
         .insert(episodes)
         .values({ filmId: film.id, serverName: server, episode: input.episode, name: `Tập ${input.episode}`, ...links, createdAt: now })

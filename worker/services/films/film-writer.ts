@@ -6,6 +6,7 @@ import type { Db } from '../../db/client';
 import { fold, slugify } from '../../db/fold';
 import { countries, episodes, filmCountries, filmGenres, films, genres } from '../../db/schema';
 import { RESERVED_FILM_SLUGS, type CategoryId } from '../../schemas/taxonomy';
+import { episodeNumbers, recordEpisodeReleases } from '../library/episode-releases';
 
 export type FilmStatus = 'ongoing' | 'completed' | 'trailer';
 
@@ -57,6 +58,8 @@ export interface UpsertFilmResult {
   id: number;
   slug: string;
   created: boolean;
+  /** Episode numbers an existing film gained in this write (new-episode notifications, services/push/notifier.ts). */
+  addedEpisodes: number[];
 }
 
 export class FilmWriteError extends Error {
@@ -141,15 +144,26 @@ export async function upsertFilm(db: Db, input: FilmInput, options: UpsertFilmOp
       await tx.delete(filmCountries).where(eq(filmCountries.filmId, id));
       if (countryRows.length) await tx.insert(filmCountries).values(countryRows.map((c) => ({ filmId: id, countryId: c.id })));
     }
+    let addedEpisodes: number[] = [];
     if (input.episodes) {
       assertUniqueEpisodes(input.episodes);
+      // New-episode hook: numbers the film did not have are recorded as releases in this transaction.
+      const before = existing ? await episodeNumbers(tx, id) : undefined;
       await tx.delete(episodes).where(eq(episodes.filmId, id));
       for (let i = 0; i < input.episodes.length; i += EPISODE_CHUNK) {
         const chunk = input.episodes.slice(i, i + EPISODE_CHUNK);
         await tx.insert(episodes).values(chunk.map((e) => ({ ...e, filmId: id, createdAt: now })));
       }
+      if (before)
+        addedEpisodes = await recordEpisodeReleases(
+          tx,
+          id,
+          before,
+          input.episodes.map((e) => e.episode),
+          now,
+        );
     }
-    const result = { id, slug, created: !existing };
+    const result = { id, slug, created: !existing, addedEpisodes };
     await options.afterWrite?.(tx, result);
     return result;
   });

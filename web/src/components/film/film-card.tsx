@@ -3,8 +3,13 @@ import { episodeBadge } from '../../lib/format';
 import { FilmLink } from './film-link';
 import { Poster } from './poster';
 import { VipBadge } from './vip-badge';
+import { WatchlistButton } from './watchlist-button';
 
-/** The listing card: status-language badge, poster, episode badge, title link. */
+/**
+ * The listing card: status-language badge, poster, episode badge, title link, and the heart of "Tủ phim"
+ * over the poster's bottom-left corner (the top corners carry the status and VIP badges; a button
+ * cannot sit inside the link).
+ */
 export function FilmCard({ film, priority = false, headingLevel = 3 }: { film: Film; priority?: boolean; headingLevel?: 2 | 3 | 4 }) {
   const badge = [film.trangthai, film.ngonngu].filter(Boolean).join('-');
   const episodes = episodeBadge(film.sotap);
@@ -21,6 +26,7 @@ export function FilmCard({ film, priority = false, headingLevel = 3 }: { film: F
         </span>
         <Heading className="film-card-title">{film.title}</Heading>
       </FilmLink>
+      <WatchlistButton film={film} />
       {film.nameenglish && <p className="film-card-sub">{film.nameenglish}</p>}
     </article>
   );

@@ -1,11 +1,13 @@
 import { Link } from '@tanstack/react-router';
 import { Poster } from '../../../components/film/poster';
 import { formatClock } from '../../../lib/format';
-import { removeWatchEntry, useWatchHistory } from '../../../lib/watch-history';
+import { useQueryClient } from '@tanstack/react-query';
+import { forgetWatched, useContinueWatching } from '../../../lib/library';
 
-/** "Xem tiếp": films this device started, newest first, each resuming at its episode. */
+/** "Xem tiếp": films started, newest first, each resuming at its episode (a member's from the account, lib/library.ts). */
 export function ContinueWatching() {
-  const history = useWatchHistory();
+  const history = useContinueWatching();
+  const queryClient = useQueryClient();
   if (history.length === 0) return null;
   return (
     <section className="home-section continue" aria-labelledby="continue-heading">
@@ -33,7 +35,7 @@ export function ContinueWatching() {
                 type="button"
                 className="continue-remove"
                 aria-label={`Xoá ${entry.title} khỏi danh sách xem tiếp`}
-                onClick={() => removeWatchEntry(entry.slug)}
+                onClick={() => void forgetWatched(queryClient, entry.slug).catch(() => undefined)}
               >
                 ×
               </button>

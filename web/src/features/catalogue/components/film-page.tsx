@@ -9,7 +9,9 @@ import { Poster } from '../../../components/film/poster';
 import { episodeBadge, formatNumber } from '../../../lib/format';
 import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
 import { useVipGate, vipBlockOf } from '../../../lib/vip-gate';
-import { useWatchHistory } from '../../../lib/watch-history';
+import { formatClock } from '../../../lib/format';
+import { useWatchEntry } from '../../../lib/watch-history';
+import { WatchlistButton } from '../../../components/film/watchlist-button';
 import { filmQuery, recordView } from '../api/catalogue-queries';
 import { RatingSummary } from './rating-summary';
 
@@ -52,7 +54,8 @@ export function FilmPage({ slug, rating, comments }: { slug: string } & FilmPage
     canonicalPath: `/${film.slug}`,
   });
   // Through the store hook, not a direct read: a server-rendered page hydrates with no history, then updates.
-  const resume = useWatchHistory().find((e) => e.slug === film.slug);
+  // A member's newest position comes from the account when another device watched further.
+  const resume = useWatchEntry(film.slug, { title: film.title, poster: film.thumb || film.hinhanh });
 
   const watch = () => {
     if (!hasEpisodes(film)) {
@@ -95,8 +98,9 @@ export function FilmPage({ slug, rating, comments }: { slug: string } & FilmPage
               <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="currentColor">
                 <path d="M8 5v14l11-7z" />
               </svg>
-              {resume ? `Xem tiếp tập ${resume.episode}` : 'Xem phim'}
+              {resume ? `Xem tiếp tập ${resume.episode}${resume.time > 0 ? ` từ ${formatClock(resume.time)}` : ''}` : 'Xem phim'}
             </button>
+            <WatchlistButton film={film} variant="page" />
           </div>
           <div className="film-info">
             <h1 className="film-title">{film.title}</h1>

@@ -12,7 +12,7 @@ import { formatClock } from '../../../lib/format';
 import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
 import { toast } from '../../../lib/toast';
 import { useVipGate, vipBlockOf } from '../../../lib/vip-gate';
-import { getWatchEntry, saveWatchEntry } from '../../../lib/watch-history';
+import { getWatchEntry, saveWatchEntry, useWatchEntry } from '../../../lib/watch-history';
 import { episodeQuery } from '../api/episode-query';
 import { useLightsOff } from '../hooks/use-lights-off';
 import { usePlayerShortcuts } from '../hooks/use-player-shortcuts';
@@ -110,7 +110,7 @@ function Watch({
   usePlayerShortcuts(player, toggleFullscreen);
 
   // Resume where this device stopped in this episode; remember the film for "Xem tiếp" at once.
-  const resume = getWatchEntry(film.slug);
+  const resume = useWatchEntry(film.slug, { title: film.title, poster: film.thumb || film.hinhanh });
   const startAt = resume && resume.episode === episode ? resume.time : 0;
   const link = ep.data?.data;
   useEffect(() => {

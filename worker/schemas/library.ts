@@ -1,0 +1,136 @@
+// Wire contract of the member's library under /api/me/* (watchlist, progress, history) and Web Push
+// subscriptions. docs/decisions/0700-member-library.md.
+import { z } from 'zod';
+import type { FilmCard, Pagination } from './catalogue';
+
+/** A member's list holds at most this many films. */
+export const WATCHLIST_MAX = 1000;
+/** Progress items in one PUT /api/me/progress. */
+export const PROGRESS_BATCH_MAX = 50;
+/** History rows per page. */
+export const HISTORY_PAGE_SIZE = 20;
+
+export const LIBRARY_TEXTS = {
+  watchlistFull: `Tủ phim đã đủ ${WATCHLIST_MAX} phim: hãy bỏ bớt phim trước khi thêm`,
+  added: 'Đã thêm vào Tủ phim',
+  removed: 'Đã bỏ khỏi Tủ phim',
+  notSaved: 'Chưa lưu được Tủ phim, sẽ thử lại khi có mạng.',
+  /** The push message's title; {title} and {n} are filled in. */
+  newEpisode: '{title}: đã có tập {n}',
+  badPushOrigin: 'không phải dịch vụ push được chấp nhận',
+} as const;
+
+/** `{title}: đã có tập {n}` — the new-episode notification's text. */
+export const newEpisodeText = (title: string, episode: number) =>
+  LIBRARY_TEXTS.newEpisode.replace('{title}', title).replace('{n}', String(episode));
+
+/** A film's slug; one that names no film is a 404 (or, in a progress batch, dropped), never a 400. */
+const slug = z.string({ error: 'is required' }).trim().min(1, 'is required').max(200, 'is too long');
+
+export const slugParamSchema = z.object({ slug });
+
+export const watchlistPutSchema = z.object({ notify: z.boolean({ error: 'must be true or false' }).optional() });
+
+const seconds = (name: string) =>
+  z
+    .number({ error: `${name} must be a number of seconds` })
+    .finite()
+    .min(0, 'must be 0 or more')
+    .max(7 * 24 * 3600, 'is too large');
+
+export const progressItemSchema = z.object({
+  slug,
+  episode: z.number({ error: 'must be an episode number' }).int('must be a whole number').min(1, 'must be 1 or more').max(100_000),
+  position: seconds('position'),
+  duration: seconds('duration'),
+  updatedAt: z
+    .number({ error: 'must be ms since the epoch' })
+    .int('must be a whole number')
+    .min(0, 'must be 0 or more')
+    .max(Number.MAX_SAFE_INTEGER),
+});
+export type ProgressItem = z.infer<typeof progressItemSchema>;
+
+export const progressPutSchema = z.object({
+  items: z
+    .array(progressItemSchema, { error: 'must be a list' })
+    .min(1, 'must hold at least one item')
+    .max(PROGRESS_BATCH_MAX, `holds at most ${PROGRESS_BATCH_MAX} items`),
+});
+
+export const progressQuerySchema = z.object({ slug });
+
+export const historyQuerySchema = z.object({
+  page: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce.number({ error: 'must be a page number' }).int('must be a whole number').min(1, 'must be 1 or more').max(10_000).default(1),
+  ),
+});
+
+const base64url = (max: number) =>
+  z
+    .string({ error: 'is required' })
+    .min(1, 'is required')
+    .max(max, 'is too long')
+    .regex(/^[A-Za-z0-9_-]+=*$/, 'must be base64url');
+
+export const pushSubscriptionSchema = z.object({
+  endpoint: z.string({ error: 'is required' }).max(2048, 'is too long').url('must be a URL'),
+  expirationTime: z.number().nullable().optional(),
+  keys: z.object(
+    {
+      p256dh: base64url(200),
+      auth: base64url(100),
+    },
+    { error: 'is required' },
+  ),
+});
+export type PushSubscriptionInput = z.infer<typeof pushSubscriptionSchema>;
+
+export const pushUnsubscribeSchema = z.object({
+  endpoint: z.string({ error: 'is required' }).max(2048, 'is too long').url('must be a URL'),
+});
+
+export interface WatchlistItem {
+  slug: string;
+  addedAt: number;
+  notify: boolean;
+  film: FilmCard;
+  /** Episode numbers the film gained since the member last opened the list. */
+  newEpisodes: number[];
+}
+
+export interface WatchlistResponse {
+  data: WatchlistItem[];
+  /** When the list page was opened before (ms), or null the first time. */
+  seenAt: number | null;
+}
+
+export interface ProgressEntry {
+  episode: number;
+  position: number;
+  duration: number;
+  updatedAt: number;
+}
+
+export interface HistoryEntry extends ProgressEntry {
+  slug: string;
+  film: FilmCard;
+}
+
+export interface HistoryResponse {
+  data: HistoryEntry[];
+  pagination: Pagination;
+}
+
+/** What the service worker receives in a push message and shows as a notification. */
+export interface NewEpisodePush {
+  type: 'new-episode';
+  title: string;
+  body: string;
+  /** Path of the episode: /xem-phim/{slug}/tap-{n}. */
+  url: string;
+  slug: string;
+  episode: number;
+  icon?: string;
+}
