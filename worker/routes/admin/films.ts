@@ -65,7 +65,7 @@ export const adminProductRoutes = new Hono<AppEnv>()
     c.var.caches.films.clear();
     return c.json(result, result.updated ? 200 : 201);
   })
-  .post('/edit_xemphim', adminOnly, validate('json', editEpisodeSchema), async (c) => {
+  .post('/edit_xemphim', adminOrVip2, validate('json', editEpisodeSchema), async (c) => {
     const result = await editEpisode(c.var.db, c.var.viewer, c.req.valid('json'), c.var.deps.now());
     c.var.caches.films.clear();
     return c.json(result, 200);
@@ -76,5 +76,5 @@ export const adminProductRoutes = new Hono<AppEnv>()
     return c.json(result, 200);
   })
   .get('/admin_episodes', adminOrVip2, validate('query', filmEpisodesQuerySchema), async (c) => {
-    return c.json(await filmEpisodes(c.var.db, c.req.valid('query').title), 200);
+    return c.json(await filmEpisodes(c.var.db, c.var.viewer, c.req.valid('query').title), 200);
   });
