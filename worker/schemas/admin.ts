@@ -345,6 +345,15 @@ export interface AdminFilm {
 }
 export const filmSlugQuerySchema = z.object({ slug });
 
+/** GET /api/admin/my-films?q= (admin or VIP2): the films the viewer added, for the add-episode picker. */
+export const myFilmsQuerySchema = z.object({ q: z.preprocess(emptyToUndefined, text(100).optional()) });
+export interface UploaderFilm {
+  slug: string;
+  title: string;
+  nameenglish: string;
+  namphathanh: number | null;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Deleted films (admin): GET /api/admin/deleted-films?page=, POST /api/admin/deleted-films/{id}/restore
 

@@ -8,11 +8,12 @@ import {
   deletedFilmsQuerySchema,
   errorReportsQuerySchema,
   filmSlugQuerySchema,
+  myFilmsQuerySchema,
   updateSettingsSchema,
 } from '../../schemas/admin';
 import { listAudit } from '../../services/admin/audit';
 import { listDeletedFilms, restoreFilm } from '../../services/admin/deleted-films';
-import { filmForEditor } from '../../services/admin/films';
+import { filmForEditor, uploaderFilms } from '../../services/admin/films';
 import { listErrorReports, resolveErrorReport } from '../../services/admin/error-reports';
 import { readSettings, updateSettings } from '../../services/admin/settings';
 import { adminAnalytics, adminStats, uploaderStats } from '../../services/admin/stats';
@@ -35,6 +36,9 @@ export const backOfficeRoutes = new Hono<AppEnv>()
       ? await adminStats(c.var.db, c.var.deps.now())
       : await uploaderStats(c.var.db, viewer.id);
     return c.json(stats, 200);
+  })
+  .get('/my-films', adminOrVip2, validate('query', myFilmsQuerySchema), async (c) => {
+    return c.json(await uploaderFilms(c.var.db, c.var.viewer.id, c.req.valid('query').q), 200);
   })
   .get('/film', adminOnly, validate('query', filmSlugQuerySchema), async (c) => {
     return c.json(await filmForEditor(c.var.db, c.req.valid('query').slug), 200);

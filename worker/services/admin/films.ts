@@ -1,7 +1,8 @@
 // Admin film and episode writes. Films are written only through the one film writer
 // (services/films/film-writer.ts), so slugs, folded search text and taxonomy links stay derived in one
 // place; every write is audited in the same transaction.
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { fold } from '../../db/fold';
 import type { Db } from '../../db/client';
 import { comments, episodes, errorReports, filmCountries, filmGenres, films, ratings, users, viewEvents } from '../../db/schema';
 import type { Viewer } from '../../lib/context';
@@ -13,6 +14,7 @@ import {
   type AdminEpisode,
   type AdminFilm,
   type FilmAuthor,
+  type UploaderFilm,
   type CreateEpisodeInput,
   DEFAULT_SERVER_NAME,
   type EditEpisodeInput,
@@ -429,4 +431,17 @@ export async function filmForEditor(db: Db, slug: string): Promise<AdminFilm> {
     createdBy: authorOf(authors, film.createdBy),
     updatedBy: authorOf(authors, film.updatedBy),
   };
+}
+
+/** GET /api/admin/my-films?q=: the films the viewer added, matching q (folded title), for a VIP2 uploader's picker. */
+export async function uploaderFilms(db: Db, uploaderId: number, q: string | undefined): Promise<{ data: UploaderFilm[] }> {
+  const folded = q ? fold(q) : '';
+  const pattern = folded ? `%${folded.replace(/[\\%_]/g, (m) => `\\${m}`)}%` : undefined;
+  const rows = await db
+    .select({ slug: films.slug, title: films.title, nameenglish: films.nameEnglish, namphathanh: films.year })
+    .from(films)
+    .where(and(eq(films.createdBy, uploaderId), pattern ? sql`${films.searchText} LIKE ${pattern} ESCAPE '\\'` : undefined))
+    .orderBy(desc(films.updatedAt), desc(films.id))
+    .limit(10);
+  return { data: rows };
 }

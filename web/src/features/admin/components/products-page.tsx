@@ -187,9 +187,14 @@ export function ProductsPage({
         editing?.slug === f.slug ? (
           field(f, 'title', 'Tên phim', f.title, 200)
         ) : (
-          <Link to="/$slug" params={{ slug: f.slug }} target="_blank">
-            {f.title}
-          </Link>
+          <>
+            <Link to="/$slug" params={{ slug: f.slug }} target="_blank">
+              {f.title}
+            </Link>{' '}
+            <Link to="/admin/products/edit" search={{ film: f.slug }} className="muted" aria-label={`Sửa đầy đủ ${f.title}`}>
+              (sửa đầy đủ)
+            </Link>
+          </>
         ),
     }),
     column.accessor('VIP1', {
@@ -294,6 +299,9 @@ export function ProductsPage({
         </Link>
         <Link to="/admin/products/add_episode" className="btn btn-ghost btn-sm">
           Thêm tập phim
+        </Link>
+        <Link to="/admin/products/deleted" className="btn btn-ghost btn-sm">
+          Phim đã xóa
         </Link>
       </AdminHeading>
       <div className="admin-toolbar">
