@@ -42,7 +42,7 @@ export function OrdersPage({ filter, onFilter }: { filter: OrdersFilter; onFilte
       <AdminHeading title="Đơn hàng">
         <RefreshButton query={orders} />
       </AdminHeading>
-      <div className="admin-toolbar" role="search">
+      <div className="admin-toolbar">
         <label>
           Phương thức{' '}
           <select
