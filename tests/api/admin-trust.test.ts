@@ -211,6 +211,40 @@ describe('money: every confirmation has an author', () => {
   });
 });
 
+describe('the orders list pages on the server', () => {
+  it('50 a page, filtered by method and status, with the page count', async () => {
+    t = await createTestApp();
+    const admin = bearer((await signedInUser(t, { roles: 'admin' })).session.token);
+    const buyer = await createUser(t.deps.db);
+    const rows = Array.from({ length: 62 }, (_, i) => ({
+      userId: buyer.id,
+      plan: 'VIP1' as const,
+      months: 1,
+      amount: 69_000,
+      gateway: i < 55 ? ('bank_transfer' as const) : ('momo' as const),
+      txnRef: i.toString(16).padStart(32, '0'),
+      status: i % 11 === 0 ? ('cancelled' as const) : ('pending' as const),
+      createdAt: 1_000 + i,
+    }));
+    await t.deps.db.insert(payments).values(rows);
+    const first = await json<AdminOrdersResponse>(
+      await t.request('/api/admin/orders?method=bank_transfer&status=pending', { headers: admin }),
+    );
+    const pendingTransfers = rows.filter((r) => r.gateway === 'bank_transfer' && r.status === 'pending');
+    expect(first.pagination).toEqual({ page: 1, pageSize: 50, totalItems: pendingTransfers.length, totalPages: 1 });
+    const all1 = await json<AdminOrdersResponse>(await t.request('/api/admin/orders', { headers: admin }));
+    const all2 = await json<AdminOrdersResponse>(await t.request('/api/admin/orders?page=2', { headers: admin }));
+    expect(all1.pagination).toMatchObject({ totalItems: 62, totalPages: 2 });
+    expect(all1.data).toHaveLength(50);
+    expect(all2.data).toHaveLength(12);
+    // Newest first, no order on both pages.
+    expect(all1.data[0]?.orderId).toBe((61).toString(16).padStart(32, '0'));
+    expect(new Set([...all1.data, ...all2.data].map((o) => o.orderId)).size).toBe(62);
+    const momo = await json<AdminOrdersResponse>(await t.request('/api/admin/orders?method=momo', { headers: admin }));
+    expect(momo.data.map((o) => [o.method, o.confirmable])).toEqual(Array(7).fill(['momo', false]));
+  });
+});
+
 describe('deleted films stay deleted', () => {
   async function crawlSetup(clock?: ReturnType<typeof fakeClock>) {
     source = await startOphimStandin({ pageSize: 10 });

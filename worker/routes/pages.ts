@@ -8,7 +8,8 @@ import { adminOnly } from './admin/access';
 
 /** GET /api/pages/{slug}: a footer page (Quy định, Điều khoản, Bảo mật, Giới thiệu), public. */
 export const sitePageRoutes = new Hono<AppEnv>().get('/:slug', publicResponseCache, validate('param', sitePageParamSchema), async (c) => {
-  c.header('Cache-Control', 'public, max-age=30, stale-while-revalidate=300');
+  // Revalidated on every visit: an admin's edit shows at once (the API keeps its in-process copy until a save).
+  c.header('Cache-Control', 'no-cache');
   return c.json(await readSitePage(c.var.db, c.req.valid('param').slug), 200);
 });
 

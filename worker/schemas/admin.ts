@@ -41,7 +41,7 @@ export type Permission = (typeof PERMISSIONS)[number];
 export const ADMIN_ACCESS = {
   /** users, products list/edit/delete/VIP1, auto crawl, error reports, orders, analytics, settings, audit. */
   adminOnly: { roles: ['admin'] as string[], permissions: [] as string[] },
-  /** dashboard, add film, add episode. */
+  /** dashboard (a VIP2 holder: their own uploads), add film, add or change episodes (a VIP2 holder: of their own films). */
   adminOrVip2: { roles: ['admin'] as string[], permissions: ['VIP2'] as string[] },
 };
 

@@ -147,7 +147,7 @@ export const RESERVED_FILM_SLUGS: ReadonlySet<string> = new Set([
   'update_view',
   // GET /api/product/product-{endpoint} is a listing: a film never takes a listing's name.
   ...[...scopes.keys()].map((endpoint) => `product-${endpoint}`),
-  // The footer's pages (docs/decisions/0701-site-pages.md).
+  // The footer's pages (docs/decisions/0701-site-pages-and-quiet-refusals.md).
   'quy-dinh',
   'dieu-khoan',
   'bao-mat',

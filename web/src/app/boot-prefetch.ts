@@ -23,7 +23,6 @@ export function prefetchFirstPage(queryClient: QueryClient, location: Location):
     return void queryClient.prefetchQuery(homeQuery());
   }
   // Only a film's path asks for a film: /dang-ky-goi-vip, /admin and the other fixed pages are not films.
-  if (segments.length === 1 && !RESERVED_FILM_SLUGS.has(segments[0]!))
-    void queryClient.prefetchQuery(filmQuery(segments[0]!));
+  if (segments.length === 1 && !RESERVED_FILM_SLUGS.has(segments[0]!)) void queryClient.prefetchQuery(filmQuery(segments[0]!));
   if (segments.length === 3 && segments[0] === 'xem-phim') void queryClient.prefetchQuery(filmQuery(segments[1]!));
 }

@@ -105,7 +105,7 @@ function UploadsDashboard({ stats, refresh }: { stats: UploaderStats; refresh: R
         <h2>Phim cập nhật gần đây</h2>
         {stats.recentFilms.length === 0 ? (
           <p className="muted">
-            Bạn chưa đăng phim nào. <Link to="/admin/products/add_phim">Thêm phim</Link>
+            Bạn chưa đăng phim nào. <Link to="/admin/products/add_phim">Đăng phim đầu tiên</Link>
           </p>
         ) : (
           <div className="admin-table-wrap">

@@ -187,14 +187,9 @@ export function ProductsPage({
         editing?.slug === f.slug ? (
           field(f, 'title', 'Tên phim', f.title, 200)
         ) : (
-          <>
-            <Link to="/$slug" params={{ slug: f.slug }} target="_blank">
-              {f.title}
-            </Link>{' '}
-            <Link to="/admin/products/edit" search={{ film: f.slug }} className="muted" aria-label={`Sửa đầy đủ ${f.title}`}>
-              (sửa đầy đủ)
-            </Link>
-          </>
+          <Link to="/$slug" params={{ slug: f.slug }} target="_blank">
+            {f.title}
+          </Link>
         ),
     }),
     column.accessor('VIP1', {
@@ -269,6 +264,10 @@ export function ProductsPage({
             >
               Sửa
             </button>
+            {/* The whole film and its episodes per server; the row's own name is in the row. */}
+            <Link to="/admin/products/edit" search={{ film: f.slug }} className="btn btn-ghost btn-sm">
+              Sửa toàn bộ
+            </Link>
             <button type="button" className="btn btn-danger btn-sm" aria-label={`Xoá ${f.title}`} onClick={() => confirmDelete([f])}>
               Xoá
             </button>

@@ -82,8 +82,8 @@ export function PaymentReturnPage({ plan, gateway }: { plan: PlanId; gateway: Ga
     body = (
       <Result ok={false} title="Giao dịch đang được xử lý" plan={plan}>
         <p data-testid="payment-timeout">
-          Chúng tôi chưa nhận được xác nhận từ cổng thanh toán sau 3 phút và đã ngừng kiểm tra. Gói sẽ tự kích hoạt khi có xác nhận; bạn
-          có thể xem lại trong trang tài khoản.
+          Chúng tôi chưa nhận được xác nhận từ cổng thanh toán sau 3 phút và đã ngừng kiểm tra. Gói sẽ tự kích hoạt khi có xác nhận; bạn có
+          thể xem lại trong trang tài khoản.
         </p>
         <button type="button" className="btn btn-ghost" onClick={() => window.location.reload()}>
           Kiểm tra lại
