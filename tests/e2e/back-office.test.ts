@@ -267,6 +267,22 @@ describe('loose ends seen from the outside', () => {
     await page.getByRole('heading', { level: 1 }).first().waitFor();
     expect(asked.filter((p) => /\/api\/product\/(dang-ky-goi-vip|admin|quy-dinh|not-found)$/.test(p))).toEqual([]);
 
+    // "PHIM SẮP CHIẾU" with nothing upcoming says so instead of 'Loading...' for ever.
+    await page.route('**/api/product/product-home', async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, json: { ...(await response.json()), phimsapchieu: [] } });
+    });
+    await page
+      .locator('header')
+      .getByRole('link', { name: /PhimViet/ })
+      .first()
+      .click();
+    await page.waitForURL(/\/$/);
+    const upcoming = page.getByRole('region', { name: 'PHIM SẮP CHIẾU' });
+    await upcoming.getByText('Chưa có phim sắp chiếu.').waitFor();
+    expect(await upcoming.getByText('Loading...').count()).toBe(0);
+    await page.unroute('**/api/product/product-home');
+
     // A wrong password: the form says so; the console holds no stack trace for it.
     await page.goto('/dang-nhap');
     await page.getByLabel('Email').fill(DEMO.vip2.email);
