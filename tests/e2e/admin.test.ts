@@ -266,6 +266,8 @@ describe('admin area', () => {
     const started = page.waitForResponse((r) => r.url().endsWith('/api/crawl'));
     await page.getByRole('button', { name: 'Thu thập ngay' }).click();
     expect((await started).status()).toBe(202);
+    // The choices went with that crawl: the schedule form does not inherit them.
+    await chosen.getByText('Chưa chọn thể loại nào.').waitFor();
     const bar = page.getByRole('progressbar', { name: 'Tiến độ thu thập' });
     await bar.waitFor();
     await expect.poll(() => bar.getAttribute('aria-valuenow'), { timeout: 60_000 }).toBe('100');

@@ -7,7 +7,7 @@ import { countries, deletedFilms, episodes, filmCountries, filmGenres, films, ge
 import { ApiError, notFound } from '../../lib/errors';
 import { ADMIN_DELETED_PAGE_SIZE, ADMIN_TEXTS, type DeletedFilm, type DeletedFilmsResponse } from '../../schemas/admin';
 import type { CategoryId } from '../../schemas/taxonomy';
-import { type FilmInput, type FilmStatus, upsertFilm } from '../films/film-writer';
+import { type FilmInput, type FilmStatus, FilmWriteError, upsertFilm } from '../films/film-writer';
 import { type Actor, auditInsert } from './audit';
 
 /** What restores a film: the film writer's input plus its author. */
@@ -169,6 +169,10 @@ export async function restoreFilm(db: Db, actor: Actor, id: number, now: number)
         );
       },
     },
-  );
+  ).catch((err: unknown) => {
+    // A snapshot the writer refuses now (a taxonomy entry since removed): say so, restore nothing.
+    if (err instanceof FilmWriteError) throw new ApiError(409, 'conflict', `snapshot: ${err.message}`);
+    throw err;
+  });
   return { message: ADMIN_TEXTS.filmRestored, slug: result.slug, id: result.id };
 }
