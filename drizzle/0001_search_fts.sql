@@ -1,4 +1,4 @@
--- Vietnamese search (DESIGN.md §6): FTS5 trigram index over films.search_text, which the app fills
+-- Vietnamese search (docs/decisions/0002-vietnamese-search.md): FTS5 trigram index over films.search_text, which the app fills
 -- with fold(title + ' ' + name_english). External content: the index stores only trigrams.
 CREATE VIRTUAL TABLE films_fts USING fts5(search_text, content='films', content_rowid='id', tokenize='trigram');
 --> statement-breakpoint

@@ -19,6 +19,15 @@ function json(body: unknown, status: number): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 }
 
+/** Closes a socket that may already be closed or gone: a socket's end is never an error worth throwing. */
+function closeQuietly(connection: Party.Connection, code?: number, reason?: string): void {
+  try {
+    connection.close(code, reason);
+  } catch {
+    // already closed by the peer or the runtime
+  }
+}
+
 /** Compares two secrets in time that depends only on their lengths. */
 const sameSecret = (given: string, expected: string) =>
   timingSafeEqual(new TextEncoder().encode(given), new TextEncoder().encode(expected));
@@ -63,6 +72,19 @@ export default class CommentsRoom implements Party.Server {
     let delivered = 0;
     for (const _ of this.room.getConnections()) delivered++;
     return json({ ok: true, delivered }, 200);
+  }
+
+  /**
+   * The browser closed its socket (tab closed, page left, network gone): answer the close so the runtime
+   * does not wait for it and report the half-closed socket as an uncaught "disconnected" exception.
+   */
+  onClose(connection: Party.Connection): void {
+    closeQuietly(connection);
+  }
+
+  /** A socket that failed (peer vanished without a close frame) is closed; nothing is thrown. */
+  onError(connection: Party.Connection): void {
+    closeQuietly(connection, 1011, 'Socket error');
   }
 
   onMessage(message: string | ArrayBuffer | ArrayBufferView, sender: Party.Connection): void {

@@ -1,8 +1,11 @@
-// Node-only (never imported by the rooms): runs `partykit dev` for the live integration test and
-// bench/live.ts. Offline-safe flags; the room's PARTY_SECRET is passed with --var.
+// Node-only (never imported by the rooms): runs `partykit dev` for npm start, the live integration test
+// and bench/live.ts. Offline-safe flags; the room's PARTY_SECRET travels in a private config file, never on
+// the command line, where every local user could read it in the process list.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { dirname, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -16,19 +19,41 @@ export interface PartyKitDev {
 }
 
 /**
- * The arguments of `partykit dev` for this repo, wherever it is started (npm start and npm run dev,
- * the live tests, bench/live.ts): offline-safe (no Cloudflare cf fetch, no hotkeys on a non-TTY) and
- * with the room's shared secret.
+ * The repo's partykit.json with the room's secret in `vars`, written to a directory only this user can
+ * read (mkdtemp is 0700, the file 0600); `partykit dev --config` reads vars from it. Paths are absolute so
+ * the file works from anywhere. `remove()` deletes it.
  */
-export function partyKitDevArgs(options: { port: number | string; secret: string; live?: boolean }): string[] {
+export function writePartyKitConfig(secret: string): { path: string; remove: () => void } {
+  const config = JSON.parse(readFileSync(resolve(REPO_ROOT, 'partykit.json'), 'utf8')) as {
+    main: string;
+    parties?: Record<string, string>;
+    vars?: Record<string, string>;
+  };
+  const dir = mkdtempSync(join(tmpdir(), 'phimviet-partykit-'));
+  const path = join(dir, 'partykit.json');
+  const parties = Object.fromEntries(Object.entries(config.parties ?? {}).map(([name, file]) => [name, resolve(REPO_ROOT, file)]));
+  writeFileSync(
+    path,
+    JSON.stringify({ ...config, main: resolve(REPO_ROOT, config.main), parties, vars: { ...config.vars, PARTY_SECRET: secret } }),
+    { mode: 0o600 },
+  );
+  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * The arguments of `partykit dev` for this repo, wherever it is started (npm start and npm run dev,
+ * the live tests, bench/live.ts): offline-safe (no Cloudflare cf fetch, no hotkeys on a non-TTY), with the
+ * config file that holds the room's shared secret (writePartyKitConfig). No secret is ever an argument.
+ */
+export function partyKitDevArgs(options: { port: number | string; configPath: string; live?: boolean }): string[] {
   return [
     'dev',
+    '--config',
+    options.configPath,
     '--port',
     String(options.port),
     '--disable-request-cf-fetch',
     '--no-hotkeys',
-    '--var',
-    `PARTY_SECRET=${options.secret}`,
     ...(options.live ? ['--live'] : []),
   ];
 }
@@ -74,7 +99,8 @@ export async function startPartyKitDev(options: {
   log?: boolean;
 }): Promise<PartyKitDev> {
   const port = options.port ?? (await freePort());
-  const child = spawn(resolve(REPO_ROOT, 'node_modules/.bin/partykit'), partyKitDevArgs({ port, secret: options.secret }), {
+  const config = writePartyKitConfig(options.secret);
+  const child = spawn(resolve(REPO_ROOT, 'node_modules/.bin/partykit'), partyKitDevArgs({ port, configPath: config.path }), {
     cwd: REPO_ROOT,
     detached: true,
     stdio: options.log ? 'inherit' : 'ignore',
@@ -96,7 +122,15 @@ export async function startPartyKitDev(options: {
     }
   } catch (err) {
     await stopChild(child);
+    config.remove();
     throw err;
   }
-  return { url, host: `127.0.0.1:${port}`, stop: () => stopChild(child) };
+  return {
+    url,
+    host: `127.0.0.1:${port}`,
+    stop: async () => {
+      await stopChild(child);
+      config.remove();
+    },
+  };
 }

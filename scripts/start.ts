@@ -14,7 +14,7 @@ import { seedDemoAccounts } from '../worker/services/auth/demo-accounts';
 import { demoMediaDir, prepareDemoMedia } from '../demo/media';
 import { startDemoSource } from '../demo/server';
 import { startPaymentStandins, type PaymentStandins } from '../demo/payment-gateways';
-import { partyKitDevArgs } from '../party/dev-server';
+import { partyKitDevArgs, writePartyKitConfig } from '../party/dev-server';
 
 // No network beyond the npm registry: keep wrangler/miniflare/partykit from phoning home.
 process.env.WRANGLER_SEND_METRICS ??= 'false';
@@ -37,9 +37,12 @@ function runToEnd(command: string, argv: string[]): Promise<void> {
   });
 }
 
+/** PartyKit's dev server; the room's secret goes in a private config file, never on its command line. */
 function startPartyKit(partyHost: string, secret: string, live: boolean): void {
   const port = new URL(partyHost).port || '1999';
-  run(bin('partykit'), partyKitDevArgs({ port, secret, live }));
+  const config = writePartyKitConfig(secret);
+  process.once('exit', config.remove);
+  run(bin('partykit'), partyKitDevArgs({ port, configPath: config.path, live }));
 }
 
 async function main(): Promise<void> {

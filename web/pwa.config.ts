@@ -43,7 +43,7 @@ export const pwaOptions: Partial<VitePWAOptions> = {
     // No navigateFallback: page navigations go to the network, which answers with the page rendered on the
     // host (worker/ssr/render.ts), and fall back to the precached shell offline (the first rule below).
     // Push and notification-click handlers (new episodes) live in a plain script the generated worker
-    // imports: the caching rules stay declarative here (docs/decisions/0700-member-library.md).
+    // imports: the caching rules stay declarative here (docs/decisions/0800-member-library.md).
     importScripts: ['/sw-push.js'],
     cleanupOutdatedCaches: true,
     clientsClaim: true,

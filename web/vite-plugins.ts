@@ -1,5 +1,5 @@
 import type { Plugin, Rollup } from 'vite';
-import { CATEGORIES, COUNTRIES, GENRES } from '../worker/schemas/taxonomy';
+import { CATEGORIES, COUNTRIES, GENRES, RESERVED_FILM_SLUGS } from '../worker/schemas/taxonomy';
 
 /**
  * Inlines the (single, ~7 kB gzip) stylesheet into index.html: the first paint then needs only the
@@ -50,7 +50,8 @@ export function bootPrefetch(): Plugin {
     listings[`/the-loai/${g.slug}`] = g.endpoint;
     listings[`/the-loai/${encodeURIComponent(g.slug)}`] = g.endpoint;
   }
-  const reserved = ['tim-kiem', 'not-found', 'dang-nhap', 'dang-ky', 'dang-ky-goi-vip', 'account', 'admin', 'offline'];
+  // Every first segment that is not a film (fixed pages, the footer's pages, the back office): no request.
+  const reserved = [...RESERVED_FILM_SLUGS];
   // A page the host rendered (worker/ssr/render.ts) carries its data (#ssr-state): nothing to prefetch.
   const code = `(function(){try{
 if(document.querySelector('meta[name="ssr"]'))return;

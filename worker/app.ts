@@ -22,6 +22,7 @@ import { pushRoutes } from './routes/push';
 import { checkoutRoutes, paymentRoutes } from './routes/payment';
 import { vipRoutes } from './routes/vip';
 import { ratingRoutes } from './routes/ratings';
+import { adminSitePageRoutes, sitePageRoutes } from './routes/pages';
 
 /** The read cache's bound in bytes of cached answers (a listing page is about 35 KB as a JS string). */
 const RESPONSE_CACHE_BYTES = 32 * 2 ** 20;
@@ -71,6 +72,8 @@ export function createApp(deps: AppDeps) {
     .route('/', adminCrawlRoutes)
     .route('/admin', adminAddFilmRoutes)
     .route('/admin', backOfficeRoutes)
+    .route('/admin', adminSitePageRoutes)
+    .route('/pages', sitePageRoutes)
     // Before the catalogue: its /product/:slug/:episode would otherwise catch /product/delete_product.
     .route('/product', adminProductRoutes)
     // Before the catalogue: its /product/:slug/:episode would otherwise catch /product/:slug/comments.

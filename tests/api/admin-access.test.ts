@@ -1,5 +1,6 @@
 // The roles and permissions rules enforced by the API: every admin endpoint against every kind of viewer. Admin-only
-// endpoints admit role admin; dashboard, add film and add episode also admit permission VIP2.
+// endpoints admit role admin; dashboard, add film and add or change episodes also admit permission VIP2, the
+// episodes only of films the VIP2 holder added (phim-truy-cap was not added by them: 403).
 // Visitors get 401, everyone else without the right 403; the allowed ones never get 401/403/5xx.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, errorOf, type TestApp } from '../helpers/app';
@@ -32,10 +33,10 @@ const ENDPOINTS: Endpoint[] = [
     method: 'POST',
     path: '/api/product/create_xemphim',
     json: { selectedTitle: 'phim-truy-cap', episode: 1, linkfilm: 'https://cdn.example.com/1.m3u8' },
-    vip2: true,
+    vip2: false,
   },
-  { method: 'GET', path: '/api/product/admin_episodes?title=phim-truy-cap', vip2: true },
-  { method: 'POST', path: '/api/product/edit_xemphim', json: { id: 999_999, linkfilm: 'https://cdn.example.com/2.m3u8' }, vip2: false },
+  { method: 'GET', path: '/api/product/admin_episodes?title=phim-truy-cap', vip2: false },
+  { method: 'POST', path: '/api/product/edit_xemphim', json: { id: 999_999, linkfilm: 'https://cdn.example.com/2.m3u8' }, vip2: true },
   { method: 'DELETE', path: '/api/product/delete_xemphim?id=999999', vip2: false },
   { method: 'POST', path: '/api/crawl', json: { category: 'Không có thể loại này' }, vip2: false },
   { method: 'GET', path: '/api/crawl_runs', vip2: false },
@@ -55,6 +56,12 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: '/api/admin/settings', vip2: false },
   { method: 'PUT', path: '/api/admin/settings', json: { hotline: '1900 0000' }, vip2: false },
   { method: 'GET', path: '/api/admin/audit', vip2: false },
+  { method: 'GET', path: '/api/admin/film?slug=phim-truy-cap', vip2: false },
+  { method: 'GET', path: '/api/admin/deleted-films', vip2: false },
+  { method: 'POST', path: '/api/admin/deleted-films/999999/restore', vip2: false },
+  { method: 'GET', path: '/api/admin/orders?method=bank_transfer&status=pending', vip2: false },
+  { method: 'POST', path: '/api/admin/orders/0123456789abcdef0123456789abcdef/confirm', vip2: false },
+  { method: 'GET', path: '/api/admin/pages', vip2: false },
 ];
 
 let t: TestApp;

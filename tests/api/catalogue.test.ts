@@ -125,7 +125,8 @@ describe('listing endpoints', () => {
     await expectError('/api/product/product-phimbo?category=nope', 400, 'category');
     await expectError('/api/product/product-phimbo?country=atlantis', 400, 'country');
     await expectError(`/api/product/product-phimbo?keyword=${'a'.repeat(101)}`, 400, 'keyword');
-    await expectError('/api/product/product-nowhere', 400, 'endpoint');
+    // Not a listing: a film slug (titles like "Product X"), and there is no such film.
+    await expectError('/api/product/product-nowhere', 404);
   });
 });
 

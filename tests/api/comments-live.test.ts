@@ -1,5 +1,6 @@
 // End to end through a real `partykit dev`: API → room → browsers (partysocket on ws, as the web uses it).
 import PartySocket from 'partysocket';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startPartyKitDev, type PartyKitDev } from '../../party/dev-server';
@@ -7,7 +8,7 @@ import { parseRoomEvent, type RoomEvent } from '../../party/messages';
 import { createTestApp } from '../helpers/app';
 import { bearer, insertFilm, signedInUser } from '../helpers/auth';
 
-const SECRET = 'live-test-party-secret';
+const SECRET = `live-test-party-secret-${process.pid}-${Date.now()}`;
 let party: PartyKitDev;
 
 beforeAll(async () => {
@@ -92,5 +93,36 @@ describe('live comments through partykit dev', () => {
     } finally {
       for (const s of [a, b, elsewhere]) s.socket.close();
     }
+  });
+});
+
+describe('the room secret', () => {
+  it('is on no command line of any process (it is in a private config file), and the room still checks it', () => {
+    const commandLines = readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry))
+      .map((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+        } catch {
+          return ''; // the process ended meanwhile
+        }
+      });
+    expect(commandLines.some((line) => line.includes('partykit') && line.includes(' dev '))).toBe(true);
+    expect(commandLines.filter((line) => line.includes(SECRET))).toEqual([]);
+  });
+
+  it('refuses a push without it (401) and takes one with it', async () => {
+    const body = JSON.stringify({
+      type: 'comment',
+      comment: { id: 1, parent_id: null, comment: 'x', createdAt: 1, users: { username: 'a' } },
+    });
+    const without = await fetch(`${party.url}/parties/comments/phim-bi-mat`, { method: 'POST', body });
+    expect(without.status).toBe(401);
+    const withSecret = await fetch(`${party.url}/parties/comments/phim-bi-mat`, {
+      method: 'POST',
+      body,
+      headers: { 'x-party-secret': SECRET },
+    });
+    expect(withSecret.status).toBe(200);
   });
 });

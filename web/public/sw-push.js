@@ -1,5 +1,5 @@
 // Web Push handlers, imported into the service worker that vite-plugin-pwa generates (web/pwa.config.ts,
-// workbox.importScripts; docs/decisions/0700-member-library.md). The server sends
+// workbox.importScripts; docs/decisions/0800-member-library.md). The server sends
 // { type: 'new-episode', title, body, url, slug, episode, icon? } (worker/schemas/library.ts).
 /* global self, URL */
 self.addEventListener('push', (event) => {

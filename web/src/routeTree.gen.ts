@@ -13,14 +13,18 @@ import { Route as IndexRouteImport } from './routes/index'
 import { Route as SlugRouteImport } from './routes/$slug'
 import { Route as AccountRouteImport } from './routes/account'
 import { Route as AdminRouteImport } from './routes/admin'
+import { Route as BaoMatRouteImport } from './routes/bao-mat'
 import { Route as DangKyRouteImport } from './routes/dang-ky'
 import { Route as DangNhapRouteImport } from './routes/dang-nhap'
+import { Route as DieuKhoanRouteImport } from './routes/dieu-khoan'
+import { Route as GioiThieuRouteImport } from './routes/gioi-thieu'
 import { Route as LichSuRouteImport } from './routes/lich-su'
 import { Route as NotFoundRouteImport } from './routes/not-found'
 import { Route as PhimBoRouteImport } from './routes/phim-bo'
 import { Route as PhimLeRouteImport } from './routes/phim-le'
 import { Route as PhimSapChieuRouteImport } from './routes/phim-sap-chieu'
 import { Route as PhimShowsRouteImport } from './routes/phim-shows'
+import { Route as QuyDinhRouteImport } from './routes/quy-dinh'
 import { Route as TuPhimRouteImport } from './routes/tu-phim'
 import { Route as AdminIndexRouteImport } from './routes/admin/index'
 import { Route as AdminAnalyticsRouteImport } from './routes/admin/analytics'
@@ -37,6 +41,8 @@ import { Route as TimKiemQRouteImport } from './routes/tim-kiem.$q'
 import { Route as AdminProductsIndexRouteImport } from './routes/admin/products/index'
 import { Route as AdminProductsAdd_episodeRouteImport } from './routes/admin/products/add_episode'
 import { Route as AdminProductsAdd_phimRouteImport } from './routes/admin/products/add_phim'
+import { Route as AdminProductsDeletedRouteImport } from './routes/admin/products/deleted'
+import { Route as AdminProductsEditRouteImport } from './routes/admin/products/edit'
 import { Route as DangKyGoiVipPlanIndexRouteImport } from './routes/dang-ky-goi-vip.$plan.index'
 import { Route as DangKyGoiVipPlanBank_transferRouteImport } from './routes/dang-ky-goi-vip.$plan.bank_transfer'
 import { Route as XemPhimSlugEpisodeRouteImport } from './routes/xem-phim.$slug.$episode'
@@ -62,6 +68,11 @@ const AdminRoute = AdminRouteImport.update({
   path: '/admin',
   getParentRoute: () => rootRouteImport,
 } as any)
+const BaoMatRoute = BaoMatRouteImport.update({
+  id: '/bao-mat',
+  path: '/bao-mat',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const DangKyRoute = DangKyRouteImport.update({
   id: '/dang-ky',
   path: '/dang-ky',
@@ -70,6 +81,16 @@ const DangKyRoute = DangKyRouteImport.update({
 const DangNhapRoute = DangNhapRouteImport.update({
   id: '/dang-nhap',
   path: '/dang-nhap',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const DieuKhoanRoute = DieuKhoanRouteImport.update({
+  id: '/dieu-khoan',
+  path: '/dieu-khoan',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const GioiThieuRoute = GioiThieuRouteImport.update({
+  id: '/gioi-thieu',
+  path: '/gioi-thieu',
   getParentRoute: () => rootRouteImport,
 } as any)
 const LichSuRoute = LichSuRouteImport.update({
@@ -100,6 +121,11 @@ const PhimSapChieuRoute = PhimSapChieuRouteImport.update({
 const PhimShowsRoute = PhimShowsRouteImport.update({
   id: '/phim-shows',
   path: '/phim-shows',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const QuyDinhRoute = QuyDinhRouteImport.update({
+  id: '/quy-dinh',
+  path: '/quy-dinh',
   getParentRoute: () => rootRouteImport,
 } as any)
 const TuPhimRoute = TuPhimRouteImport.update({
@@ -183,6 +209,16 @@ const AdminProductsAdd_phimRoute = AdminProductsAdd_phimRouteImport.update({
   path: '/products/add_phim',
   getParentRoute: () => AdminRoute,
 } as any)
+const AdminProductsDeletedRoute = AdminProductsDeletedRouteImport.update({
+  id: '/products/deleted',
+  path: '/products/deleted',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminProductsEditRoute = AdminProductsEditRouteImport.update({
+  id: '/products/edit',
+  path: '/products/edit',
+  getParentRoute: () => AdminRoute,
+} as any)
 const DangKyGoiVipPlanIndexRoute = DangKyGoiVipPlanIndexRouteImport.update({
   id: '/dang-ky-goi-vip/$plan/',
   path: '/dang-ky-goi-vip/$plan/',
@@ -211,14 +247,18 @@ export interface FileRoutesByFullPath {
   '/$slug': typeof SlugRoute
   '/account': typeof AccountRoute
   '/admin': typeof AdminRouteWithChildren
+  '/bao-mat': typeof BaoMatRoute
   '/dang-ky': typeof DangKyRoute
   '/dang-nhap': typeof DangNhapRoute
+  '/dieu-khoan': typeof DieuKhoanRoute
+  '/gioi-thieu': typeof GioiThieuRoute
   '/lich-su': typeof LichSuRoute
   '/not-found': typeof NotFoundRoute
   '/phim-bo': typeof PhimBoRoute
   '/phim-le': typeof PhimLeRoute
   '/phim-sap-chieu': typeof PhimSapChieuRoute
   '/phim-shows': typeof PhimShowsRoute
+  '/quy-dinh': typeof QuyDinhRoute
   '/tu-phim': typeof TuPhimRoute
   '/admin/analytics': typeof AdminAnalyticsRoute
   '/admin/audit': typeof AdminAuditRoute
@@ -234,6 +274,8 @@ export interface FileRoutesByFullPath {
   '/dang-ky-goi-vip/': typeof DangKyGoiVipIndexRoute
   '/admin/products/add_episode': typeof AdminProductsAdd_episodeRoute
   '/admin/products/add_phim': typeof AdminProductsAdd_phimRoute
+  '/admin/products/deleted': typeof AdminProductsDeletedRoute
+  '/admin/products/edit': typeof AdminProductsEditRoute
   '/dang-ky-goi-vip/$plan/bank_transfer': typeof DangKyGoiVipPlanBank_transferRoute
   '/xem-phim/$slug/$episode': typeof XemPhimSlugEpisodeRoute
   '/admin/products/': typeof AdminProductsIndexRoute
@@ -244,14 +286,18 @@ export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/$slug': typeof SlugRoute
   '/account': typeof AccountRoute
+  '/bao-mat': typeof BaoMatRoute
   '/dang-ky': typeof DangKyRoute
   '/dang-nhap': typeof DangNhapRoute
+  '/dieu-khoan': typeof DieuKhoanRoute
+  '/gioi-thieu': typeof GioiThieuRoute
   '/lich-su': typeof LichSuRoute
   '/not-found': typeof NotFoundRoute
   '/phim-bo': typeof PhimBoRoute
   '/phim-le': typeof PhimLeRoute
   '/phim-sap-chieu': typeof PhimSapChieuRoute
   '/phim-shows': typeof PhimShowsRoute
+  '/quy-dinh': typeof QuyDinhRoute
   '/tu-phim': typeof TuPhimRoute
   '/admin/analytics': typeof AdminAnalyticsRoute
   '/admin/audit': typeof AdminAuditRoute
@@ -267,6 +313,8 @@ export interface FileRoutesByTo {
   '/dang-ky-goi-vip': typeof DangKyGoiVipIndexRoute
   '/admin/products/add_episode': typeof AdminProductsAdd_episodeRoute
   '/admin/products/add_phim': typeof AdminProductsAdd_phimRoute
+  '/admin/products/deleted': typeof AdminProductsDeletedRoute
+  '/admin/products/edit': typeof AdminProductsEditRoute
   '/dang-ky-goi-vip/$plan/bank_transfer': typeof DangKyGoiVipPlanBank_transferRoute
   '/xem-phim/$slug/$episode': typeof XemPhimSlugEpisodeRoute
   '/admin/products': typeof AdminProductsIndexRoute
@@ -279,14 +327,18 @@ export interface FileRoutesById {
   '/$slug': typeof SlugRoute
   '/account': typeof AccountRoute
   '/admin': typeof AdminRouteWithChildren
+  '/bao-mat': typeof BaoMatRoute
   '/dang-ky': typeof DangKyRoute
   '/dang-nhap': typeof DangNhapRoute
+  '/dieu-khoan': typeof DieuKhoanRoute
+  '/gioi-thieu': typeof GioiThieuRoute
   '/lich-su': typeof LichSuRoute
   '/not-found': typeof NotFoundRoute
   '/phim-bo': typeof PhimBoRoute
   '/phim-le': typeof PhimLeRoute
   '/phim-sap-chieu': typeof PhimSapChieuRoute
   '/phim-shows': typeof PhimShowsRoute
+  '/quy-dinh': typeof QuyDinhRoute
   '/tu-phim': typeof TuPhimRoute
   '/admin/analytics': typeof AdminAnalyticsRoute
   '/admin/audit': typeof AdminAuditRoute
@@ -302,6 +354,8 @@ export interface FileRoutesById {
   '/dang-ky-goi-vip/': typeof DangKyGoiVipIndexRoute
   '/admin/products/add_episode': typeof AdminProductsAdd_episodeRoute
   '/admin/products/add_phim': typeof AdminProductsAdd_phimRoute
+  '/admin/products/deleted': typeof AdminProductsDeletedRoute
+  '/admin/products/edit': typeof AdminProductsEditRoute
   '/dang-ky-goi-vip/$plan/bank_transfer': typeof DangKyGoiVipPlanBank_transferRoute
   '/xem-phim/$slug/$episode': typeof XemPhimSlugEpisodeRoute
   '/admin/products/': typeof AdminProductsIndexRoute
@@ -315,14 +369,18 @@ export interface FileRouteTypes {
     | '/$slug'
     | '/account'
     | '/admin'
+    | '/bao-mat'
     | '/dang-ky'
     | '/dang-nhap'
+    | '/dieu-khoan'
+    | '/gioi-thieu'
     | '/lich-su'
     | '/not-found'
     | '/phim-bo'
     | '/phim-le'
     | '/phim-sap-chieu'
     | '/phim-shows'
+    | '/quy-dinh'
     | '/tu-phim'
     | '/admin/analytics'
     | '/admin/audit'
@@ -338,6 +396,8 @@ export interface FileRouteTypes {
     | '/dang-ky-goi-vip/'
     | '/admin/products/add_episode'
     | '/admin/products/add_phim'
+    | '/admin/products/deleted'
+    | '/admin/products/edit'
     | '/dang-ky-goi-vip/$plan/bank_transfer'
     | '/xem-phim/$slug/$episode'
     | '/admin/products/'
@@ -348,14 +408,18 @@ export interface FileRouteTypes {
     | '/'
     | '/$slug'
     | '/account'
+    | '/bao-mat'
     | '/dang-ky'
     | '/dang-nhap'
+    | '/dieu-khoan'
+    | '/gioi-thieu'
     | '/lich-su'
     | '/not-found'
     | '/phim-bo'
     | '/phim-le'
     | '/phim-sap-chieu'
     | '/phim-shows'
+    | '/quy-dinh'
     | '/tu-phim'
     | '/admin/analytics'
     | '/admin/audit'
@@ -371,6 +435,8 @@ export interface FileRouteTypes {
     | '/dang-ky-goi-vip'
     | '/admin/products/add_episode'
     | '/admin/products/add_phim'
+    | '/admin/products/deleted'
+    | '/admin/products/edit'
     | '/dang-ky-goi-vip/$plan/bank_transfer'
     | '/xem-phim/$slug/$episode'
     | '/admin/products'
@@ -382,14 +448,18 @@ export interface FileRouteTypes {
     | '/$slug'
     | '/account'
     | '/admin'
+    | '/bao-mat'
     | '/dang-ky'
     | '/dang-nhap'
+    | '/dieu-khoan'
+    | '/gioi-thieu'
     | '/lich-su'
     | '/not-found'
     | '/phim-bo'
     | '/phim-le'
     | '/phim-sap-chieu'
     | '/phim-shows'
+    | '/quy-dinh'
     | '/tu-phim'
     | '/admin/analytics'
     | '/admin/audit'
@@ -405,6 +475,8 @@ export interface FileRouteTypes {
     | '/dang-ky-goi-vip/'
     | '/admin/products/add_episode'
     | '/admin/products/add_phim'
+    | '/admin/products/deleted'
+    | '/admin/products/edit'
     | '/dang-ky-goi-vip/$plan/bank_transfer'
     | '/xem-phim/$slug/$episode'
     | '/admin/products/'
@@ -417,14 +489,18 @@ export interface RootRouteChildren {
   SlugRoute: typeof SlugRoute
   AccountRoute: typeof AccountRoute
   AdminRoute: typeof AdminRouteWithChildren
+  BaoMatRoute: typeof BaoMatRoute
   DangKyRoute: typeof DangKyRoute
   DangNhapRoute: typeof DangNhapRoute
+  DieuKhoanRoute: typeof DieuKhoanRoute
+  GioiThieuRoute: typeof GioiThieuRoute
   LichSuRoute: typeof LichSuRoute
   NotFoundRoute: typeof NotFoundRoute
   PhimBoRoute: typeof PhimBoRoute
   PhimLeRoute: typeof PhimLeRoute
   PhimSapChieuRoute: typeof PhimSapChieuRoute
   PhimShowsRoute: typeof PhimShowsRoute
+  QuyDinhRoute: typeof QuyDinhRoute
   TuPhimRoute: typeof TuPhimRoute
   TheLoaiSlugRoute: typeof TheLoaiSlugRoute
   TimKiemQRoute: typeof TimKiemQRoute
@@ -465,6 +541,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/bao-mat': {
+      id: '/bao-mat'
+      path: '/bao-mat'
+      fullPath: '/bao-mat'
+      preLoaderRoute: typeof BaoMatRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/dang-ky': {
       id: '/dang-ky'
       path: '/dang-ky'
@@ -477,6 +560,20 @@ declare module '@tanstack/react-router' {
       path: '/dang-nhap'
       fullPath: '/dang-nhap'
       preLoaderRoute: typeof DangNhapRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/dieu-khoan': {
+      id: '/dieu-khoan'
+      path: '/dieu-khoan'
+      fullPath: '/dieu-khoan'
+      preLoaderRoute: typeof DieuKhoanRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/gioi-thieu': {
+      id: '/gioi-thieu'
+      path: '/gioi-thieu'
+      fullPath: '/gioi-thieu'
+      preLoaderRoute: typeof GioiThieuRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/lich-su': {
@@ -519,6 +616,13 @@ declare module '@tanstack/react-router' {
       path: '/phim-shows'
       fullPath: '/phim-shows'
       preLoaderRoute: typeof PhimShowsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/quy-dinh': {
+      id: '/quy-dinh'
+      path: '/quy-dinh'
+      fullPath: '/quy-dinh'
+      preLoaderRoute: typeof QuyDinhRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/tu-phim': {
@@ -633,6 +737,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminProductsAdd_phimRouteImport
       parentRoute: typeof AdminRoute
     }
+    '/admin/products/deleted': {
+      id: '/admin/products/deleted'
+      path: '/products/deleted'
+      fullPath: '/admin/products/deleted'
+      preLoaderRoute: typeof AdminProductsDeletedRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/admin/products/edit': {
+      id: '/admin/products/edit'
+      path: '/products/edit'
+      fullPath: '/admin/products/edit'
+      preLoaderRoute: typeof AdminProductsEditRouteImport
+      parentRoute: typeof AdminRoute
+    }
     '/dang-ky-goi-vip/$plan/': {
       id: '/dang-ky-goi-vip/$plan/'
       path: '/dang-ky-goi-vip/$plan'
@@ -676,6 +794,8 @@ interface AdminRouteChildren {
   AdminIndexRoute: typeof AdminIndexRoute
   AdminProductsAdd_episodeRoute: typeof AdminProductsAdd_episodeRoute
   AdminProductsAdd_phimRoute: typeof AdminProductsAdd_phimRoute
+  AdminProductsDeletedRoute: typeof AdminProductsDeletedRoute
+  AdminProductsEditRoute: typeof AdminProductsEditRoute
   AdminProductsIndexRoute: typeof AdminProductsIndexRoute
 }
 
@@ -691,6 +811,8 @@ const AdminRouteChildren: AdminRouteChildren = {
   AdminIndexRoute: AdminIndexRoute,
   AdminProductsAdd_episodeRoute: AdminProductsAdd_episodeRoute,
   AdminProductsAdd_phimRoute: AdminProductsAdd_phimRoute,
+  AdminProductsDeletedRoute: AdminProductsDeletedRoute,
+  AdminProductsEditRoute: AdminProductsEditRoute,
   AdminProductsIndexRoute: AdminProductsIndexRoute,
 }
 
@@ -701,14 +823,18 @@ const rootRouteChildren: RootRouteChildren = {
   SlugRoute: SlugRoute,
   AccountRoute: AccountRoute,
   AdminRoute: AdminRouteWithChildren,
+  BaoMatRoute: BaoMatRoute,
   DangKyRoute: DangKyRoute,
   DangNhapRoute: DangNhapRoute,
+  DieuKhoanRoute: DieuKhoanRoute,
+  GioiThieuRoute: GioiThieuRoute,
   LichSuRoute: LichSuRoute,
   NotFoundRoute: NotFoundRoute,
   PhimBoRoute: PhimBoRoute,
   PhimLeRoute: PhimLeRoute,
   PhimSapChieuRoute: PhimSapChieuRoute,
   PhimShowsRoute: PhimShowsRoute,
+  QuyDinhRoute: QuyDinhRoute,
   TuPhimRoute: TuPhimRoute,
   TheLoaiSlugRoute: TheLoaiSlugRoute,
   TimKiemQRoute: TimKiemQRoute,

@@ -62,10 +62,14 @@ export const films = sqliteTable(
     searchText: text('search_text').notNull().default(''),
     sourceKey: text('source_key').unique(),
     sourceChecksum: text('source_checksum'),
+    /** Who added and who last changed the film; null for the crawler (docs/decisions/0700). */
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    index('films_created_by').on(t.createdBy),
     index('films_category_updated').on(t.categoryId, t.updatedAt),
     index('films_category_views').on(t.categoryId, t.views),
     index('films_category_created').on(t.categoryId, t.createdAt),
@@ -126,6 +130,9 @@ export const episodes = sqliteTable(
     name: text('name').notNull().default(''),
     m3u8Url: text('m3u8_url').notNull().default(''),
     embedUrl: text('embed_url').notNull().default(''),
+    /** Who added and who last changed the episode; null for the crawler. */
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('episodes_film_server_episode').on(t.filmId, t.serverName, t.episode)],
@@ -294,8 +301,12 @@ export const payments = sqliteTable(
     providerPayload: text('provider_payload'),
     createdAt: createdAt(),
     paidAt: integer('paid_at'),
+    /** The admin who confirmed a bank transfer (paid_at is when). */
+    confirmedBy: integer('confirmed_by').references(() => users.id, { onDelete: 'set null' }),
+    /** Kept as written: the admin's account may be deleted later. */
+    confirmedByEmail: text('confirmed_by_email'),
   },
-  (t) => [index('payments_user').on(t.userId)],
+  (t) => [index('payments_user').on(t.userId), index('payments_status_created').on(t.status, t.createdAt)],
 );
 
 export const subscriptions = sqliteTable(
@@ -403,6 +414,27 @@ export const auditLog = sqliteTable(
   (t) => [index('audit_log_created').on(t.createdAt), index('audit_log_action').on(t.action, t.createdAt)],
 );
 
+/**
+ * Films an admin deleted (docs/decisions/0700-deleted-films-stay-deleted.md): every crawl skips a source key
+ * listed here, and "Khôi phục" writes the film back from its snapshot and removes the row.
+ */
+export const deletedFilms = sqliteTable(
+  'deleted_films',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    /** The film's source key; null for a film added by hand (nothing to keep out, still restorable). */
+    sourceKey: text('source_key').unique(),
+    slug: text('slug').notNull(),
+    title: text('title').notNull(),
+    /** JSON: the film writer's input that rebuilds the film (fields, taxonomy slugs, episodes, authors). */
+    snapshot: text('snapshot').notNull(),
+    deletedBy: integer('deleted_by').references(() => users.id, { onDelete: 'set null' }),
+    deletedByEmail: text('deleted_by_email').notNull().default(''),
+    deletedAt: integer('deleted_at').notNull(),
+  },
+  (t) => [index('deleted_films_deleted_at').on(t.deletedAt)],
+);
+
 /** Operator-editable site settings (hotline, bank details, crawl source); env values are the defaults. */
 export const settings = sqliteTable('settings', {
   key: text('key').primaryKey(),
@@ -430,7 +462,7 @@ export const watchlist = sqliteTable(
   ],
 );
 
-/** Where a member is in each episode; the newest client `updatedAt` wins (docs/decisions/0700). */
+/** Where a member is in each episode; the newest client `updatedAt` wins (docs/decisions/0800). */
 export const watchProgress = sqliteTable(
   'watch_progress',
   {

@@ -49,6 +49,15 @@ export const catalogueRoutes = new Hono<AppEnv>()
     const who = { ip: clientIp(c.req.raw.headers), viewer: c.var.viewer };
     return c.json({ data: await reportEpisodeError(c.var.db, c.req.valid('json'), who, c.var.deps.now()) }, 201);
   })
+  // A film whose slug starts with 'product-' (titled "Product …") shares the listings' path: a name that
+  // is not one of the listings is that film. No film is given a listing's own name (RESERVED_FILM_SLUGS).
+  .get('/:slug{product-[a-z0-9+-]+}', validate('param', slugParamSchema), async (c, next) => {
+    const { slug } = c.req.valid('param');
+    if (listingScope(slug.slice('product-'.length))) return next();
+    const { cached, ...body } = await filmDetailBySlug(c.var.db, slug, c.var.viewer, c.var.caches.films);
+    c.header('X-Cache', cached ? 'hit' : 'miss');
+    return c.json(body, 200);
+  })
   .get('/:listing{product-[a-z0-9+-]+}', cached, validate('query', listingQuerySchema), async (c) => {
     const endpoint = c.req.param('listing').slice('product-'.length);
     const scope = listingScope(endpoint);

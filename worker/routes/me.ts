@@ -1,4 +1,4 @@
-// The signed-in member's own library under /api/me (docs/decisions/0700-member-library.md). Personal:
+// The signed-in member's own library under /api/me (docs/decisions/0800-member-library.md). Personal:
 // every answer is Cache-Control: no-store (the app's default), never a shared cache's.
 import { Hono } from 'hono';
 import { requireViewer } from '../lib/auth-middleware';

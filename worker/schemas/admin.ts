@@ -15,6 +15,7 @@ export const ADMIN_FILMS_PAGE_SIZE = 50;
 export const ADMIN_USERS_PAGE_SIZE = 20;
 export const ADMIN_REPORTS_PAGE_SIZE = 30;
 export const ADMIN_AUDIT_PAGE_SIZE = 50;
+export const ADMIN_DELETED_PAGE_SIZE = 50;
 export const ADMIN_PAGE_LINKS = 5;
 
 /** crawl_schedules.status: 1 pending, 2 done, 3 failed, 4 claimed by a tick and running. */
@@ -40,7 +41,7 @@ export type Permission = (typeof PERMISSIONS)[number];
 export const ADMIN_ACCESS = {
   /** users, products list/edit/delete/VIP1, auto crawl, error reports, orders, analytics, settings, audit. */
   adminOnly: { roles: ['admin'] as string[], permissions: [] as string[] },
-  /** dashboard, add film, add episode. */
+  /** dashboard (a VIP2 holder: their own uploads), add film, add or change episodes (a VIP2 holder: of their own films). */
   adminOrVip2: { roles: ['admin'] as string[], permissions: ['VIP2'] as string[] },
 };
 
@@ -68,6 +69,14 @@ export const ADMIN_TEXTS = {
   crawlRunNotFound: 'Không tìm thấy lượt thu thập',
   reportNotFound: 'Không tìm thấy báo lỗi',
   crawlSourceNotAllowed: 'Nguồn thu thập không nằm trong danh sách cho phép (CRAWL_SOURCES).',
+  /** create_xemphim on an episode number that exists on that server: its link is replaced. */
+  episodeLinkUpdated: 'Đã cập nhật link tập phim',
+  notYourFilm: 'Bạn chỉ có thể thêm hoặc sửa tập của phim do bạn đăng.',
+  deletedFilmNotFound: 'Không tìm thấy phim đã xóa',
+  filmRestored: 'Đã khôi phục phim',
+  restore: 'Khôi phục',
+  confirmPayment: 'Xác nhận đã nhận tiền',
+  paymentConfirmed: 'Đã xác nhận thanh toán',
 } as const;
 export const ADDFILM_OK = ADMIN_TEXTS.addFilmOk;
 
@@ -108,11 +117,11 @@ const theloai = z
   .transform((v) => (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter(Boolean))
   .refine((names) => names.every((n) => GENRE_KEYS.has(n)), 'must be genre names from the list');
 
-/** One of the 35 countries, by name ('Hàn Quốc') or slug ('han-quoc'). */
+/** Countries from the 35, by name ('Hàn Quốc') or slug ('han-quoc'): one, comma-separated, or a list. */
 const quocgia = z
-  .string({ error: 'must be a country' })
-  .trim()
-  .refine((s) => COUNTRY_KEYS.has(s), 'must be one of the 35 countries');
+  .union([z.string(), z.array(z.string())], { error: 'must be countries from the list' })
+  .transform((v) => (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter(Boolean))
+  .refine((names) => names.every((n) => COUNTRY_KEYS.has(n)), 'must be countries from the 35 in the list');
 
 const categoryId = z.coerce
   .number({ error: 'must be 24, 25, 26 or 27' })
@@ -300,6 +309,70 @@ export interface AdminEpisode {
   server: string;
   linkfilm: string;
 }
+/** Who added or last changed a film or an episode; null for the crawler. */
+export interface FilmAuthor {
+  id: number | null;
+  email: string;
+}
+export interface AdminEpisodeWithAuthors extends AdminEpisode {
+  createdBy: FilmAuthor | null;
+  updatedBy: FilmAuthor | null;
+}
+
+/** GET /api/admin/film?slug= (admin): the whole film for the editor, in the spec's field names. */
+export interface AdminFilm {
+  slug: string;
+  title: string;
+  nameenglish: string;
+  hinhanh: string;
+  trangthai: string;
+  sotap: string;
+  thoiluong: string;
+  namphathanh: number | null;
+  chatluong: string;
+  ngonngu: string;
+  daodien: string;
+  dienvien: string;
+  /** Genre names. */
+  theloai: string[];
+  /** Country names. */
+  quocgia: string[];
+  descripts: string;
+  category_id: number;
+  VIP1: 0 | 1;
+  createdBy: FilmAuthor | null;
+  updatedBy: FilmAuthor | null;
+}
+export const filmSlugQuerySchema = z.object({ slug });
+
+/** GET /api/admin/my-films?q= (admin or VIP2): the films the viewer added, for the add-episode picker. */
+export const myFilmsQuerySchema = z.object({ q: z.preprocess(emptyToUndefined, text(100).optional()) });
+export interface UploaderFilm {
+  slug: string;
+  title: string;
+  nameenglish: string;
+  namphathanh: number | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Deleted films (admin): GET /api/admin/deleted-films?page=, POST /api/admin/deleted-films/{id}/restore
+
+export const deletedFilmsQuerySchema = z.object({ page: pageParam });
+export interface DeletedFilm {
+  id: number;
+  slug: string;
+  title: string;
+  /** Imported by a crawl: crawls skip it until it is restored. */
+  fromCrawl: boolean;
+  deletedAt: number;
+  deletedBy: FilmAuthor | null;
+}
+export type DeletedFilmsResponse = Paginated<DeletedFilm>;
+export interface RestoreFilmResponse {
+  message: string;
+  slug: string;
+  id: number;
+}
 export interface EpisodeWriteResponse {
   message: string;
   /** True when the same episode on the same server existed and was updated. */
@@ -309,7 +382,7 @@ export interface EpisodeWriteResponse {
 export interface FilmEpisodesResponse {
   slug: string;
   title: string;
-  data: AdminEpisode[];
+  data: AdminEpisodeWithAuthors[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -456,7 +529,9 @@ export interface TopFilm {
   title: string;
   views: number;
 }
+/** GET /api/admin/stats for an admin: the whole site. */
 export interface AdminStats {
+  scope: 'site';
   films: number;
   episodes: number;
   users: number;
@@ -473,6 +548,20 @@ export interface AdminStats {
   openErrorReports: number;
   lastCrawlRuns: CrawlRunDto[];
 }
+/** GET /api/admin/stats for a VIP2 uploader (not admin): their own uploads only, no revenue or users. */
+export interface UploaderStats {
+  scope: 'uploads';
+  /** Films they added. */
+  films: number;
+  /** Episodes of those films. */
+  episodes: number;
+  /** All-time views of those films. */
+  views: number;
+  /** Their films, most recently changed first (at most 20). */
+  recentFilms: { slug: string; title: string; episodes: number; views: number; updatedAt: number }[];
+}
+export type DashboardStats = AdminStats | UploaderStats;
+
 export interface AdminAnalytics {
   viewsPerDay: DayCount[];
   topFilmsWeek: TopFilm[];
@@ -516,6 +605,13 @@ export interface AuditEntry {
   target: string;
   before: unknown;
   after: unknown;
+  /** Field by field: what differs between before and after. */
+  changes: AuditChange[];
   createdAt: number;
+}
+export interface AuditChange {
+  field: string;
+  before: unknown;
+  after: unknown;
 }
 export type AuditResponse = Paginated<AuditEntry>;

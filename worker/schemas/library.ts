@@ -1,5 +1,5 @@
 // Wire contract of the member's library under /api/me/* (watchlist, progress, history) and Web Push
-// subscriptions. docs/decisions/0700-member-library.md.
+// subscriptions. docs/decisions/0800-member-library.md.
 import { z } from 'zod';
 import type { FilmCard, Pagination } from './catalogue';
 

@@ -145,6 +145,13 @@ export const RESERVED_FILM_SLUGS: ReadonlySet<string> = new Set([
   'product-home',
   'getdetail_xemphim',
   'update_view',
+  // GET /api/product/product-{endpoint} is a listing: a film never takes a listing's name.
+  ...[...scopes.keys()].map((endpoint) => `product-${endpoint}`),
+  // The footer's pages (docs/decisions/0701-site-pages-and-quiet-refusals.md).
+  'quy-dinh',
+  'dieu-khoan',
+  'bao-mat',
+  'gioi-thieu',
 ]);
 
 /** Crawl categories: the 23 genre names and the four category names, as the admin picks them. */

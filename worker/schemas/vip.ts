@@ -115,7 +115,14 @@ export const orderIdSchema = z.string().regex(/^[0-9a-f]{32}$/, 'mã đơn hàng
 export const orderIdParamSchema = z.object({ orderId: orderIdSchema });
 
 export const adminOrdersQuerySchema = z.object({
-  status: z.enum(ORDER_STATUSES, { message: 'phải là pending, paid, failed hoặc cancelled' }).optional(),
+  status: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.enum(ORDER_STATUSES, { message: 'phải là pending, paid, failed hoặc cancelled' }).optional(),
+  ),
+  method: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.enum(PAYMENT_METHODS, { message: 'phải là vnpay, momo hoặc bank_transfer' }).optional(),
+  ),
   page: z.coerce.number({ message: 'phải là số trang' }).int().min(1, 'phải từ 1').max(10_000).default(1),
 });
 
@@ -160,6 +167,10 @@ export interface AdminOrder extends Order {
   userId: number;
   userEmail: string;
   userName: string;
+  /** The admin who confirmed a bank transfer (paidAt is when); null for gateway orders and unconfirmed ones. */
+  confirmedBy: { id: number | null; email: string } | null;
+  /** Only a pending bank transfer can be confirmed by an admin. */
+  confirmable: boolean;
 }
 
 export interface AdminOrdersResponse {

@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { filmQuery, homeQuery, listingQuery } from '../features/catalogue/api/catalogue-queries';
 import { categoryListing, countryListing, genreListing } from '../features/catalogue/listing-scope';
 import { validateListingSearch } from '../features/catalogue/listing-search';
+import { RESERVED_FILM_SLUGS } from '../../../worker/schemas/taxonomy';
 
 /**
  * Starts the first page's API request while the router and the page's code are still loading (the
@@ -21,7 +22,7 @@ export function prefetchFirstPage(queryClient: QueryClient, location: Location):
     void queryClient.prefetchQuery(listingQuery(listing.endpoint, search));
     return void queryClient.prefetchQuery(homeQuery());
   }
-  if (segments.length === 1 && !['tim-kiem', 'not-found', 'dang-nhap', 'dang-ky', 'account'].includes(segments[0]!))
-    void queryClient.prefetchQuery(filmQuery(segments[0]!));
+  // Only a film's path asks for a film: /dang-ky-goi-vip, /admin and the other fixed pages are not films.
+  if (segments.length === 1 && !RESERVED_FILM_SLUGS.has(segments[0]!)) void queryClient.prefetchQuery(filmQuery(segments[0]!));
   if (segments.length === 3 && segments[0] === 'xem-phim') void queryClient.prefetchQuery(filmQuery(segments[1]!));
 }

@@ -1,6 +1,6 @@
 // The member's library writes, sent through an outbox kept in IndexedDB (idb-keyval): list changes and
 // progress made offline survive a closed tab and are sent, in order and with their original
-// `updatedAt`, when the connection returns (docs/decisions/0700-member-library.md). Progress is batched:
+// `updatedAt`, when the connection returns (docs/decisions/0800-member-library.md). Progress is batched:
 // the player reports every few seconds, the server hears at most every 15 s of playback, at once on
 // pause, and with `keepalive` when the page is hidden or left.
 import { createStore, del, get, set, type UseStore, update } from 'idb-keyval';

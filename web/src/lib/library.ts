@@ -1,6 +1,6 @@
 // The viewer's library on the web: the list ("Tủ phim") behind every heart, and "Xem tiếp". A member's
 // come from the account (/api/me/*), written through the outbox of lib/library-sync.ts; a visitor's
-// live on the device and merge into the account at sign-in (docs/decisions/0700-member-library.md).
+// live on the device and merge into the account at sign-in (docs/decisions/0800-member-library.md).
 import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
 import type { FilmCard } from '../../../worker/schemas/catalogue';

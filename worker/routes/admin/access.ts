@@ -4,5 +4,5 @@ import { ADMIN_ACCESS } from '../../schemas/admin';
 
 /** Users, products list/edit/delete/VIP1, crawls, error reports, analytics, settings, audit. */
 export const adminOnly = requireAny(ADMIN_ACCESS.adminOnly);
-/** Dashboard, add film, add episode. */
+/** Dashboard, add film, add or change episodes; the services narrow a VIP2 holder to their own films. */
 export const adminOrVip2 = requireAny(ADMIN_ACCESS.adminOrVip2);

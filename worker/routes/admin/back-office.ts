@@ -2,21 +2,55 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../../lib/context';
 import { validate } from '../../lib/validate';
-import { auditQuerySchema, errorReportsQuerySchema, updateSettingsSchema } from '../../schemas/admin';
+import {
+  auditQuerySchema,
+  type DashboardStats,
+  deletedFilmsQuerySchema,
+  errorReportsQuerySchema,
+  filmSlugQuerySchema,
+  myFilmsQuerySchema,
+  updateSettingsSchema,
+} from '../../schemas/admin';
 import { listAudit } from '../../services/admin/audit';
+import { listDeletedFilms, restoreFilm } from '../../services/admin/deleted-films';
+import { filmForEditor, uploaderFilms } from '../../services/admin/films';
 import { listErrorReports, resolveErrorReport } from '../../services/admin/error-reports';
 import { readSettings, updateSettings } from '../../services/admin/settings';
-import { adminAnalytics, adminStats } from '../../services/admin/stats';
+import { adminAnalytics, adminStats, uploaderStats } from '../../services/admin/stats';
 import { adminOnly, adminOrVip2 } from './access';
 
 const idParam = z.object({
   id: z.coerce.number({ error: 'must be a report id' }).int('must be a report id').positive('must be a report id'),
 });
 
+const deletedIdParam = z.object({
+  id: z.coerce.number({ error: 'must be a deleted film id' }).int('must be a deleted film id').positive('must be a deleted film id'),
+});
+
 /** Dashboard, analytics, error reports, settings and the audit log; mounted under /api/admin. */
 export const backOfficeRoutes = new Hono<AppEnv>()
   .get('/stats', adminOrVip2, async (c) => {
-    return c.json(await adminStats(c.var.db, c.var.deps.now()), 200);
+    const { viewer } = c.var;
+    // Revenue, users and members for admins only; a VIP2 uploader sees their own uploads.
+    const stats: DashboardStats = viewer.roles.includes('admin')
+      ? await adminStats(c.var.db, c.var.deps.now())
+      : await uploaderStats(c.var.db, viewer.id);
+    return c.json(stats, 200);
+  })
+  .get('/my-films', adminOrVip2, validate('query', myFilmsQuerySchema), async (c) => {
+    return c.json(await uploaderFilms(c.var.db, c.var.viewer.id, c.req.valid('query').q), 200);
+  })
+  .get('/film', adminOnly, validate('query', filmSlugQuerySchema), async (c) => {
+    return c.json(await filmForEditor(c.var.db, c.req.valid('query').slug), 200);
+  })
+  .get('/deleted-films', adminOnly, validate('query', deletedFilmsQuerySchema), async (c) => {
+    return c.json(await listDeletedFilms(c.var.db, c.req.valid('query')), 200);
+  })
+  .post('/deleted-films/:id/restore', adminOnly, validate('param', deletedIdParam), async (c) => {
+    const result = await restoreFilm(c.var.db, c.var.viewer, c.req.valid('param').id, c.var.deps.now());
+    c.var.caches.films.clear();
+    c.var.caches.responses.clear();
+    return c.json(result, 200);
   })
   .get('/analytics', adminOnly, async (c) => {
     return c.json(await adminAnalytics(c.var.db, c.var.deps.now()), 200);

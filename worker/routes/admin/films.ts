@@ -69,7 +69,7 @@ export const adminProductRoutes = new Hono<AppEnv>()
     afterResponse(c, notifyNewEpisodes(c.var.deps));
     return c.json(result, result.updated ? 200 : 201);
   })
-  .post('/edit_xemphim', adminOnly, validate('json', editEpisodeSchema), async (c) => {
+  .post('/edit_xemphim', adminOrVip2, validate('json', editEpisodeSchema), async (c) => {
     const result = await editEpisode(c.var.db, c.var.viewer, c.req.valid('json'), c.var.deps.now());
     c.var.caches.films.clear();
     return c.json(result, 200);
@@ -80,5 +80,5 @@ export const adminProductRoutes = new Hono<AppEnv>()
     return c.json(result, 200);
   })
   .get('/admin_episodes', adminOrVip2, validate('query', filmEpisodesQuerySchema), async (c) => {
-    return c.json(await filmEpisodes(c.var.db, c.req.valid('query').title), 200);
+    return c.json(await filmEpisodes(c.var.db, c.var.viewer, c.req.valid('query').title), 200);
   });

@@ -5,7 +5,7 @@ import { count, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { auditLog } from '../../db/schema';
 import type { Viewer } from '../../lib/context';
-import { ADMIN_AUDIT_PAGE_SIZE, type AuditEntry, type AuditResponse } from '../../schemas/admin';
+import { ADMIN_AUDIT_PAGE_SIZE, type AuditChange, type AuditEntry, type AuditResponse } from '../../schemas/admin';
 import type { FilmTx } from '../films/film-writer';
 
 export interface AuditInput {
@@ -45,6 +45,23 @@ const parse = (text: string | null): unknown => {
   }
 };
 
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * What an entry changed, field by field: the keys whose value differs between before and after (a
+ * created or deleted row lists its fields against null); a list or a single value is one 'value' change.
+ */
+export function auditChanges(before: unknown, after: unknown): AuditChange[] {
+  if (isRecord(before) || isRecord(after)) {
+    const b = isRecord(before) ? before : {};
+    const a = isRecord(after) ? after : {};
+    const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])];
+    return keys.filter((k) => !same(b[k], a[k])).map((field) => ({ field, before: b[field] ?? null, after: a[field] ?? null }));
+  }
+  return same(before, after) ? [] : [{ field: 'value', before: before ?? null, after: after ?? null }];
+}
+
 /** GET /api/admin/audit: newest first, optionally one action. */
 export async function listAudit(db: Db, input: { page: number; action?: string }): Promise<AuditResponse> {
   const where = input.action ? eq(auditLog.action, input.action) : undefined;
@@ -67,6 +84,7 @@ export async function listAudit(db: Db, input: { page: number; action?: string }
     target: r.target,
     before: parse(r.before),
     after: parse(r.after),
+    changes: auditChanges(parse(r.before), parse(r.after)),
     createdAt: r.createdAt,
   }));
   return { data, pagination: { page: input.page, pageSize, totalItems, totalPages: Math.max(1, Math.ceil(totalItems / pageSize)) } };

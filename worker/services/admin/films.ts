@@ -1,15 +1,20 @@
 // Admin film and episode writes. Films are written only through the one film writer
 // (services/films/film-writer.ts), so slugs, folded search text and taxonomy links stay derived in one
 // place; every write is audited in the same transaction.
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { fold } from '../../db/fold';
 import type { Db } from '../../db/client';
-import { comments, episodes, errorReports, filmCountries, filmGenres, films, ratings, viewEvents } from '../../db/schema';
-import { badRequest, conflict, notFound } from '../../lib/errors';
+import { comments, episodes, errorReports, filmCountries, filmGenres, films, ratings, users, viewEvents } from '../../db/schema';
+import type { Viewer } from '../../lib/context';
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import {
   ADDFILM_OK,
   type AddFilmInput,
   ADMIN_TEXTS,
   type AdminEpisode,
+  type AdminFilm,
+  type FilmAuthor,
+  type UploaderFilm,
   type CreateEpisodeInput,
   DEFAULT_SERVER_NAME,
   type EditEpisodeInput,
@@ -17,8 +22,18 @@ import {
 } from '../../schemas/admin';
 import { COUNTRIES, GENRES, type CategoryId } from '../../schemas/taxonomy';
 import { type FilmInput, type FilmStatus, FilmWriteError, upsertFilm } from '../films/film-writer';
+import { FilmDeletedError } from '../films/deleted-films';
 import { episodeNumbers, recordEpisodeReleases } from '../library/episode-releases';
 import { type Actor, auditInsert } from './audit';
+import { filmRestoreSnapshots, tombstoneInserts } from './deleted-films';
+
+/** Who writes a film or an episode: an admin may change any; a VIP2 uploader only the films they added. */
+export type Uploader = Actor & Pick<Viewer, 'roles'>;
+const isAdmin = (who: Uploader) => who.roles.includes('admin');
+
+function assertMayChange(who: Uploader, film: { createdBy: number | null }) {
+  if (!isAdmin(who) && film.createdBy !== who.id) throw forbidden(ADMIN_TEXTS.notYourFilm);
+}
 
 const genreSlug = (key: string) => GENRES.find((g) => g.slug === key || g.name === key)?.slug;
 const countrySlug = (key: string) => COUNTRIES.find((c) => c.slug === key || c.name === key)?.slug;
@@ -53,10 +68,7 @@ function toFilmInput(data: FilmFields): Partial<FilmInput> {
   if (data.category_id !== undefined) input.categoryId = data.category_id as CategoryId;
   if (data.VIP1 !== undefined) input.vipOnly = data.VIP1 === 1;
   if (data.theloai !== undefined) input.genreSlugs = data.theloai.map((g) => genreSlug(g)).filter((s): s is string => !!s);
-  if (data.quocgia !== undefined) {
-    const slug = countrySlug(data.quocgia);
-    input.countrySlugs = slug ? [slug] : [];
-  }
+  if (data.quocgia !== undefined) input.countrySlugs = data.quocgia.map((c) => countrySlug(c)).filter((s): s is string => !!s);
   return input;
 }
 
@@ -81,6 +93,9 @@ async function filmSnapshot(db: Db | Parameters<Parameters<Db['transaction']>[0]
       quocgia: films.countryNames,
       category_id: films.categoryId,
       VIP1: films.vipOnly,
+      descripts: films.description,
+      createdBy: films.createdBy,
+      updatedBy: films.updatedBy,
     })
     .from(films)
     .where(eq(films.slug, slug))
@@ -95,11 +110,15 @@ async function requireFilm(db: Db, slug: string, field: string) {
 }
 
 function writeError(err: unknown): never {
+  if (err instanceof FilmDeletedError) throw new ApiError(409, 'film_deleted', err.message);
   if (err instanceof FilmWriteError) throw badRequest('data', err.message);
   throw err;
 }
 
-/** POST /api/admin/addphim: a new film by hand; its slug comes from the title, made unique. */
+/**
+ * POST /api/admin/addphim: a new film by hand; its slug comes from the title, made unique. The adder is
+ * its author (created_by): a VIP2 uploader may then add and change its episodes.
+ */
 export async function addFilm(db: Db, actor: Actor, input: AddFilmInput, now: number) {
   const fields = toFilmInput(input);
   const result = await upsertFilm(
@@ -112,6 +131,7 @@ export async function addFilm(db: Db, actor: Actor, input: AddFilmInput, now: nu
       genreSlugs: fields.genreSlugs ?? [],
       countrySlugs: fields.countrySlugs ?? [],
       sourceKey: null,
+      actorId: actor.id,
     },
     {
       now: () => now,
@@ -139,6 +159,7 @@ export async function editFilm(db: Db, actor: Actor, input: EditFilmInput, now: 
     {
       ...fields,
       id: before.id,
+      actorId: actor.id,
       title: data.title ?? before.title,
       categoryId,
       ...(data.trangthai !== undefined || data.category_id !== undefined
@@ -162,7 +183,7 @@ export async function setVip1(db: Db, actor: Actor, input: { title: string; VIP1
   const vipOnly = input.VIP1 === 1;
   if (before.VIP1 !== vipOnly) {
     await db.batch([
-      db.update(films).set({ vipOnly }).where(eq(films.id, before.id)),
+      db.update(films).set({ vipOnly, updatedBy: actor.id, updatedAt: now }).where(eq(films.id, before.id)),
       auditInsert(
         db,
         actor,
@@ -186,8 +207,12 @@ export async function deleteFilms(db: Db, actor: Actor, slugs: readonly string[]
   const missing = wanted.filter((s) => !rows.some((r) => r.slug === s));
   if (missing.length) throw notFound(`titles: ${ADMIN_TEXTS.filmNotFound} (${missing.slice(0, 5).join(', ')})`);
   const ids = rows.map((r) => r.id);
+  const snapshots = await filmRestoreSnapshots(db, ids);
   await db.batch([
     db.delete(episodes).where(inArray(episodes.filmId, ids)),
+    // With the deletes, in one transaction: the film stays deleted for every later crawl until an admin
+    // restores it (docs/decisions/0700-deleted-films-stay-deleted.md).
+    ...tombstoneInserts(db, actor, snapshots, now),
     db.delete(comments).where(inArray(comments.filmId, ids)),
     db.delete(ratings).where(inArray(ratings.filmId, ids)),
     db.delete(viewEvents).where(inArray(viewEvents.filmId, ids)),
@@ -207,12 +232,16 @@ export async function deleteFilms(db: Db, actor: Actor, slugs: readonly string[]
 
 const isM3u8 = (link: string) => /\.m3u8(\?|#|$)/i.test(new URL(link).pathname + new URL(link).search);
 
-function toAdminEpisode(row: { id: number; episode: number; serverName: string; m3u8Url: string; embedUrl: string }): AdminEpisode {
+type EpisodeRow = { id: number; episode: number; serverName: string; m3u8Url: string; embedUrl: string };
+
+function toAdminEpisode(row: EpisodeRow): AdminEpisode {
   return { id: row.id, episode: row.episode, server: row.serverName, linkfilm: row.m3u8Url || row.embedUrl };
 }
 
 const episodeColumns = {
   id: episodes.id,
+  createdBy: episodes.createdBy,
+  updatedBy: episodes.updatedBy,
   filmId: episodes.filmId,
   episode: episodes.episode,
   serverName: episodes.serverName,
@@ -223,9 +252,13 @@ const episodeColumns = {
 /** An m3u8 link plays in the page's player; anything else is an embeddable page. */
 const linkColumns = (link: string) => (isM3u8(link) ? { m3u8Url: link, embedUrl: '' } : { m3u8Url: '', embedUrl: link });
 
-/** POST /api/product/create_xemphim: adds the episode, or updates the same episode on the same server. */
-export async function createEpisode(db: Db, actor: Actor, input: CreateEpisodeInput, now: number) {
+/**
+ * POST /api/product/create_xemphim: adds the episode, or updates the link of the same episode on the same
+ * server. A VIP2 uploader only on films they added (403 otherwise); admins on any.
+ */
+export async function createEpisode(db: Db, actor: Uploader, input: CreateEpisodeInput, now: number) {
   const film = await requireFilm(db, input.selectedTitle, 'selectedTitle');
+  assertMayChange(actor, film);
   const server = input.server ?? DEFAULT_SERVER_NAME;
   const links = linkColumns(input.linkfilm);
   return db.transaction(async (tx) => {
@@ -235,18 +268,31 @@ export async function createEpisode(db: Db, actor: Actor, input: CreateEpisodeIn
       .where(and(eq(episodes.filmId, film.id), eq(episodes.serverName, server), eq(episodes.episode, input.episode)));
     let row: typeof existing;
     if (existing) {
-      [row] = await tx.update(episodes).set(links).where(eq(episodes.id, existing.id)).returning(episodeColumns);
+      [row] = await tx
+        .update(episodes)
+        .set({ ...links, updatedBy: actor.id })
+        .where(eq(episodes.id, existing.id))
+        .returning(episodeColumns);
     } else {
       // A number the film had on no server is a new episode: its followers are notified after the write.
       await recordEpisodeReleases(tx, film.id, await episodeNumbers(tx, film.id), [input.episode], now);
       [row] = await tx
         .insert(episodes)
-        .values({ filmId: film.id, serverName: server, episode: input.episode, name: `Tập ${input.episode}`, ...links, createdAt: now })
+        .values({
+          filmId: film.id,
+          serverName: server,
+          episode: input.episode,
+          name: `Tập ${input.episode}`,
+          ...links,
+          createdBy: actor.id,
+          updatedBy: actor.id,
+          createdAt: now,
+        })
         .returning(episodeColumns);
     }
     if (!row) throw new Error('episode write returned no row');
     // The film moves up the 'Mới cập nhật' lists like a crawled update would.
-    await tx.update(films).set({ updatedAt: now }).where(eq(films.id, film.id));
+    await tx.update(films).set({ updatedAt: now, updatedBy: actor.id }).where(eq(films.id, film.id));
     const after = toAdminEpisode(row);
     await auditInsert(
       tx,
@@ -259,7 +305,7 @@ export async function createEpisode(db: Db, actor: Actor, input: CreateEpisodeIn
       },
       now,
     );
-    return { message: ADMIN_TEXTS.addEpisodeSuccess, updated: !!existing, episode: after };
+    return { message: existing ? ADMIN_TEXTS.episodeLinkUpdated : ADMIN_TEXTS.addEpisodeSuccess, updated: !!existing, episode: after };
   });
 }
 
@@ -269,9 +315,18 @@ async function requireEpisode(db: Db, id: number) {
   return row;
 }
 
-/** POST /api/product/edit_xemphim { id, episode?, linkfilm?, server? }. */
-export async function editEpisode(db: Db, actor: Actor, input: EditEpisodeInput, now: number) {
+/** The film an episode belongs to, for the uploader check. */
+async function episodeFilm(db: Db, filmId: number) {
+  const [film] = await db.select({ slug: films.slug, createdBy: films.createdBy }).from(films).where(eq(films.id, filmId));
+  if (!film) throw notFound(`id: ${ADMIN_TEXTS.episodeNotFound}`);
+  return film;
+}
+
+/** POST /api/product/edit_xemphim { id, episode?, linkfilm?, server? }: admins, or VIP2 on their own films. */
+export async function editEpisode(db: Db, actor: Uploader, input: EditEpisodeInput, now: number) {
   const before = await requireEpisode(db, input.id);
+  const film = await episodeFilm(db, before.filmId);
+  assertMayChange(actor, film);
   const server = input.server ?? before.serverName;
   const episode = input.episode ?? before.episode;
   if (server !== before.serverName || episode !== before.episode) {
@@ -284,13 +339,18 @@ export async function editEpisode(db: Db, actor: Actor, input: EditEpisodeInput,
   const [row] = await db.transaction(async (tx) => {
     const updated = await tx
       .update(episodes)
-      .set({ serverName: server, episode, ...(input.linkfilm ? linkColumns(input.linkfilm) : {}) })
+      .set({ serverName: server, episode, updatedBy: actor.id, ...(input.linkfilm ? linkColumns(input.linkfilm) : {}) })
       .where(eq(episodes.id, before.id))
       .returning(episodeColumns);
     await auditInsert(
       tx,
       actor,
-      { action: 'episode.update', target: before.id, before: toAdminEpisode(before), after: updated[0] && toAdminEpisode(updated[0]) },
+      {
+        action: 'episode.update',
+        target: `${film.slug}#${before.id}`,
+        before: toAdminEpisode(before),
+        after: updated[0] && toAdminEpisode(updated[0]),
+      },
       now,
     );
     return updated;
@@ -302,20 +362,89 @@ export async function editEpisode(db: Db, actor: Actor, input: EditEpisodeInput,
 /** DELETE /api/product/delete_xemphim?id=. */
 export async function deleteEpisode(db: Db, actor: Actor, id: number, now: number) {
   const before = await requireEpisode(db, id);
+  const film = await episodeFilm(db, before.filmId);
   await db.batch([
     db.delete(episodes).where(eq(episodes.id, id)),
-    auditInsert(db, actor, { action: 'episode.delete', target: id, before: toAdminEpisode(before), after: null }, now),
+    db.update(films).set({ updatedAt: now, updatedBy: actor.id }).where(eq(films.id, before.filmId)),
+    auditInsert(db, actor, { action: 'episode.delete', target: `${film.slug}#${id}`, before: toAdminEpisode(before), after: null }, now),
   ]);
   return { message: 'Xóa tập phim thành công' };
 }
 
-/** GET /api/product/admin_episodes?title=: every episode of a film, every server, links included. */
-export async function filmEpisodes(db: Db, slug: string) {
+/** GET /api/product/admin_episodes?title=: every episode of a film, every server, links included (VIP2: own films). */
+export async function filmEpisodes(db: Db, viewer: Uploader, slug: string) {
   const film = await requireFilm(db, slug, 'title');
+  assertMayChange(viewer, film);
   const rows = await db
     .select(episodeColumns)
     .from(episodes)
     .where(eq(episodes.filmId, film.id))
     .orderBy(episodes.serverName, episodes.episode);
-  return { slug: film.slug, title: film.title, data: rows.map(toAdminEpisode) };
+  const emails = await authorEmails(
+    db,
+    rows.flatMap((r) => [r.createdBy, r.updatedBy]),
+  );
+  return {
+    slug: film.slug,
+    title: film.title,
+    data: rows.map((r) => ({ ...toAdminEpisode(r), createdBy: authorOf(emails, r.createdBy), updatedBy: authorOf(emails, r.updatedBy) })),
+  };
+}
+
+const splitNames = (csv: string) =>
+  csv
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** Emails of the given user ids (authors of films and episodes). */
+export async function authorEmails(db: Db, ids: readonly (number | null)[]): Promise<Map<number, string>> {
+  const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
+  if (!wanted.length) return new Map();
+  const rows = await db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, wanted));
+  return new Map(rows.map((r) => [r.id, r.email]));
+}
+
+/** An author as the wire shows it; null for the crawler. */
+export const authorOf = (emails: Map<number, string>, id: number | null): FilmAuthor | null =>
+  id === null ? null : { id, email: emails.get(id) ?? '' };
+
+/** GET /api/admin/film?slug=: the whole film as the editor shows it (admin). */
+export async function filmForEditor(db: Db, slug: string): Promise<AdminFilm> {
+  const film = await requireFilm(db, slug, 'slug');
+  const authors = await authorEmails(db, [film.createdBy, film.updatedBy]);
+  return {
+    slug: film.slug,
+    title: film.title,
+    nameenglish: film.nameenglish,
+    hinhanh: film.hinhanh,
+    trangthai: film.trangthai,
+    sotap: film.sotap,
+    thoiluong: film.thoiluong,
+    namphathanh: film.namphathanh,
+    chatluong: film.chatluong,
+    ngonngu: film.ngonngu,
+    daodien: film.daodien,
+    dienvien: film.dienvien,
+    theloai: splitNames(film.theloai),
+    quocgia: splitNames(film.quocgia),
+    descripts: film.descripts,
+    category_id: film.category_id,
+    VIP1: film.VIP1 ? 1 : 0,
+    createdBy: authorOf(authors, film.createdBy),
+    updatedBy: authorOf(authors, film.updatedBy),
+  };
+}
+
+/** GET /api/admin/my-films?q=: the films the viewer added, matching q (folded title), for a VIP2 uploader's picker. */
+export async function uploaderFilms(db: Db, uploaderId: number, q: string | undefined): Promise<{ data: UploaderFilm[] }> {
+  const folded = q ? fold(q) : '';
+  const pattern = folded ? `%${folded.replace(/[\\%_]/g, (m) => `\\${m}`)}%` : undefined;
+  const rows = await db
+    .select({ slug: films.slug, title: films.title, nameenglish: films.nameEnglish, namphathanh: films.year })
+    .from(films)
+    .where(and(eq(films.createdBy, uploaderId), pattern ? sql`${films.searchText} LIKE ${pattern} ESCAPE '\\'` : undefined))
+    .orderBy(desc(films.updatedAt), desc(films.id))
+    .limit(10);
+  return { data: rows };
 }

@@ -11,6 +11,7 @@ import {
   type MonthRevenue,
   SCHEDULE_UTC_OFFSET_MINUTES,
   type TopFilm,
+  type UploaderStats,
 } from '../../schemas/admin';
 import { lastCrawlRuns } from './crawls';
 
@@ -83,6 +84,7 @@ export async function adminStats(db: Db, now: number): Promise<AdminStats> {
     lastCrawlRuns(db, 5),
   ]);
   return {
+    scope: 'site',
     films: filmCount?.n ?? 0,
     episodes: episodeCount?.n ?? 0,
     users: userCount?.n ?? 0,
@@ -93,6 +95,49 @@ export async function adminStats(db: Db, now: number): Promise<AdminStats> {
     topFilmsWeek: top,
     openErrorReports: openReports?.n ?? 0,
     lastCrawlRuns: runs,
+  };
+}
+
+/**
+ * The dashboard of a VIP2 uploader who is not an admin: the films they added, their episodes and views.
+ * Revenue, users and members are the site's business and stay with admins (DESIGN.md §10 spec defect).
+ */
+export async function uploaderStats(db: Db, uploaderId: number): Promise<UploaderStats> {
+  const episodeCount = db
+    .select({ filmId: episodes.filmId, n: count().as('n') })
+    .from(episodes)
+    .groupBy(episodes.filmId)
+    .as('episode_count');
+  const [[totals], recent] = await Promise.all([
+    db
+      .select({
+        films: count(),
+        episodes: sql<number>`coalesce(sum(${episodeCount.n}), 0)`,
+        views: sql<number>`coalesce(sum(${films.views}), 0)`,
+      })
+      .from(films)
+      .leftJoin(episodeCount, eq(episodeCount.filmId, films.id))
+      .where(eq(films.createdBy, uploaderId)),
+    db
+      .select({
+        slug: films.slug,
+        title: films.title,
+        episodes: sql<number>`coalesce(${episodeCount.n}, 0)`,
+        views: films.views,
+        updatedAt: films.updatedAt,
+      })
+      .from(films)
+      .leftJoin(episodeCount, eq(episodeCount.filmId, films.id))
+      .where(eq(films.createdBy, uploaderId))
+      .orderBy(desc(films.updatedAt), desc(films.id))
+      .limit(20),
+  ]);
+  return {
+    scope: 'uploads',
+    films: totals?.films ?? 0,
+    episodes: Number(totals?.episodes ?? 0),
+    views: Number(totals?.views ?? 0),
+    recentFilms: recent.map((r) => ({ ...r, episodes: Number(r.episodes) })),
   };
 }
 

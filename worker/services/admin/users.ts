@@ -1,7 +1,8 @@
 // Users and their rights: paged list with search, role and permission changes, and
 // a password reset in place of the spec's visible password field (docs/decisions/0501-admin-password-reset.md).
-import { and, count, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { fold } from '../../db/fold';
 import { refreshTokens, subscriptions, users } from '../../db/schema';
 import { ApiError, notFound } from '../../lib/errors';
 import {
@@ -62,12 +63,13 @@ async function withSubscriptions(db: Db, rows: UserRow[], now: number): Promise<
   }));
 }
 
-/** GET /api/getalluser?page=&q=: newest first; q matches email or username (case-insensitive substring). */
+/** GET /api/getalluser?page=&q=: newest first; q matches email or username (substring, case and diacritics ignored). */
 export async function listUsers(db: Db, query: UsersQuery, now: number): Promise<AdminUsersResponse> {
-  const pattern = query.q ? `%${query.q.replace(/[\\%_]/g, (m) => `\\${m}`)}%` : undefined;
-  const where = pattern
-    ? or(sql`${users.email} LIKE ${pattern} ESCAPE '\\'`, sql`${users.username} LIKE ${pattern} ESCAPE '\\'`)
-    : undefined;
+  // users.search_folded is email and username folded in SQL (drizzle/0007_back_office.sql): 'nguoi xem'
+  // finds 'Người Xem', as the public search does.
+  const folded = query.q ? fold(query.q) : '';
+  const pattern = folded ? `%${folded.replace(/[\\%_]/g, (m) => `\\${m}`)}%` : undefined;
+  const where = pattern ? sql`search_folded LIKE ${pattern} ESCAPE '\\'` : undefined;
   const pageSize = ADMIN_USERS_PAGE_SIZE;
   const [rows, [total]] = await Promise.all([
     db

@@ -4,6 +4,7 @@
 // WebCrypto: the same code runs under Node and in Workers.
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
+import { isSourceDeleted } from '../films/deleted-films';
 import { filmBySourceKey, upsertFilm } from '../films/film-writer';
 import { filmChecksum } from './checksum';
 import { DEFAULT_CRAWL_LIST, isValidListPath } from './crawl-lists';
@@ -227,6 +228,12 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
             }
             const existing = await filmBySourceKey(db, prepared.sourceKey);
             if (existing && existing.checksum === prepared.sourceChecksum && !params.force) {
+              record('skipped');
+              return saveSoon();
+            }
+            // An admin deleted it: it stays deleted until restored (docs/decisions/0700).
+            if (!existing && (await isSourceDeleted(db, prepared.sourceKey))) {
+              log(`${tag} film ${item.slug} skipped: deleted by an admin`);
               record('skipped');
               return saveSoon();
             }

@@ -6,6 +6,7 @@ import type { Db } from '../../db/client';
 import { fold, slugify } from '../../db/fold';
 import { countries, episodes, filmCountries, filmGenres, films, genres } from '../../db/schema';
 import { RESERVED_FILM_SLUGS, type CategoryId } from '../../schemas/taxonomy';
+import { assertNotDeleted } from './deleted-films';
 import { episodeNumbers, recordEpisodeReleases } from '../library/episode-releases';
 
 export type FilmStatus = 'ongoing' | 'completed' | 'trailer';
@@ -52,6 +53,8 @@ export interface FilmInput {
   createdAt?: number;
   /** When the film last changed; default now. 'Mới cập nhật' listings sort by these. */
   updatedAt?: number;
+  /** Who writes: the admin or VIP2 uploader; null or omitted for the crawler. Kept as created_by / updated_by. */
+  actorId?: number | null;
 }
 
 export interface UpsertFilmResult {
@@ -72,6 +75,8 @@ type Tx = FilmTx;
 
 export interface UpsertFilmOptions {
   now?: () => number;
+  /** Runs first inside the film's transaction (a restore removes the film's tombstone there). */
+  beforeWrite?: (tx: FilmTx) => Promise<void>;
   /** Runs last inside the film's transaction: bookkeeping that must commit or roll back with the film. */
   afterWrite?: (tx: FilmTx, result: UpsertFilmResult) => Promise<void>;
 }
@@ -88,6 +93,7 @@ export async function upsertFilm(db: Db, input: FilmInput, options: UpsertFilmOp
   const now = (options.now ?? Date.now)();
 
   return db.transaction(async (tx) => {
+    await options.beforeWrite?.(tx);
     const existing = await findExisting(tx, input);
     const genreRows = input.genreSlugs ? await resolveSlugs(tx, 'genre', input.genreSlugs) : undefined;
     const countryRows = input.countrySlugs ? await resolveSlugs(tx, 'country', input.countrySlugs) : undefined;
@@ -116,6 +122,7 @@ export async function upsertFilm(db: Db, input: FilmInput, options: UpsertFilmOp
       searchText: fold(`${title} ${nameEnglish}`),
       sourceKey: input.sourceKey,
       sourceChecksum: input.sourceChecksum,
+      updatedBy: input.actorId ?? null,
     };
 
     let id: number;
@@ -127,10 +134,17 @@ export async function upsertFilm(db: Db, input: FilmInput, options: UpsertFilmOp
         .set({ ...values, updatedAt: input.updatedAt ?? now })
         .where(eq(films.id, id));
     } else {
+      if (input.sourceKey) await assertNotDeleted(tx, input.sourceKey);
       slug = await uniqueSlug(tx, input.slug || title);
       const [row] = await tx
         .insert(films)
-        .values({ ...values, slug, createdAt: input.createdAt ?? input.updatedAt ?? now, updatedAt: input.updatedAt ?? now })
+        .values({
+          ...values,
+          slug,
+          createdBy: input.actorId ?? null,
+          createdAt: input.createdAt ?? input.updatedAt ?? now,
+          updatedAt: input.updatedAt ?? now,
+        })
         .returning({ id: films.id });
       if (!row) throw new FilmWriteError('insert returned no row');
       id = row.id;
@@ -152,7 +166,8 @@ export async function upsertFilm(db: Db, input: FilmInput, options: UpsertFilmOp
       await tx.delete(episodes).where(eq(episodes.filmId, id));
       for (let i = 0; i < input.episodes.length; i += EPISODE_CHUNK) {
         const chunk = input.episodes.slice(i, i + EPISODE_CHUNK);
-        await tx.insert(episodes).values(chunk.map((e) => ({ ...e, filmId: id, createdAt: now })));
+        const by = input.actorId ?? null;
+        await tx.insert(episodes).values(chunk.map((e) => ({ ...e, filmId: id, createdBy: by, updatedBy: by, createdAt: now })));
       }
       if (before)
         addedEpisodes = await recordEpisodeReleases(

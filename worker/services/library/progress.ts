@@ -1,6 +1,6 @@
 // Where a member is in each episode, following them across devices. Last write wins per (member, film,
 // episode) on the client's `updatedAt` (capped at the server's clock), so an offline outbox replayed in
-// any order converges (docs/decisions/0700-member-library.md).
+// any order converges (docs/decisions/0800-member-library.md).
 import { and, desc, eq, lt, max, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { films, rateLimits, watchProgress } from '../../db/schema';

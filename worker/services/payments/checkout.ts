@@ -15,7 +15,7 @@ import {
   VIP_TEXTS,
 } from '../../schemas/vip';
 import { MOMO_PAID_CODES, MOMO_PENDING_CODES, type MomoConfig, type MomoResult, momoCreateRequest, momoVerifyResult } from './momo';
-import { createOrder, failOrder, findOrder, type OrderRow, payOrder } from './orders';
+import { type Confirmer, createOrder, failOrder, findOrder, type OrderRow, payOrder } from './orders';
 import { VNPAY_RESPONSE_TEXTS, type VnpayConfig, vnpayPaymentUrl, vnpayVerify } from './vnpay';
 
 export type PaymentDeps = Pick<AppDeps, 'db' | 'config' | 'now' | 'fetch'>;
@@ -244,11 +244,12 @@ export async function paymentReturn(deps: PaymentDeps, gateway: Gateway, query: 
 }
 
 /** POST /api/admin/orders/{orderId}/confirm: the admin saw the transfer arrive. */
-export async function confirmBankTransfer(deps: PaymentDeps, orderId: string, adminId: number): Promise<void> {
+export async function confirmBankTransfer(deps: PaymentDeps, orderId: string, admin: Confirmer): Promise<void> {
   const order = await findOrder(deps.db, orderId);
   if (!order) throw notFound('orderId: không tìm thấy đơn hàng');
   if (order.method !== 'bank_transfer') throw conflict('Chỉ xác nhận được đơn chuyển khoản ngân hàng');
   if (order.status !== 'pending') throw conflict('Đơn hàng này đã được xử lý');
-  const result = await payOrder(deps.db, order, { providerTxnId: `admin:${adminId}`, responseCode: 'admin', reason: null }, deps.now());
+  const outcome = { providerTxnId: `admin:${admin.id}`, responseCode: 'admin', reason: null };
+  const result = await payOrder(deps.db, order, outcome, deps.now(), admin);
   if (result === 'not_pending') throw conflict('Đơn hàng này đã được xử lý');
 }

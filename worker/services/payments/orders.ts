@@ -3,7 +3,7 @@
 // replayed or concurrent duplicate callback changes nothing (docs/decisions/0400-payments.md).
 import { and, count, desc, eq, gt, lte, max, ne, notExists, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { payments, subscriptions, users } from '../../db/schema';
+import { auditLog, payments, subscriptions, users } from '../../db/schema';
 import {
   ORDER_STATUSES,
   orderAmount,
@@ -83,6 +83,8 @@ export interface OrderRow {
   providerPayload: string | null;
   createdAt: number;
   paidAt: number | null;
+  confirmedBy: number | null;
+  confirmedByEmail: string | null;
 }
 
 const orderColumns = {
@@ -98,6 +100,8 @@ const orderColumns = {
   providerPayload: payments.providerPayload,
   createdAt: payments.createdAt,
   paidAt: payments.paidAt,
+  confirmedBy: payments.confirmedBy,
+  confirmedByEmail: payments.confirmedByEmail,
 };
 
 export async function findOrder(db: Db, orderId: string): Promise<OrderRow | undefined> {
@@ -145,7 +149,19 @@ export interface GatewayOutcome {
  * two different orders of the same plan paid at once both extend it; on such a race it reads again.
  * Answers 'paid' when this call paid it, 'not_pending' when it was already decided.
  */
-export async function payOrder(db: Db, order: OrderRow, outcome: GatewayOutcome, now: number): Promise<'paid' | 'not_pending'> {
+/** The admin who confirms a bank transfer: kept on the order and in the audit log, with the grant. */
+export interface Confirmer {
+  id: number;
+  email: string;
+}
+
+export async function payOrder(
+  db: Db,
+  order: OrderRow,
+  outcome: GatewayOutcome,
+  now: number,
+  confirmer?: Confirmer,
+): Promise<'paid' | 'not_pending'> {
   const currentExpiry = sql<number>`coalesce((select max(${subscriptions.expiresAt}) from ${subscriptions} where ${subscriptions.userId} = ${order.userId} and ${subscriptions.plan} = ${order.plan}), 0)`;
   for (let attempt = 0; attempt < 8; attempt++) {
     const [snapshot] = await db
@@ -158,7 +174,13 @@ export async function payOrder(db: Db, order: OrderRow, outcome: GatewayOutcome,
     const [updated] = await db.batch([
       db
         .update(payments)
-        .set({ status: 'paid', paidAt: now, providerTxnId: outcome.providerTxnId, providerPayload: JSON.stringify(outcome) })
+        .set({
+          status: 'paid',
+          paidAt: now,
+          providerTxnId: outcome.providerTxnId,
+          providerPayload: JSON.stringify(outcome),
+          ...(confirmer ? { confirmedBy: confirmer.id, confirmedByEmail: confirmer.email } : {}),
+        })
         .where(and(eq(payments.id, order.id), eq(payments.status, 'pending'), sql`${currentExpiry} = ${current}`))
         .returning({ id: payments.id }),
       db.insert(subscriptions).select(
@@ -181,12 +203,43 @@ export async function payOrder(db: Db, order: OrderRow, outcome: GatewayOutcome,
             ),
           ),
       ),
+      // The audit row of an admin's confirmation, written only if this batch's update confirmed it.
+      ...(confirmer ? [confirmationAudit(db, order, confirmer, { startsAt, expiresAt }, now)] : []),
     ]);
     if (updated.length > 0) return 'paid';
     const fresh = await findOrder(db, order.txnRef);
     if (fresh?.status !== 'pending') return 'not_pending';
   }
   throw new Error(`order ${order.txnRef}: the plan's expiry kept changing`);
+}
+
+function confirmationAudit(db: Db, order: OrderRow, confirmer: Confirmer, grant: { startsAt: number; expiresAt: number }, now: number) {
+  const before = JSON.stringify({ status: 'pending' });
+  const after = JSON.stringify({
+    status: 'paid',
+    amount: order.amount,
+    plan: order.plan,
+    months: order.months,
+    userId: order.userId,
+    confirmedBy: confirmer.email,
+    grantedFrom: grant.startsAt,
+    grantedUntil: grant.expiresAt,
+  });
+  return db.insert(auditLog).select(
+    db
+      .select({
+        id: sql<null>`null`.as('id'),
+        actorId: sql<number>`${confirmer.id}`.as('actor_id'),
+        actorEmail: sql<string>`${confirmer.email}`.as('actor_email'),
+        action: sql<string>`'order.confirm'`.as('action'),
+        target: sql<string>`${order.txnRef}`.as('target'),
+        before: sql<string>`${before}`.as('before'),
+        after: sql<string>`${after}`.as('after'),
+        createdAt: sql<number>`${now}`.as('created_at'),
+      })
+      .from(payments)
+      .where(and(eq(payments.id, order.id), eq(payments.status, 'paid'), eq(payments.confirmedBy, confirmer.id), eq(payments.paidAt, now))),
+  );
 }
 
 /** Marks a pending order failed (or cancelled); 'not_pending' when it was already decided. */
@@ -284,12 +337,15 @@ export async function getOwnOrder(db: Db, userId: number, orderId: string, now: 
 
 export const ADMIN_ORDERS_PAGE_SIZE = 50;
 
-/** Admin list: every order with its user, newest first, filtered by status, paged on the server. */
+/** Admin list: every order with its user, newest first, filtered by method and status, paged on the server. */
 export async function listAllOrders(
   db: Db,
-  input: { status?: OrderStatus; page: number; now: number },
+  input: { status?: OrderStatus; method?: PaymentMethod; page: number; now: number },
 ): Promise<{ data: AdminOrder[]; pagination: { page: number; pageSize: number; totalItems: number; totalPages: number } }> {
-  const where = input.status ? eq(payments.status, input.status) : undefined;
+  const where = and(
+    input.status ? eq(payments.status, input.status) : undefined,
+    input.method ? eq(payments.gateway, input.method) : undefined,
+  );
   const [rows, [total]] = await Promise.all([
     db
       .select({ ...orderColumns, userEmail: users.email, userName: users.username })
@@ -304,7 +360,15 @@ export async function listAllOrders(
   const data: AdminOrder[] = [];
   for (const row of rows) {
     const expiries = row.status === 'paid' ? await expiriesOf(db, row.userId, input.now) : new Map();
-    data.push({ ...toOrder(row, expiries), userId: row.userId, userEmail: row.userEmail, userName: row.userName });
+    data.push({
+      ...toOrder(row, expiries),
+      userId: row.userId,
+      userEmail: row.userEmail,
+      userName: row.userName,
+      confirmedBy:
+        row.confirmedBy === null && row.confirmedByEmail === null ? null : { id: row.confirmedBy, email: row.confirmedByEmail ?? '' },
+      confirmable: row.method === 'bank_transfer' && row.status === 'pending',
+    });
   }
   const totalItems = total?.n ?? 0;
   return {
@@ -313,7 +377,7 @@ export async function listAllOrders(
       page: input.page,
       pageSize: ADMIN_ORDERS_PAGE_SIZE,
       totalItems,
-      totalPages: Math.ceil(totalItems / ADMIN_ORDERS_PAGE_SIZE),
+      totalPages: Math.max(1, Math.ceil(totalItems / ADMIN_ORDERS_PAGE_SIZE)),
     },
   };
 }

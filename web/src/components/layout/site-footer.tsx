@@ -18,16 +18,16 @@ export function SiteFooter() {
         <nav aria-label="Thông tin" className="footer-links">
           <ul>
             <li>
-              <a href="#quy-dinh">Quy định</a>
+              <Link to="/quy-dinh">Quy định</Link>
             </li>
             <li>
-              <a href="#dieu-khoan">Điều khoản sử dụng</a>
+              <Link to="/dieu-khoan">Điều khoản sử dụng</Link>
             </li>
             <li>
-              <a href="#bao-mat">Chính sách bảo mật</a>
+              <Link to="/bao-mat">Chính sách bảo mật</Link>
             </li>
             <li>
-              <a href="#gioi-thieu">Giới thiệu</a>
+              <Link to="/gioi-thieu">Giới thiệu</Link>
             </li>
           </ul>
         </nav>

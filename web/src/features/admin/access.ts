@@ -29,6 +29,7 @@ export type AdminPath =
   | '/admin/products'
   | '/admin/products/add_phim'
   | '/admin/products/add_episode'
+  | '/admin/products/deleted'
   | '/admin/auto_crawlphim'
   | '/admin/orders'
   | '/admin/error-reports'
@@ -51,8 +52,9 @@ export const ADMIN_NAV: readonly AdminNavItem[] = [
   { to: '/admin/products', label: 'Phim', area: 'adminOnly' },
   { to: '/admin/products/add_phim', label: 'Thêm phim', area: 'adminOrVip2', sub: true },
   { to: '/admin/products/add_episode', label: 'Thêm tập phim', area: 'adminOrVip2', sub: true },
+  { to: '/admin/products/deleted', label: 'Phim đã xóa', area: 'adminOnly', sub: true },
   { to: '/admin/auto_crawlphim', label: 'Thu thập tự động', area: 'adminOnly' },
-  { to: '/admin/orders', label: 'Đơn chuyển khoản', area: 'adminOnly' },
+  { to: '/admin/orders', label: 'Đơn hàng', area: 'adminOnly' },
   { to: '/admin/error-reports', label: 'Báo lỗi', area: 'adminOnly' },
   { to: '/admin/analytics', label: 'Thống kê', area: 'adminOnly' },
   { to: '/admin/settings', label: 'Cài đặt', area: 'adminOnly' },

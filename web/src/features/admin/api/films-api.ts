@@ -1,6 +1,12 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { ADMIN_FILMS_PAGE_SIZE, type addFilmSchema, type CreateEpisodeInput } from '../../../../../worker/schemas/admin';
+import {
+  ADMIN_FILMS_PAGE_SIZE,
+  type addFilmSchema,
+  type CreateEpisodeInput,
+  type EditEpisodeInput,
+  type editFilmSchema,
+} from '../../../../../worker/schemas/admin';
 import { api } from '../../../lib/api-client';
 import { adminCall } from './admin-request';
 
@@ -20,15 +26,25 @@ export const adminFilmsQuery = ({ page, q }: FilmsSearch) =>
     placeholderData: (previous) => previous,
   });
 
-/** Film picker of the add-episode form: GET /api/product/search (server-side, ranked). */
-export const filmSearchQuery = (q: string) =>
+/**
+ * Film picker of the add-episode form. An admin searches the catalogue (GET /api/product/search, ranked);
+ * a VIP2 uploader picks among the films they added (GET /api/admin/my-films), the only ones they may change.
+ */
+export const filmSearchQuery = (q: string, ownOnly: boolean) =>
   queryOptions({
-    queryKey: ['admin', 'film-search', q],
-    queryFn: () => adminCall((headers) => api.api.product.search.$get({ query: { q, limit: '10' } }, { headers })),
-    enabled: q.trim().length > 0,
+    queryKey: ['admin', 'film-search', q, ownOnly],
+    queryFn: async (): Promise<{ data: { slug: string; title: string; nameenglish: string; namphathanh: number | null }[] }> =>
+      ownOnly
+        ? adminCall((headers) => api.api.admin['my-films'].$get({ query: { q: q || undefined } }, { headers }))
+        : adminCall((headers) => api.api.product.search.$get({ query: { q, limit: '10' } }, { headers })),
+    enabled: ownOnly || q.trim().length > 0,
     staleTime: 10_000,
   });
 
+/** The body of edit_productphim: the film by slug, then only the fields to change. */
+export type FilmEditInput = z.input<typeof editFilmSchema>['data'];
+
+/** The film list's inline row edit: the fields a row shows. */
 export interface FilmEdit {
   slug: string;
   title?: string;
@@ -41,7 +57,8 @@ export interface FilmEdit {
 }
 
 /** POST /api/product/edit_productphim { data }. */
-export const editFilm = (data: FilmEdit) => adminCall((headers) => api.api.product.edit_productphim.$post({ json: { data } }, { headers }));
+export const editFilm = (data: FilmEditInput) =>
+  adminCall((headers) => api.api.product.edit_productphim.$post({ json: { data } }, { headers }));
 
 /** POST /api/product/edit_packageVIP1 { title, VIP1 }. */
 export const setFilmVip1 = (slug: string, vip1: 0 | 1) =>
@@ -68,3 +85,30 @@ export const filmEpisodesQuery = (slug: string) =>
     queryFn: () => adminCall((headers) => api.api.product.admin_episodes.$get({ query: { title: slug } }, { headers })),
     enabled: slug.length > 0,
   });
+
+/** GET /api/admin/film?slug= (admin): the whole film for the editor. */
+export const filmEditorQuery = (slug: string) =>
+  queryOptions({
+    queryKey: ['admin', 'film', slug],
+    queryFn: () => adminCall((headers) => api.api.admin.film.$get({ query: { slug } }, { headers })),
+  });
+
+/** POST /api/product/edit_xemphim { id, episode?, linkfilm?, server? } (admin, or VIP2 on their own films). */
+export const editEpisode = (input: EditEpisodeInput) =>
+  adminCall((headers) => api.api.product.edit_xemphim.$post({ json: input }, { headers }));
+
+/** DELETE /api/product/delete_xemphim?id= (admin). */
+export const deleteEpisode = (id: number) =>
+  adminCall((headers) => api.api.product.delete_xemphim.$delete({ query: { id: String(id) } }, { headers }));
+
+/** GET /api/admin/deleted-films?page= (admin): films an admin deleted, which crawls keep out. */
+export const deletedFilmsQuery = (page: number) =>
+  queryOptions({
+    queryKey: ['admin', 'deleted-films', page],
+    queryFn: () => adminCall((headers) => api.api.admin['deleted-films'].$get({ query: { page: String(page) } }, { headers })),
+    placeholderData: (previous) => previous,
+  });
+
+/** POST /api/admin/deleted-films/{id}/restore (admin): "Khôi phục". */
+export const restoreFilm = (id: number) =>
+  adminCall((headers) => api.api.admin['deleted-films'][':id'].restore.$post({ param: { id: String(id) } }, { headers }));

@@ -1,16 +1,26 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { AdminOrder } from '../../../../../worker/schemas/vip';
+import type { OrderStatus, PaymentMethod } from '../../../../../worker/schemas/vip';
 import { api } from '../../../lib/api-client';
 import { adminCall } from './admin-request';
 
-/** GET /api/admin/orders?status=pending: bank transfers waiting for an admin (first page, newest first). */
-export const pendingOrdersQuery = () =>
+export interface OrdersFilter {
+  page: number;
+  /** Empty: every method / every status. */
+  method: PaymentMethod | '';
+  status: OrderStatus | '';
+}
+
+/** GET /api/admin/orders?method=&status=&page=: every order with its user, newest first, 50 a page. */
+export const ordersQuery = ({ page, method, status }: OrdersFilter) =>
   queryOptions({
-    queryKey: ['admin', 'orders', 'pending'],
-    queryFn: async (): Promise<AdminOrder[]> =>
-      (await adminCall((headers) => api.api.admin.orders.$get({ query: { status: 'pending' } }, { headers }))).data,
+    queryKey: ['admin', 'orders', page, method, status],
+    queryFn: () =>
+      adminCall((headers) =>
+        api.api.admin.orders.$get({ query: { page: String(page), method: method || undefined, status: status || undefined } }, { headers }),
+      ),
+    placeholderData: (previous) => previous,
   });
 
-/** POST /api/admin/orders/{orderId}/confirm: pays the order and grants its plan. */
+/** POST /api/admin/orders/{orderId}/confirm: pays a pending bank transfer and grants its plan. */
 export const confirmOrder = (orderId: string) =>
   adminCall((headers) => api.api.admin.orders[':orderId'].confirm.$post({ param: { orderId } }, { headers }));

@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { AdminSettings } from '../../../../../worker/schemas/admin';
+import type { SitePageSlug, UpdateSitePageInput } from '../../../../../worker/schemas/pages';
 import { api } from '../../../lib/api-client';
 import { adminCall } from './admin-request';
 
@@ -50,3 +51,14 @@ export const auditQuery = (page: number, action: string) =>
       adminCall((headers) => api.api.admin.audit.$get({ query: { page: String(page), action: action || undefined } }, { headers })),
     placeholderData: (previous) => previous,
   });
+
+/** GET /api/admin/pages (admin): the footer pages' titles and texts. */
+export const sitePagesQuery = () =>
+  queryOptions({
+    queryKey: ['admin', 'pages'],
+    queryFn: () => adminCall((headers) => api.api.admin.pages.$get({}, { headers })),
+  });
+
+/** PUT /api/admin/pages/{slug} (admin): a footer page's title and text. */
+export const saveSitePage = (slug: SitePageSlug, json: UpdateSitePageInput) =>
+  adminCall((headers) => api.api.admin.pages[':slug'].$put({ param: { slug }, json }, { headers }));

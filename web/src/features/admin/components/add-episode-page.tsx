@@ -11,6 +11,8 @@ import { createEpisode, filmEpisodesQuery, filmSearchQuery } from '../api/films-
 import { AdminHeading } from './admin-layout';
 import { FormField, invalidProps } from './form-field';
 import { isHttpUrl } from '../http-url';
+import { canUse } from '../access';
+import { useSession } from '../../../lib/session';
 
 interface Picked {
   slug: string;
@@ -20,10 +22,21 @@ interface Picked {
 type Errors = Partial<Record<'film' | 'episode' | 'linkfilm' | 'server', string>>;
 
 /** Picks a film by searching the catalogue on the server (never a select of every film). */
-function FilmPicker({ picked, onPick, error }: { picked: Picked | null; onPick: (film: Picked | null) => void; error?: string }) {
+function FilmPicker({
+  picked,
+  onPick,
+  error,
+  ownOnly,
+}: {
+  picked: Picked | null;
+  onPick: (film: Picked | null) => void;
+  error?: string;
+  /** A VIP2 uploader who is not an admin: only the films they added. */
+  ownOnly: boolean;
+}) {
   const [text, setText] = useState('');
   const q = useDebounced(text.trim(), 250);
-  const results = useQuery(filmSearchQuery(q));
+  const results = useQuery(filmSearchQuery(q, ownOnly));
   const listId = useId();
   if (picked) {
     return (
@@ -44,14 +57,14 @@ function FilmPicker({ picked, onPick, error }: { picked: Picked | null; onPick: 
         type="search"
         className="admin-input"
         style={{ width: '100%' }}
-        placeholder="Gõ tên phim để tìm…"
+        placeholder={ownOnly ? 'Gõ tên phim bạn đã đăng…' : 'Gõ tên phim để tìm…'}
         autoComplete="off"
         aria-controls={listId}
         value={text}
         onChange={(e) => setText(e.target.value)}
         {...invalidProps('episode-film', error)}
       />
-      {q && (
+      {(q || ownOnly) && (
         <ul id={listId} className="picker-results" aria-label="Kết quả tìm phim">
           {results.data?.data.map((f) => (
             <li key={f.slug}>
@@ -60,7 +73,11 @@ function FilmPicker({ picked, onPick, error }: { picked: Picked | null; onPick: 
               </button>
             </li>
           ))}
-          {results.data && results.data.data.length === 0 && <li className="muted">Không tìm thấy phim nào.</li>}
+          {results.data && results.data.data.length === 0 && (
+            <li className="muted">
+              {ownOnly ? 'Bạn chỉ thêm được tập cho phim do bạn đăng: không có phim nào khớp.' : 'Không tìm thấy phim nào.'}
+            </li>
+          )}
           {results.isFetching && !results.data && <li className="muted">Loading...</li>}
         </ul>
       )}
@@ -71,6 +88,7 @@ function FilmPicker({ picked, onPick, error }: { picked: Picked | null; onPick: 
 /** /admin/products/add_episode (admin or VIP2): film picked by search, episode number, link, server. */
 export function AddEpisodePage({ initialFilm }: { initialFilm?: string }) {
   usePageMeta({ title: 'Thêm tập phim | Quản trị', robots: 'noindex' });
+  const isAdmin = canUse(useSession(), 'adminOnly');
   const queryClient = useQueryClient();
   const [film, setFilm] = useState<Picked | null>(initialFilm ? { slug: initialFilm, title: initialFilm } : null);
   const [episode, setEpisode] = useState('');
@@ -84,9 +102,8 @@ export function AddEpisodePage({ initialFilm }: { initialFilm?: string }) {
     mutationFn: () =>
       createEpisode({ selectedTitle: film?.slug ?? '', episode: Number(episode), linkfilm: linkfilm.trim(), server: server.trim() }),
     onSuccess: (res) => {
-      toast.success(ADMIN_TEXTS.addEpisodeSuccess, {
-        description: res.updated ? 'Tập đã có trên máy chủ này: đã cập nhật link.' : undefined,
-      });
+      // One accurate message: 'Thêm tập phim mới thành công', or 'Đã cập nhật link tập phim' for an existing episode.
+      toast.success(res.message);
       setEpisode(String(res.episode.episode + 1));
       setLinkfilm('');
       void queryClient.invalidateQueries({ queryKey: ['admin', 'episodes', film?.slug] });
@@ -131,6 +148,7 @@ export function AddEpisodePage({ initialFilm }: { initialFilm?: string }) {
                 setErrors((e) => ({ ...e, film: undefined }));
               }}
               error={errors.film}
+              ownOnly={!isAdmin}
             />
           </FormField>
           <FormField id="episode-number" label="Tập số *" error={errors.episode}>

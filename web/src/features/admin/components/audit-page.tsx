@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import type { AuditEntry } from '../../../../../worker/schemas/admin';
 import { formatDateTime } from '../../../lib/format';
 import { usePageMeta } from '../../../lib/page-meta';
 import { messageOf } from '../api/admin-request';
@@ -16,6 +17,7 @@ const ACTIONS: [string, string][] = [
   ['film.update', 'Sửa phim'],
   ['film.delete', 'Xoá phim'],
   ['film.vip1', 'Đổi VIP1 của phim'],
+  ['film.restore', 'Khôi phục phim'],
   ['episode.create', 'Thêm tập'],
   ['episode.update', 'Sửa tập'],
   ['episode.delete', 'Xoá tập'],
@@ -24,9 +26,32 @@ const ACTIONS: [string, string][] = [
   ['schedule.delete', 'Xoá lịch thu thập'],
   ['error_report.resolve', 'Xử lý báo lỗi'],
   ['settings.update', 'Đổi cài đặt'],
+  ['page.update', 'Sửa trang thông tin'],
+  ['order.confirm', 'Xác nhận chuyển khoản'],
 ];
 
-const show = (value: unknown) => (value === null || value === undefined ? '—' : JSON.stringify(value));
+const show = (value: unknown): string => {
+  if (value === null || value === undefined || value === '') return '—';
+  if (typeof value === 'string') return value.length > 160 ? `${value.slice(0, 160)}…` : value;
+  if (Array.isArray(value)) return value.map(show).join(', ') || '—';
+  if (typeof value === 'boolean') return value ? 'có' : 'không';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+};
+
+/** What an entry changed, one line per field: before → after (a creation or deletion lists its fields). */
+function Changes({ entry }: { entry: AuditEntry }) {
+  if (entry.changes.length === 0) return <span className="muted">Không đổi gì</span>;
+  return (
+    <ul className="audit-changes">
+      {entry.changes.map((c) => (
+        <li key={c.field}>
+          {c.field !== 'value' && <strong>{c.field}: </strong>}
+          <del>{show(c.before)}</del> → <ins>{show(c.after)}</ins>
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 /** /admin/audit (admin): every admin write, newest first, filtered by action ('film.delete', 'user.roles', …). */
 export function AuditPage() {
@@ -66,8 +91,7 @@ export function AuditPage() {
               <th>Người thực hiện</th>
               <th>Thao tác</th>
               <th>Đối tượng</th>
-              <th>Trước</th>
-              <th>Sau</th>
+              <th>Thay đổi (trước → sau)</th>
             </tr>
           </thead>
           <tbody>
@@ -79,8 +103,9 @@ export function AuditPage() {
                   <code>{e.action}</code>
                 </td>
                 <td style={{ overflowWrap: 'anywhere' }}>{e.target}</td>
-                <td className="audit-value">{show(e.before)}</td>
-                <td className="audit-value">{show(e.after)}</td>
+                <td className="audit-value">
+                  <Changes entry={e} />
+                </td>
               </tr>
             ))}
           </tbody>

@@ -137,6 +137,8 @@ export function AutoCrawlPage() {
     mutationFn: () => startCrawl(chosen),
     onSuccess: (res) => {
       setRunId(res.runId);
+      // The choices belonged to this crawl: the schedule form starts empty rather than inheriting them.
+      setChosen([]);
       void queryClient.invalidateQueries({ queryKey: ['admin', 'crawl-runs'] });
     },
     onError: (error) => toast.error(ADMIN_TEXTS.scheduleFailed, { description: messageOf(error) }),
@@ -150,6 +152,10 @@ export function AutoCrawlPage() {
         return;
       }
       toast.success(ADMIN_TEXTS.scheduleSuccess);
+      setChosen([]);
+      const next = vietnamNow(5);
+      setDate(next.date);
+      setTime(next.time);
       void queryClient.invalidateQueries({ queryKey: ['admin', 'schedules'] });
     },
     onError: (error) => {

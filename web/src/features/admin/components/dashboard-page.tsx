@@ -1,8 +1,8 @@
 import { RefreshButton } from './admin-controls';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { lazy, Suspense, useMemo } from 'react';
-import type { DayCount, MonthRevenue, TopFilm } from '../../../../../worker/schemas/admin';
+import { lazy, type ReactNode, Suspense, useMemo } from 'react';
+import type { DayCount, MonthRevenue, TopFilm, UploaderStats } from '../../../../../worker/schemas/admin';
 import { formatNumber } from '../../../lib/format';
 import { usePageMeta } from '../../../lib/page-meta';
 import { useSession } from '../../../lib/session';
@@ -83,7 +83,68 @@ export function TopFilmsTable({ films, label }: { films: TopFilm[]; label: strin
   );
 }
 
-/** /admin/dashboard (admin or VIP2): the real figures of GET /api/admin/stats. */
+/** A VIP2 uploader's dashboard: the films they added, their episodes and views (never the site's revenue). */
+function UploadsDashboard({ stats, refresh }: { stats: UploaderStats; refresh: ReactNode }) {
+  const cards: [string, string][] = [
+    ['Phim bạn đã đăng', formatNumber(stats.films)],
+    ['Tập phim', formatNumber(stats.episodes)],
+    ['Lượt xem', formatNumber(stats.views)],
+  ];
+  return (
+    <section>
+      <AdminHeading title="Phim của bạn">{refresh}</AdminHeading>
+      <dl className="stat-grid">
+        {cards.map(([label, value]) => (
+          <div key={label} className="stat-card">
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <div className="admin-card">
+        <h2>Phim cập nhật gần đây</h2>
+        {stats.recentFilms.length === 0 ? (
+          <p className="muted">
+            Bạn chưa đăng phim nào. <Link to="/admin/products/add_phim">Đăng phim đầu tiên</Link>
+          </p>
+        ) : (
+          <div className="admin-table-wrap">
+            <table className="admin-table" aria-label="Phim của bạn">
+              <thead>
+                <tr>
+                  <th>Phim</th>
+                  <th className="num">Số tập</th>
+                  <th className="num">Lượt xem</th>
+                  <th />
+                </tr>
+              </thead>
+              <tbody>
+                {stats.recentFilms.map((f) => (
+                  <tr key={f.slug}>
+                    <td>
+                      <Link to="/$slug" params={{ slug: f.slug }}>
+                        {f.title}
+                      </Link>
+                    </td>
+                    <td className="num">{formatNumber(f.episodes)}</td>
+                    <td className="num">{formatNumber(f.views)}</td>
+                    <td>
+                      <Link to="/admin/products/add_episode" search={{ film: f.slug }}>
+                        Thêm tập
+                      </Link>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}
+
+/** /admin/dashboard (admin or VIP2): the real figures of GET /api/admin/stats (a VIP2 uploader: their own). */
 export function DashboardPage() {
   usePageMeta({ title: 'Tổng quan | Quản trị', robots: 'noindex' });
   const session = useSession();
@@ -103,6 +164,7 @@ export function DashboardPage() {
   }
   const s = stats.data;
   if (!s) return <p className="muted">Loading...</p>;
+  if (s.scope === 'uploads') return <UploadsDashboard stats={s} refresh={<RefreshButton query={stats} />} />;
   const cards: [string, string][] = [
     ['Phim', formatNumber(s.films)],
     ['Tập phim', formatNumber(s.episodes)],

@@ -1,41 +1,88 @@
-import { RefreshButton } from './admin-controls';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ADMIN_TEXTS } from '../../../../../worker/schemas/admin';
+import { type AdminOrder, ORDER_STATUSES, type OrderStatus, PAYMENT_METHODS, type PaymentMethod } from '../../../../../worker/schemas/vip';
 import { formatDateTime, formatNumber } from '../../../lib/format';
 import { usePageMeta } from '../../../lib/page-meta';
 import { toast } from '../../../lib/toast';
 import { messageOf } from '../api/admin-request';
-import type { AdminOrder } from '../../../../../worker/schemas/vip';
-import { confirmOrder, pendingOrdersQuery } from '../api/orders-api';
+import { confirmOrder, type OrdersFilter, ordersQuery } from '../api/orders-api';
+import { RefreshButton } from './admin-controls';
 import { AdminHeading } from './admin-layout';
+import { AdminPager } from './admin-pager';
 
-/** /admin/orders (admin): pending bank transfers; confirming one pays it (the API grants the plan). */
-export function OrdersPage() {
-  usePageMeta({ title: 'Đơn chuyển khoản | Quản trị', robots: 'noindex' });
+const METHOD_TEXT: Record<PaymentMethod, string> = { vnpay: 'VNPay', momo: 'MoMo', bank_transfer: 'Chuyển khoản' };
+const STATUS_TEXT: Record<OrderStatus, string> = {
+  pending: 'Chờ thanh toán',
+  paid: 'Đã thanh toán',
+  failed: 'Thất bại',
+  cancelled: 'Đã huỷ',
+};
+
+/**
+ * /admin/orders (admin): every order, filtered by method and status and paged on the server. Only a
+ * pending bank transfer offers "Xác nhận đã nhận tiền"; a confirmed one shows who confirmed it and when.
+ */
+export function OrdersPage({ filter, onFilter }: { filter: OrdersFilter; onFilter: (next: Partial<OrdersFilter>) => void }) {
+  usePageMeta({ title: 'Đơn hàng | Quản trị', robots: 'noindex' });
   const queryClient = useQueryClient();
-  const orders = useQuery(pendingOrdersQuery());
+  const orders = useQuery(ordersQuery(filter));
   const confirm = useMutation({
     mutationFn: (order: AdminOrder) => confirmOrder(order.orderId),
     onSuccess: (_res, order) => {
-      queryClient.setQueryData<AdminOrder[]>(pendingOrdersQuery().queryKey, (old) => old?.filter((o) => o.orderId !== order.orderId));
       toast.success(`Đã xác nhận đơn ${order.orderId}`);
       void queryClient.invalidateQueries({ queryKey: ['admin', 'orders'] });
       void queryClient.invalidateQueries({ queryKey: ['admin', 'users'] });
+      void queryClient.invalidateQueries({ queryKey: ['admin', 'stats'] });
     },
     onError: (error) => toast.error('Không xác nhận được đơn', { description: messageOf(error) }),
   });
 
   return (
     <section>
-      <AdminHeading title="Đơn chuyển khoản chờ xác nhận">
+      <AdminHeading title="Đơn hàng">
         <RefreshButton query={orders} />
       </AdminHeading>
+      <div className="admin-toolbar">
+        <label>
+          Phương thức{' '}
+          <select
+            className="admin-input"
+            aria-label="Phương thức thanh toán"
+            value={filter.method}
+            onChange={(e) => onFilter({ method: e.target.value as PaymentMethod | '', page: 1 })}
+          >
+            <option value="">Tất cả</option>
+            {PAYMENT_METHODS.map((m) => (
+              <option key={m} value={m}>
+                {METHOD_TEXT[m]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Trạng thái{' '}
+          <select
+            className="admin-input"
+            aria-label="Trạng thái đơn"
+            value={filter.status}
+            onChange={(e) => onFilter({ status: e.target.value as OrderStatus | '', page: 1 })}
+          >
+            <option value="">Tất cả</option>
+            {ORDER_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {STATUS_TEXT[s]}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
       {orders.isError && (
         <p className="field-error" role="alert">
           Không tải được danh sách đơn: {messageOf(orders.error)}
         </p>
       )}
       <div className="admin-table-wrap">
-        <table className="admin-table">
+        <table className="admin-table" aria-label="Đơn hàng">
           <thead>
             <tr>
               <th>Mã đơn</th>
@@ -43,13 +90,15 @@ export function OrdersPage() {
               <th>Gói</th>
               <th className="num">Số tháng</th>
               <th className="num">Số tiền</th>
+              <th>Phương thức</th>
+              <th>Trạng thái</th>
               <th>Tạo lúc</th>
-              <th />
+              <th>Xác nhận</th>
             </tr>
           </thead>
           <tbody>
-            {orders.data?.map((o) => (
-              <tr key={o.orderId}>
+            {orders.data?.data.map((o) => (
+              <tr key={o.orderId} data-order={o.orderId}>
                 <td>
                   <code>{o.orderId}</code>
                 </td>
@@ -57,26 +106,37 @@ export function OrdersPage() {
                 <td>{o.plan}</td>
                 <td className="num">{o.months}</td>
                 <td className="num">{`${formatNumber(o.amount)} ₫`}</td>
+                <td>{METHOD_TEXT[o.method]}</td>
+                <td>{STATUS_TEXT[o.status]}</td>
                 <td>{formatDateTime(o.createdAt)}</td>
                 <td>
-                  <button
-                    type="button"
-                    className="btn btn-primary btn-sm"
-                    disabled={confirm.isPending}
-                    onClick={() => {
-                      if (window.confirm(`Xác nhận đã nhận tiền cho đơn ${o.orderId}?`)) confirm.mutate(o);
-                    }}
-                  >
-                    Xác nhận đã nhận tiền
-                  </button>
+                  {o.confirmable ? (
+                    <button
+                      type="button"
+                      className="btn btn-primary btn-sm"
+                      disabled={confirm.isPending}
+                      onClick={() => {
+                        if (window.confirm(`${ADMIN_TEXTS.confirmPayment} cho đơn ${o.orderId} (${formatNumber(o.amount)} ₫)?`))
+                          confirm.mutate(o);
+                      }}
+                    >
+                      {ADMIN_TEXTS.confirmPayment}
+                    </button>
+                  ) : o.confirmedBy ? (
+                    <span className="muted">
+                      {o.confirmedBy.email}
+                      {o.paidAt ? ` · ${formatDateTime(o.paidAt)}` : ''}
+                    </span>
+                  ) : null}
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
-        {orders.data?.length === 0 && <p className="admin-empty">Không có đơn nào chờ xác nhận.</p>}
+        {orders.data?.data.length === 0 && <p className="admin-empty">Không có đơn nào.</p>}
         {orders.isPending && <p className="admin-empty">Loading...</p>}
       </div>
+      {orders.data && <AdminPager pagination={orders.data.pagination} onPage={(page) => onFilter({ page })} />}
     </section>
   );
 }

@@ -264,6 +264,10 @@ export function ProductsPage({
             >
               Sửa
             </button>
+            {/* The whole film and its episodes per server; the row's own name is in the row. */}
+            <Link to="/admin/products/edit" search={{ film: f.slug }} className="btn btn-ghost btn-sm">
+              Sửa toàn bộ
+            </Link>
             <button type="button" className="btn btn-danger btn-sm" aria-label={`Xoá ${f.title}`} onClick={() => confirmDelete([f])}>
               Xoá
             </button>
@@ -294,6 +298,9 @@ export function ProductsPage({
         </Link>
         <Link to="/admin/products/add_episode" className="btn btn-ghost btn-sm">
           Thêm tập phim
+        </Link>
+        <Link to="/admin/products/deleted" className="btn btn-ghost btn-sm">
+          Phim đã xóa
         </Link>
       </AdminHeading>
       <div className="admin-toolbar">

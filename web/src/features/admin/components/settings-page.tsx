@@ -1,11 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import type { AdminSettings } from '../../../../../worker/schemas/admin';
+import { SITE_PAGE_LINKS, type SitePage } from '../../../../../worker/schemas/pages';
 import { ApiError } from '../../../lib/api-client';
 import { usePageMeta } from '../../../lib/page-meta';
 import { toast } from '../../../lib/toast';
 import { messageOf } from '../api/admin-request';
-import { saveSettings, settingsQuery } from '../api/site-api';
+import { saveSettings, saveSitePage, settingsQuery, sitePagesQuery } from '../api/site-api';
 import { AdminHeading } from './admin-layout';
 import { FormField, invalidProps } from './form-field';
 
@@ -82,6 +83,82 @@ export function SettingsPage() {
           </div>
         </form>
       )}
+      <SitePagesSettings />
     </section>
+  );
+}
+
+/** The footer's pages (Quy định, Điều khoản, Bảo mật, Giới thiệu): each title and text, saved one at a time. */
+function SitePagesSettings() {
+  const pages = useQuery(sitePagesQuery());
+  return (
+    <div style={{ marginTop: 20 }}>
+      <h2>Trang thông tin ở chân trang</h2>
+      {pages.isError && <p className="field-error">{messageOf(pages.error)}</p>}
+      {pages.isPending && <p className="muted">Loading...</p>}
+      {pages.data?.data.map((page) => (
+        <SitePageForm key={`${page.slug}-${page.updatedAt ?? 0}`} page={page} />
+      ))}
+    </div>
+  );
+}
+
+function SitePageForm({ page }: { page: SitePage }) {
+  const queryClient = useQueryClient();
+  const [title, setTitle] = useState(page.title);
+  const [body, setBody] = useState(page.body);
+  const [error, setError] = useState<string | undefined>();
+  const save = useMutation({
+    mutationFn: () => saveSitePage(page.slug, { title: title.trim(), body: body.trim() }),
+    onSuccess: () => {
+      toast.success(`Đã lưu trang ${SITE_PAGE_LINKS[page.slug]}`);
+      void queryClient.invalidateQueries({ queryKey: ['admin', 'pages'] });
+      void queryClient.invalidateQueries({ queryKey: ['site-page', page.slug] });
+    },
+    onError: (e) => {
+      setError(messageOf(e));
+      toast.error('Không lưu được trang', { description: messageOf(e) });
+    },
+  });
+  const id = `page-${page.slug}`;
+  return (
+    <form
+      className="admin-card admin-form"
+      style={{ marginTop: 12 }}
+      noValidate
+      aria-label={`Trang ${SITE_PAGE_LINKS[page.slug]}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!title.trim()) return setError('title: Vui lòng nhập tiêu đề.');
+        setError(undefined);
+        save.mutate();
+      }}
+    >
+      <FormField id={`${id}-title`} label={`Tiêu đề (/${page.slug})`} error={error?.startsWith('title') ? error : undefined} wide>
+        <input
+          id={`${id}-title`}
+          className="admin-input"
+          value={title}
+          onChange={(e) => setTitle(e.target.value)}
+          {...invalidProps(`${id}-title`, error?.startsWith('title') ? error : undefined)}
+        />
+      </FormField>
+      <FormField
+        id={`${id}-body`}
+        label="Nội dung (dòng trống ngăn đoạn; để trống để dùng nội dung mặc định)"
+        error={error?.startsWith('body') ? error : undefined}
+        wide
+      >
+        <textarea id={`${id}-body`} className="admin-textarea" rows={8} value={body} onChange={(e) => setBody(e.target.value)} />
+      </FormField>
+      <div className="admin-form-actions">
+        <button type="submit" className="btn btn-primary" disabled={save.isPending}>
+          Lưu trang
+        </button>
+        <a href={`/${page.slug}`} target="_blank" rel="noreferrer" className="btn btn-ghost">
+          Xem trang
+        </a>
+      </div>
+    </form>
   );
 }

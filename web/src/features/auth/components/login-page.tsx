@@ -5,6 +5,7 @@ import { toast } from '../../../lib/toast';
 import { GOOGLE_LOGIN_FAILED, signIn, signInErrorMessage } from '../api/auth-api';
 import { FormError } from './form-error';
 import { GOOGLE_CLIENT_ID, GoogleSignInButton } from './google-sign-in-button';
+import { reportError } from '../../../lib/report-error';
 
 /** /dang-nhap: email and password (Enter submits), and Google when configured. */
 export function LoginPage({ redirectTo }: { redirectTo?: string }) {
@@ -29,7 +30,7 @@ export function LoginPage({ redirectTo }: { redirectTo?: string }) {
       toast.success(`Xin chào, ${session.name}!`);
       void navigate({ href: redirectTo ?? '/', replace: true });
     } catch (err) {
-      console.error('[auth] sign-in failed', err);
+      reportError('auth: sign-in', err);
       setError(signInErrorMessage(err, google));
       setBusy(false);
     }

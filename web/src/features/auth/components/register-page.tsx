@@ -5,6 +5,7 @@ import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
 import { toast } from '../../../lib/toast';
 import { PASSWORD_MISMATCH, register, registrationErrorMessage, signIn } from '../api/auth-api';
 import { FormError } from './form-error';
+import { reportError } from '../../../lib/report-error';
 
 /** /dang-ky: email, name, password and its confirmation; then signed in. */
 export function RegisterPage() {
@@ -26,7 +27,7 @@ export function RegisterPage() {
     try {
       await register({ email: form.email, name: form.name, password: form.password });
     } catch (err) {
-      console.error('[auth] registration failed', err);
+      reportError('auth: registration', err);
       setError(registrationErrorMessage(err));
       setBusy(false);
       return;

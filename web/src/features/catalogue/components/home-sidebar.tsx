@@ -41,14 +41,16 @@ export const HomeSidebar = memo(function HomeSidebar({ data }: { data: HomeData 
         <h2 id="side-upcoming" className="side-title">
           PHIM SẮP CHIẾU
         </h2>
-        {data && data.phimsapchieu.length > 0 ? (
+        {!data ? (
+          <p className="muted" role="status">
+            Loading...
+          </p>
+        ) : data.phimsapchieu.length > 0 ? (
           <LazyMount minHeight={780}>
             <SideFilmList films={data.phimsapchieu.slice(0, SIDE_ITEMS)} />
           </LazyMount>
         ) : (
-          <p className="muted" role="status">
-            Loading...
-          </p>
+          <p className="muted">Chưa có phim sắp chiếu.</p>
         )}
       </section>
     </aside>

@@ -1,9 +1,12 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { CommentDto } from '../../../../../worker/schemas/comments';
+import { ApiError } from '../../../lib/api-client';
 import { SessionExpiredError } from '../../../lib/auth-request';
 import { formatDateTime } from '../../../lib/format';
+import { reportError } from '../../../lib/report-error';
 import { getSession } from '../../../lib/session';
+import { toast } from '../../../lib/toast';
 import { mergeComments, postComment } from '../api/comments-api';
 import { useLiveComments } from '../hooks/use-live-comments';
 
@@ -39,7 +42,8 @@ type Send = (text: string, parentId: number | null) => Promise<boolean>;
 /**
  * Sends a comment or a reply: without a session the spec's alert and nothing is sent;
  * the stored comment joins the list at once (the live room's copy of it is then a duplicate).
- * Other failures are logged only; an expired session has been told already.
+ * Too many comments shows the server's message; other failures are logged only; an expired session has
+ * been told already.
  */
 function useSend(slug: string, queryClient: QueryClient): Send {
   return async (text, parentId) => {
@@ -51,7 +55,10 @@ function useSend(slug: string, queryClient: QueryClient): Send {
       mergeComments(queryClient, slug, [await postComment(slug, text, parentId)]);
       return true;
     } catch (error) {
-      if (!(error instanceof SessionExpiredError)) console.error('[comments] post failed', error);
+      // The server's rate-limit text ('Bạn bình luận quá nhanh…') is for the viewer; other failures are
+      // logged only (the spec), and an expired session has been told already.
+      if (error instanceof ApiError && error.status === 429) toast.error(error.message);
+      else if (!(error instanceof SessionExpiredError)) reportError('comments', error);
       return false;
     }
   };

@@ -5,6 +5,7 @@ import { SessionExpiredError } from '../../../lib/auth-request';
 import { getSession } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
 import { applyRating, LOGIN_TO_RATE, RATING_FAILED, rateFilm } from '../api/rate-film';
+import { reportError } from '../../../lib/report-error';
 
 const STARS = Array.from({ length: RATING_MAX - RATING_MIN + 1 }, (_, i) => RATING_MIN + i);
 
@@ -28,7 +29,7 @@ export function RateFilm({ slug, own }: { slug: string; own: number | null }) {
     } catch (error) {
       // An expired session has already been told and sent to /dang-nhap.
       if (!(error instanceof SessionExpiredError)) {
-        console.error('[ratings] rating failed', error);
+        reportError('ratings', error);
         toast.error(RATING_FAILED);
       }
     } finally {

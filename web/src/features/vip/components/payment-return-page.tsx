@@ -27,8 +27,18 @@ export function PaymentReturnPage({ plan, gateway }: { plan: PlanId; gateway: Ga
     staleTime: Number.POSITIVE_INFINITY,
   });
   const orderId = redirect.data?.orderId;
-  const order = useQuery({ ...orderQuery(orderId ?? ''), enabled: !!orderId && !!session });
-  const [startedAt] = useState(() => Date.now());
+  // After GIVE_UP_MS the page stops asking and says so: a timer re-renders it, polling does not go on for ever.
+  const [timedOut, setTimedOut] = useState(false);
+  useEffect(() => {
+    const timer = window.setTimeout(() => setTimedOut(true), GIVE_UP_MS);
+    return () => window.clearTimeout(timer);
+  }, []);
+  const polling = orderQuery(orderId ?? '');
+  const order = useQuery({
+    ...polling,
+    enabled: !!orderId && !!session,
+    refetchInterval: timedOut ? false : polling.refetchInterval,
+  });
   const queryClient = useQueryClient();
   const status = order.data?.status;
 
@@ -68,13 +78,16 @@ export function PaymentReturnPage({ plan, gateway }: { plan: PlanId; gateway: Ga
     );
   } else if (status === 'failed' || status === 'cancelled') {
     body = <Result ok={false} title={VIP_TEXTS.verificationFailed} detail={order.data?.reason ?? redirect.data?.message} plan={plan} />;
-  } else if (Date.now() - startedAt > GIVE_UP_MS) {
+  } else if (timedOut) {
     body = (
       <Result ok={false} title="Giao dịch đang được xử lý" plan={plan}>
-        <p>
-          Chúng tôi chưa nhận được xác nhận từ cổng thanh toán. Gói sẽ tự kích hoạt khi có xác nhận; bạn có thể xem lại trong trang tài
-          khoản.
+        <p data-testid="payment-timeout">
+          Chúng tôi chưa nhận được xác nhận từ cổng thanh toán sau 3 phút và đã ngừng kiểm tra. Gói sẽ tự kích hoạt khi có xác nhận; bạn có
+          thể xem lại trong trang tài khoản.
         </p>
+        <button type="button" className="btn btn-ghost" onClick={() => window.location.reload()}>
+          Kiểm tra lại
+        </button>
       </Result>
     );
   } else {

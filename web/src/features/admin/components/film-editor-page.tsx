@@ -1,0 +1,385 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { type FormEvent, useState } from 'react';
+import type { AdminEpisodeWithAuthors, AdminFilm, FilmAuthor } from '../../../../../worker/schemas/admin';
+import { CATEGORIES, COUNTRIES, GENRES } from '../../../../../worker/schemas/taxonomy';
+import { ApiError } from '../../../lib/api-client';
+import { usePageMeta } from '../../../lib/page-meta';
+import { toast } from '../../../lib/toast';
+import { messageOf } from '../api/admin-request';
+import { deleteEpisode, editEpisode, editFilm, filmEditorQuery, filmEpisodesQuery } from '../api/films-api';
+import { isHttpUrl } from '../http-url';
+import { AdminHeading } from './admin-layout';
+import { FormField, invalidProps } from './form-field';
+
+type TextKey =
+  | 'title'
+  | 'nameenglish'
+  | 'hinhanh'
+  | 'trangthai'
+  | 'sotap'
+  | 'thoiluong'
+  | 'namphathanh'
+  | 'chatluong'
+  | 'ngonngu'
+  | 'daodien'
+  | 'dienvien';
+
+const TEXT_FIELDS: { key: TextKey; label: string }[] = [
+  { key: 'title', label: 'Tên phim *' },
+  { key: 'nameenglish', label: 'Tên tiếng Anh' },
+  { key: 'hinhanh', label: 'Ảnh poster (URL)' },
+  { key: 'trangthai', label: 'Trạng thái' },
+  { key: 'sotap', label: 'Số tập' },
+  { key: 'thoiluong', label: 'Thời lượng' },
+  { key: 'namphathanh', label: 'Năm phát hành' },
+  { key: 'chatluong', label: 'Chất lượng' },
+  { key: 'ngonngu', label: 'Ngôn ngữ' },
+  { key: 'daodien', label: 'Đạo diễn' },
+  { key: 'dienvien', label: 'Diễn viên' },
+];
+
+type Form = Record<TextKey, string> & { descripts: string; theloai: string[]; quocgia: string[]; category_id: string; VIP1: boolean };
+type Errors = Partial<Record<keyof Form, string>>;
+
+const formOf = (f: AdminFilm): Form => ({
+  title: f.title,
+  nameenglish: f.nameenglish,
+  hinhanh: f.hinhanh,
+  trangthai: f.trangthai,
+  sotap: f.sotap,
+  thoiluong: f.thoiluong,
+  namphathanh: f.namphathanh == null ? '' : String(f.namphathanh),
+  chatluong: f.chatluong,
+  ngonngu: f.ngonngu,
+  daodien: f.daodien,
+  dienvien: f.dienvien,
+  descripts: f.descripts,
+  theloai: f.theloai,
+  quocgia: f.quocgia,
+  category_id: String(f.category_id),
+  VIP1: f.VIP1 === 1,
+});
+
+function validate(form: Form): Errors {
+  const errors: Errors = {};
+  if (!form.title.trim()) errors.title = 'Vui lòng nhập tên phim.';
+  if (form.hinhanh.trim() && !isHttpUrl(form.hinhanh.trim())) errors.hinhanh = 'Ảnh phải là một địa chỉ http(s).';
+  const year = form.namphathanh.trim();
+  if (year && !(/^\d{4}$/.test(year) && Number(year) >= 1900 && Number(year) <= 2100))
+    errors.namphathanh = 'Năm phát hành phải là năm từ 1900 đến 2100.';
+  return errors;
+}
+
+const authorText = (who: FilmAuthor | null) => (who ? who.email || `#${who.id}` : 'trình thu thập');
+
+/**
+ * /admin/products/edit?film={slug} (admin): the whole film — description, poster, genres, countries, cast,
+ * director, category, status, quality, language, year, VIP flag — and its episodes per server, each link
+ * edited or deleted in place.
+ */
+export function FilmEditorPage({ slug }: { slug: string }) {
+  usePageMeta({ title: 'Sửa phim | Quản trị', robots: 'noindex' });
+  const film = useQuery(filmEditorQuery(slug));
+  if (film.isError) {
+    return (
+      <section>
+        <AdminHeading title="Sửa phim" />
+        <p className="field-error" role="alert">
+          Không tải được phim: {messageOf(film.error)}
+        </p>
+        <Link to="/admin/products">Về danh sách phim</Link>
+      </section>
+    );
+  }
+  if (!film.data) return <p className="muted">Loading...</p>;
+  return (
+    <section>
+      <AdminHeading title={`Sửa phim: ${film.data.title}`}>
+        <Link to="/$slug" params={{ slug }} target="_blank" className="btn btn-ghost btn-sm">
+          Xem trang phim
+        </Link>
+        <Link to="/admin/products/add_episode" search={{ film: slug }} className="btn btn-ghost btn-sm">
+          Thêm tập
+        </Link>
+      </AdminHeading>
+      <p className="muted" style={{ marginBottom: 12 }}>
+        Người thêm: {authorText(film.data.createdBy)} · Sửa lần cuối: {authorText(film.data.updatedBy)}
+      </p>
+      <FilmForm key={JSON.stringify(film.data)} film={film.data} />
+      <EpisodesEditor slug={slug} />
+    </section>
+  );
+}
+
+function FilmForm({ film }: { film: AdminFilm }) {
+  const queryClient = useQueryClient();
+  const [form, setForm] = useState<Form>(() => formOf(film));
+  const [errors, setErrors] = useState<Errors>({});
+  const save = useMutation({
+    mutationFn: (f: Form) =>
+      editFilm({
+        slug: film.slug,
+        title: f.title.trim(),
+        nameenglish: f.nameenglish.trim(),
+        hinhanh: f.hinhanh.trim(),
+        trangthai: f.trangthai.trim(),
+        sotap: f.sotap.trim(),
+        thoiluong: f.thoiluong.trim(),
+        namphathanh: f.namphathanh.trim() || undefined,
+        chatluong: f.chatluong.trim(),
+        ngonngu: f.ngonngu.trim(),
+        daodien: f.daodien.trim(),
+        dienvien: f.dienvien.trim(),
+        descripts: f.descripts.trim(),
+        theloai: f.theloai,
+        quocgia: f.quocgia,
+        category_id: Number(f.category_id),
+        VIP1: f.VIP1 ? 1 : 0,
+      }),
+    onSuccess: (res) => {
+      toast.success(res.message);
+      void queryClient.invalidateQueries({ queryKey: ['admin', 'film', film.slug] });
+      void queryClient.invalidateQueries({ queryKey: ['admin', 'films'] });
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && error.status === 400) {
+        const [field, ...rest] = error.message.replace(/^data\./, '').split(': ');
+        if (field && field in form) setErrors({ [field]: rest.join(': ') });
+      }
+      toast.error('Không lưu được phim', { description: messageOf(error) });
+    },
+  });
+  const set = <K extends keyof Form>(key: K, value: Form[K]) => {
+    setForm((f) => ({ ...f, [key]: value }));
+    if (errors[key]) setErrors((e) => ({ ...e, [key]: undefined }));
+  };
+  const toggle = (key: 'theloai' | 'quocgia', name: string, on: boolean) =>
+    set(key, on ? [...form[key], name] : form[key].filter((n) => n !== name));
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const found = validate(form);
+    setErrors(found);
+    if (Object.keys(found).length) {
+      document.getElementById(`edit-${Object.keys(found)[0]}`)?.focus();
+      return;
+    }
+    save.mutate(form);
+  };
+
+  return (
+    <form className="admin-card admin-form" noValidate onSubmit={submit} aria-label="Sửa phim">
+      {TEXT_FIELDS.map(({ key, label }) => (
+        <FormField key={key} id={`edit-${key}`} label={label} error={errors[key]}>
+          <input
+            id={`edit-${key}`}
+            className="admin-input"
+            inputMode={key === 'namphathanh' ? 'numeric' : undefined}
+            type={key === 'hinhanh' ? 'url' : 'text'}
+            value={form[key]}
+            onChange={(e) => set(key, e.target.value)}
+            {...invalidProps(`edit-${key}`, errors[key])}
+          />
+        </FormField>
+      ))}
+      <FormField id="edit-category_id" label="Danh mục" error={errors.category_id}>
+        <select
+          id="edit-category_id"
+          className="admin-select"
+          value={form.category_id}
+          onChange={(e) => set('category_id', e.target.value)}
+        >
+          {CATEGORIES.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
+        </select>
+      </FormField>
+      <label className="wide" style={{ display: 'flex', gap: 8, alignItems: 'center', fontWeight: 600 }}>
+        <input type="checkbox" checked={form.VIP1} onChange={(e) => set('VIP1', e.target.checked)} />
+        Chỉ dành cho thành viên VIP (VIP1)
+      </label>
+      <fieldset className="admin-field wide" style={{ border: 0, padding: 0, margin: 0 }}>
+        <legend>Thể loại</legend>
+        <div className="genre-grid">
+          {GENRES.map((g) => (
+            <label key={g.slug}>
+              <input
+                type="checkbox"
+                checked={form.theloai.includes(g.name)}
+                onChange={(e) => toggle('theloai', g.name, e.target.checked)}
+              />
+              {g.name}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <fieldset className="admin-field wide" style={{ border: 0, padding: 0, margin: 0 }}>
+        <legend>Quốc gia</legend>
+        <div className="genre-grid">
+          {COUNTRIES.map((c) => (
+            <label key={c.slug}>
+              <input
+                type="checkbox"
+                checked={form.quocgia.includes(c.name)}
+                onChange={(e) => toggle('quocgia', c.name, e.target.checked)}
+              />
+              {c.name}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <FormField id="edit-descripts" label="Mô tả" error={errors.descripts} wide>
+        <textarea
+          id="edit-descripts"
+          className="admin-textarea"
+          value={form.descripts}
+          onChange={(e) => set('descripts', e.target.value)}
+        />
+      </FormField>
+      <div className="admin-form-actions">
+        <button type="submit" className="btn btn-primary" disabled={save.isPending}>
+          {save.isPending ? 'Đang lưu…' : 'Lưu phim'}
+        </button>
+        <button type="button" className="btn btn-ghost" onClick={() => setForm(formOf(film))}>
+          Hoàn tác
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The film's episodes grouped by server; each link, number and server edited in place, or deleted. */
+function EpisodesEditor({ slug }: { slug: string }) {
+  const episodes = useQuery(filmEpisodesQuery(slug));
+  const servers = new Map<string, AdminEpisodeWithAuthors[]>();
+  for (const ep of episodes.data?.data ?? []) servers.set(ep.server, [...(servers.get(ep.server) ?? []), ep]);
+  return (
+    <div className="admin-card" style={{ marginTop: 16 }}>
+      <h2>Tập phim theo máy chủ</h2>
+      {episodes.isPending && <p className="muted">Loading...</p>}
+      {episodes.isError && <p className="field-error">{messageOf(episodes.error)}</p>}
+      {episodes.data && servers.size === 0 && <p className="muted">Phim chưa có tập nào.</p>}
+      {[...servers].map(([server, list]) => (
+        <div key={server} style={{ marginTop: 12 }}>
+          <h3>Máy chủ: {server}</h3>
+          <div className="admin-table-wrap">
+            <table className="admin-table" aria-label={`Tập trên máy chủ ${server}`}>
+              <thead>
+                <tr>
+                  <th>Tập</th>
+                  <th>Máy chủ</th>
+                  <th>Link</th>
+                  <th>Người sửa</th>
+                  <th />
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((ep) => (
+                  <EpisodeRow key={`${ep.id}-${ep.episode}-${ep.server}-${ep.linkfilm}`} slug={slug} episode={ep} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function EpisodeRow({ slug, episode }: { slug: string; episode: AdminEpisodeWithAuthors }) {
+  const queryClient = useQueryClient();
+  const [number, setNumber] = useState(String(episode.episode));
+  const [server, setServer] = useState(episode.server);
+  const [link, setLink] = useState(episode.linkfilm);
+  const [error, setError] = useState('');
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['admin', 'episodes', slug] });
+  const save = useMutation({
+    mutationFn: () => editEpisode({ id: episode.id, episode: Number(number), server: server.trim(), linkfilm: link.trim() }),
+    onSuccess: (res) => {
+      toast.success(res.message);
+      refresh();
+    },
+    onError: (err) => toast.error('Không lưu được tập phim', { description: messageOf(err) }),
+  });
+  const remove = useMutation({
+    mutationFn: () => deleteEpisode(episode.id),
+    onSuccess: (res) => {
+      toast.success(res.message);
+      refresh();
+    },
+    onError: (err) => toast.error('Không xoá được tập phim', { description: messageOf(err) }),
+  });
+  const changed = number !== String(episode.episode) || server !== episode.server || link !== episode.linkfilm;
+  const label = `tập ${episode.episode} (${episode.server})`;
+  return (
+    <tr data-episode={episode.id}>
+      <td>
+        <input
+          className="admin-input"
+          style={{ width: 70 }}
+          inputMode="numeric"
+          aria-label={`Số của ${label}`}
+          value={number}
+          onChange={(e) => setNumber(e.target.value)}
+        />
+      </td>
+      <td>
+        <input
+          className="admin-input"
+          style={{ width: 130 }}
+          aria-label={`Máy chủ của ${label}`}
+          value={server}
+          onChange={(e) => setServer(e.target.value)}
+        />
+      </td>
+      <td>
+        <input
+          className="admin-input"
+          style={{ width: '100%', minWidth: 260 }}
+          type="url"
+          aria-label={`Link của ${label}`}
+          value={link}
+          onChange={(e) => setLink(e.target.value)}
+          {...invalidProps(`episode-${episode.id}`, error || undefined)}
+        />
+        {error && (
+          <p className="field-error" id={`episode-${episode.id}-error`}>
+            {error}
+          </p>
+        )}
+      </td>
+      <td className="muted">{authorText(episode.updatedBy ?? episode.createdBy)}</td>
+      <td style={{ whiteSpace: 'nowrap' }}>
+        <button
+          type="button"
+          className="btn btn-primary btn-sm"
+          disabled={!changed || save.isPending}
+          onClick={() => {
+            const bad =
+              !/^\d+$/.test(number) || Number(number) < 1
+                ? 'Số tập phải là số nguyên từ 1.'
+                : !isHttpUrl(link.trim())
+                  ? 'Link phải là một địa chỉ http(s).'
+                  : '';
+            setError(bad);
+            if (!bad) save.mutate();
+          }}
+        >
+          Lưu
+        </button>{' '}
+        <button
+          type="button"
+          className="btn btn-ghost btn-sm"
+          disabled={remove.isPending}
+          onClick={() => {
+            if (window.confirm(`Xoá ${label}?`)) remove.mutate();
+          }}
+        >
+          Xoá
+        </button>
+      </td>
+    </tr>
+  );
+}
