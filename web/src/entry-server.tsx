@@ -7,7 +7,7 @@ import type { ApiFetch, RenderedPage } from './app/render-page';
 
 export type { ApiFetch, RenderedPage };
 
-export async function renderPage(url: string, fetchApi: ApiFetch): Promise<RenderedPage | null> {
+export async function renderPage(url: string, fetchApi: ApiFetch, origin: string): Promise<RenderedPage | null> {
   const { renderPage: render } = await import('./app/render-page');
-  return render(url, fetchApi);
+  return render(url, fetchApi, origin);
 }

@@ -11,6 +11,7 @@ import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
 import { useVipGate, vipBlockOf } from '../../../lib/vip-gate';
 import { useWatchHistory } from '../../../lib/watch-history';
 import { filmQuery, recordView } from '../api/catalogue-queries';
+import { filmOgType, filmStructuredData } from '../structured-data';
 import { RatingSummary } from './rating-summary';
 
 export const NO_EPISODES_MESSAGE = 'Hiện tại phim này chưa cập nhật để xem !';
@@ -47,6 +48,9 @@ export function FilmPage({ slug, rating, comments }: { slug: string } & FilmPage
     title: `${film.title}${film.nameenglish ? ` (${film.nameenglish})` : ''} | ${SITE_SUFFIX}`,
     description: film.descripts ? film.descripts.slice(0, 160) : `Xem phim ${film.title} Vietsub chất lượng cao tại PhimViet.`,
     canonicalPath: `/${film.slug}`,
+    type: filmOgType(film),
+    image: film.hinhanh || undefined,
+    structuredData: (origin) => filmStructuredData(origin, data),
   });
   // Through the store hook, not a direct read: a server-rendered page hydrates with no history, then updates.
   const resume = useWatchHistory().find((e) => e.slug === film.slug);
