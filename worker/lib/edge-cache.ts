@@ -27,6 +27,8 @@ export interface EdgeCacheOptions {
 /** After it is no longer fresh, an entry is still answered (and refreshed behind it) this long. */
 export const STALE_WHILE_REVALIDATE_SECONDS = 60;
 const STORED_AT = 'x-stored-at';
+/** The response's own Cache-Control, kept beside the store's (which says how long the store keeps it). */
+const CONTROL = 'x-cache-control';
 
 /** The Cache-Control of a public response: browsers revalidate, shared caches keep it a while. */
 export const publicCacheControl = (freshSeconds: number) =>
@@ -74,6 +76,8 @@ export async function withEdgeCache(request: Request, options: EdgeCacheOptions,
     const stale = age >= options.freshSeconds;
     if (stale) options.waitUntil(refresh(key, options, produce));
     const answer = new Response(hit.body, hit);
+    answer.headers.set('Cache-Control', hit.headers.get(CONTROL) ?? 'no-cache');
+    answer.headers.delete(CONTROL);
     answer.headers.delete(STORED_AT);
     answer.headers.set('X-Cache', stale ? 'stale' : 'hit');
     answer.headers.set('Age', String(Math.max(0, Math.floor(age))));
@@ -90,6 +94,7 @@ export async function withEdgeCache(request: Request, options: EdgeCacheOptions,
 async function store(key: string, response: Response, options: EdgeCacheOptions): Promise<void> {
   const kept = new Response(response.body, response);
   kept.headers.set(STORED_AT, String(options.now()));
+  kept.headers.set(CONTROL, response.headers.get('cache-control') ?? '');
   // The store keeps it while it may be answered: fresh, then stale while a refresh runs.
   kept.headers.set('Cache-Control', `public, max-age=${options.freshSeconds + STALE_WHILE_REVALIDATE_SECONDS}`);
   kept.headers.delete('X-Cache');

@@ -25,7 +25,7 @@ export async function sitemapIndex(db: Db, publicUrl: string, chunkSize = SITEMA
     .from(films)
     .as('ranked');
   const chunks = await db
-    .select({ chunk: sql<number>`${ranked.rank} / ${chunkSize}`.as('chunk'), updatedAt: max(ranked.updatedAt) })
+    .select({ chunk: sql<number>`cast(${ranked.rank} / ${chunkSize} as integer)`.as('chunk'), updatedAt: max(ranked.updatedAt) })
     .from(ranked)
     .groupBy(sql`chunk`)
     .orderBy(sql`chunk`);
