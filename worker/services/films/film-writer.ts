@@ -1,11 +1,14 @@
-// The one way a film is written (crawler now, admin add/edit later): every derived field — slug,
-// folded search text, denormalised genre/country names, links and episodes — is computed here, inside
-// one transaction, so no caller can leave a film half-written or its search text stale.
-import { eq, inArray, like, or } from 'drizzle-orm';
+// The one way a film is written: every derived field — slug, folded search text, denormalised genre/country
+// names, links and episodes — is computed here (filmValues), inside one transaction, so no caller can leave a
+// film half-written or its search text stale. upsertFilm writes one film (admin add/edit, with hooks inside
+// its transaction); upsertFilms a crawled page of them, as statements sent in one batch.
+import { eq, inArray, like, or, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../../db/client';
 import { fold, slugify } from '../../db/fold';
 import { countries, episodes, filmCountries, filmGenres, films, genres } from '../../db/schema';
 import { RESERVED_FILM_SLUGS, type CategoryId } from '../../schemas/taxonomy';
+import { forgetCatalogueVersion } from '../catalogue/version';
 
 export type FilmStatus = 'ongoing' | 'completed' | 'trailer';
 
@@ -84,75 +87,90 @@ export async function upsertFilm(db: Db, input: FilmInput, options: UpsertFilmOp
   if (!title) throw new FilmWriteError('title: required');
   const now = (options.now ?? Date.now)();
 
-  return db.transaction(async (tx) => {
-    const existing = await findExisting(tx, input);
-    const genreRows = input.genreSlugs ? await resolveSlugs(tx, 'genre', input.genreSlugs) : undefined;
-    const countryRows = input.countrySlugs ? await resolveSlugs(tx, 'country', input.countrySlugs) : undefined;
+  return db
+    .transaction(async (tx) => {
+      const existing = await findExisting(tx, input);
+      const genreRows = input.genreSlugs ? await resolveSlugs(tx, 'genre', input.genreSlugs) : undefined;
+      const countryRows = input.countrySlugs ? await resolveSlugs(tx, 'country', input.countrySlugs) : undefined;
 
-    const nameEnglish = input.nameEnglish?.trim() ?? existing?.nameEnglish ?? '';
-    const values = {
-      title,
-      nameEnglish,
-      posterUrl: input.posterUrl,
-      thumbUrl: input.thumbUrl,
-      statusText: input.statusText,
-      status: input.status,
-      language: input.language,
-      episodeCountText: input.episodeCountText,
-      duration: input.duration,
-      year: input.year,
-      quality: input.quality,
-      director: input.director,
-      actors: input.actors,
-      description: input.description,
-      categoryId: input.categoryId,
-      vipOnly: input.vipOnly,
-      genreNames: genreRows?.map((g) => g.name).join(', '),
-      countryNames: countryRows?.map((c) => c.name).join(', '),
-      titleFolded: fold(title),
-      searchText: fold(`${title} ${nameEnglish}`),
-      sourceKey: input.sourceKey,
-      sourceChecksum: input.sourceChecksum,
-    };
+      const values = filmValues(input, title, existing, genreRows, countryRows);
 
-    let id: number;
-    let slug: string;
-    if (existing) {
-      ({ id, slug } = existing);
-      await tx
-        .update(films)
-        .set({ ...values, updatedAt: input.updatedAt ?? now })
-        .where(eq(films.id, id));
-    } else {
-      slug = await uniqueSlug(tx, input.slug || title);
-      const [row] = await tx
-        .insert(films)
-        .values({ ...values, slug, createdAt: input.createdAt ?? input.updatedAt ?? now, updatedAt: input.updatedAt ?? now })
-        .returning({ id: films.id });
-      if (!row) throw new FilmWriteError('insert returned no row');
-      id = row.id;
-    }
-
-    if (genreRows) {
-      await tx.delete(filmGenres).where(eq(filmGenres.filmId, id));
-      if (genreRows.length) await tx.insert(filmGenres).values(genreRows.map((g) => ({ filmId: id, genreId: g.id })));
-    }
-    if (countryRows) {
-      await tx.delete(filmCountries).where(eq(filmCountries.filmId, id));
-      if (countryRows.length) await tx.insert(filmCountries).values(countryRows.map((c) => ({ filmId: id, countryId: c.id })));
-    }
-    if (input.episodes) {
-      assertUniqueEpisodes(input.episodes);
-      await tx.delete(episodes).where(eq(episodes.filmId, id));
-      for (let i = 0; i < input.episodes.length; i += EPISODE_CHUNK) {
-        const chunk = input.episodes.slice(i, i + EPISODE_CHUNK);
-        await tx.insert(episodes).values(chunk.map((e) => ({ ...e, filmId: id, createdAt: now })));
+      let id: number;
+      let slug: string;
+      if (existing) {
+        ({ id, slug } = existing);
+        await tx
+          .update(films)
+          .set({ ...values, updatedAt: input.updatedAt ?? now })
+          .where(eq(films.id, id));
+      } else {
+        slug = await uniqueSlug(tx, input.slug || title);
+        const [row] = await tx
+          .insert(films)
+          .values({ ...values, slug, createdAt: input.createdAt ?? input.updatedAt ?? now, updatedAt: input.updatedAt ?? now })
+          .returning({ id: films.id });
+        if (!row) throw new FilmWriteError('insert returned no row');
+        id = row.id;
       }
-    }
-    const result = { id, slug, created: !existing };
-    await options.afterWrite?.(tx, result);
-    return result;
-  });
+
+      if (genreRows) {
+        await tx.delete(filmGenres).where(eq(filmGenres.filmId, id));
+        if (genreRows.length) await tx.insert(filmGenres).values(genreRows.map((g) => ({ filmId: id, genreId: g.id })));
+      }
+      if (countryRows) {
+        await tx.delete(filmCountries).where(eq(filmCountries.filmId, id));
+        if (countryRows.length) await tx.insert(filmCountries).values(countryRows.map((c) => ({ filmId: id, countryId: c.id })));
+      }
+      if (input.episodes) {
+        assertUniqueEpisodes(input.episodes);
+        await tx.delete(episodes).where(eq(episodes.filmId, id));
+        for (let i = 0; i < input.episodes.length; i += EPISODE_CHUNK) {
+          const chunk = input.episodes.slice(i, i + EPISODE_CHUNK);
+          await tx.insert(episodes).values(chunk.map((e) => ({ ...e, filmId: id, createdAt: now })));
+        }
+      }
+      const result = { id, slug, created: !existing };
+      await options.afterWrite?.(tx, result);
+      return result;
+    })
+    .finally(() => forgetCatalogueVersion(db));
+}
+
+type TaxonomyRow = { id: number; slug: string; name: string };
+
+/** Every column of a film row the writer derives from its input: search text, denormalised names, … */
+function filmValues(
+  input: FilmInput,
+  title: string,
+  existing: { nameEnglish: string } | undefined,
+  genreRows: TaxonomyRow[] | undefined,
+  countryRows: TaxonomyRow[] | undefined,
+) {
+  const nameEnglish = input.nameEnglish?.trim() ?? existing?.nameEnglish ?? '';
+  return {
+    title,
+    nameEnglish,
+    posterUrl: input.posterUrl,
+    thumbUrl: input.thumbUrl,
+    statusText: input.statusText,
+    status: input.status,
+    language: input.language,
+    episodeCountText: input.episodeCountText,
+    duration: input.duration,
+    year: input.year,
+    quality: input.quality,
+    director: input.director,
+    actors: input.actors,
+    description: input.description,
+    categoryId: input.categoryId,
+    vipOnly: input.vipOnly,
+    genreNames: genreRows?.map((g) => g.name).join(', '),
+    countryNames: countryRows?.map((c) => c.name).join(', '),
+    titleFolded: fold(title),
+    searchText: fold(`${title} ${nameEnglish}`),
+    sourceKey: input.sourceKey,
+    sourceChecksum: input.sourceChecksum,
+  };
 }
 
 async function findExisting(tx: Tx, input: FilmInput) {
@@ -207,17 +225,192 @@ function assertUniqueEpisodes(list: readonly EpisodeInput[]) {
  * 'mat-biec-3'… Film slugs share the /{slug} namespace with country pages and fixed routes.
  */
 async function uniqueSlug(tx: Tx, preferred: string): Promise<string> {
-  const base = slugify(preferred) || 'phim';
-  // Slugs are [a-z0-9-] only, so the LIKE pattern holds no wildcard but the one added here.
-  const rows = await tx
-    .select({ slug: films.slug })
-    .from(films)
-    .where(or(eq(films.slug, base), like(films.slug, `${base}-%`)));
-  const taken = new Set(rows.map((r) => r.slug));
+  const base = slugBase(preferred);
+  const rows = await tx.select({ slug: films.slug }).from(films).where(slugsLike(base));
+  return freeSlug(base, new Set(rows.map((r) => r.slug)));
+}
+
+const slugBase = (preferred: string) => slugify(preferred) || 'phim';
+// Slugs are [a-z0-9-] only, so the LIKE pattern holds no wildcard but the one added here.
+const slugsLike = (base: string) => or(eq(films.slug, base), like(films.slug, `${base}-%`));
+
+/** The base itself when free, else the first free base-2, base-3… (`taken`: slugs in use). */
+function freeSlug(base: string, taken: ReadonlySet<string>): string {
   const free = (s: string) => !taken.has(s) && !RESERVED_FILM_SLUGS.has(s);
   if (free(base)) return base;
   for (let n = 2; ; n++) {
     const candidate = `${base}-${n}`;
     if (free(candidate)) return candidate;
   }
+}
+
+/** What happened to one film of a batch: written (new or updated), left as it was, or refused with a reason. */
+export type BatchFilmOutcome =
+  | { input: FilmInput; outcome: 'new' | 'updated'; slug: string }
+  | { input: FilmInput; outcome: 'skipped' }
+  | { input: FilmInput; outcome: 'failed'; error: string };
+
+/** What the writer read about a film before deciding: the stored film with the source checksum it came from. */
+export interface StoredFilm {
+  id: number;
+  slug: string;
+  nameEnglish: string;
+  checksum: string | null;
+}
+
+export interface UpsertFilmsOptions {
+  now?: () => number;
+  /** Leaves a stored film as it is (the crawler: its source checksum is unchanged). */
+  skip?: (input: FilmInput, stored: StoredFilm | undefined) => boolean;
+  /**
+   * Statements that commit in the same batch as the films (the crawl run's progress), given the outcomes.
+   * Not sent when the page batch fails and the films are written one by one (`alongsideCommitted` false).
+   */
+  alongside?: (outcomes: readonly BatchFilmOutcome[]) => BatchItem<'sqlite'>[];
+}
+
+/**
+ * Writes films matched by their source key (a crawled page of them): everything the statements depend on
+ * is read in one batch (stored films, taxonomy, slugs in use), then every film's statements and
+ * `alongside` go to the database as one batch, a transaction: two round trips for the page, not a dozen
+ * per film. Derived fields are computed as upsertFilm computes them (filmValues). A film the writer refuses
+ * (an unknown genre, duplicated episodes) is reported, not written; when the page batch fails in the
+ * database, the films are written one batch each, so one bad film does not hold back the others.
+ */
+export async function upsertFilms(
+  db: Db,
+  inputs: readonly FilmInput[],
+  options: UpsertFilmsOptions = {},
+): Promise<{ outcomes: BatchFilmOutcome[]; alongsideCommitted: boolean }> {
+  const now = (options.now ?? Date.now)();
+  const keys = inputs.map((i) => i.sourceKey).filter((k): k is string => !!k);
+  const bases = [...new Set(inputs.map((i) => slugBase(i.slug || i.title.trim())))];
+  const genreSlugs = [...new Set(inputs.flatMap((i) => i.genreSlugs ?? []))];
+  const countrySlugs = [...new Set(inputs.flatMap((i) => i.countrySlugs ?? []))];
+  const none = sql`0`;
+  const [stored, taken, genreRows, countryRows] = await db.batch([
+    db
+      .select({
+        id: films.id,
+        slug: films.slug,
+        nameEnglish: films.nameEnglish,
+        checksum: films.sourceChecksum,
+        sourceKey: films.sourceKey,
+      })
+      .from(films)
+      .where(keys.length ? inArray(films.sourceKey, keys) : none),
+    db
+      .select({ slug: films.slug })
+      .from(films)
+      .where(bases.length ? or(...bases.map(slugsLike)) : none),
+    db
+      .select({ id: genres.id, slug: genres.slug, name: genres.name })
+      .from(genres)
+      .where(genreSlugs.length ? inArray(genres.slug, genreSlugs) : none),
+    db
+      .select({ id: countries.id, slug: countries.slug, name: countries.name })
+      .from(countries)
+      .where(countrySlugs.length ? inArray(countries.slug, countrySlugs) : none),
+  ]);
+  const storedByKey = new Map(stored.map((f) => [f.sourceKey, f]));
+  const slugsInUse = new Set(taken.map((r) => r.slug));
+  const taxonomy = { genre: new Map(genreRows.map((g) => [g.slug, g])), country: new Map(countryRows.map((c) => [c.slug, c])) };
+
+  const outcomes: BatchFilmOutcome[] = [];
+  const statements: BatchItem<'sqlite'>[][] = [];
+  for (const input of inputs) {
+    const existing = input.sourceKey ? storedByKey.get(input.sourceKey) : undefined;
+    if (options.skip?.(input, existing)) {
+      outcomes.push({ input, outcome: 'skipped' });
+      statements.push([]);
+      continue;
+    }
+    try {
+      const planned = plannedWrite(db, input, existing, { slugsInUse, taxonomy, now });
+      outcomes.push({ input, outcome: existing ? 'updated' : 'new', slug: planned.slug });
+      statements.push(planned.statements);
+    } catch (error) {
+      if (!(error instanceof FilmWriteError)) throw error;
+      outcomes.push({ input, outcome: 'failed', error: error.message });
+      statements.push([]);
+    }
+  }
+  const everything = [...statements.flat(), ...(options.alongside?.(outcomes) ?? [])];
+  let alongsideCommitted = true;
+  try {
+    if (everything.length) await db.batch(everything as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
+  } catch (error) {
+    alongsideCommitted = false;
+    if (outcomes.filter((o) => o.outcome === 'new' || o.outcome === 'updated').length <= 1) throw error;
+    // One film's statements failed the page: each written alone, the failing one reported.
+    for (let i = 0; i < outcomes.length; i++) {
+      const outcome = outcomes[i]!;
+      const own = statements[i]!;
+      if (!own.length) continue;
+      try {
+        await db.batch(own as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
+      } catch (single) {
+        outcomes[i] = { input: outcome.input, outcome: 'failed', error: single instanceof Error ? single.message : String(single) };
+      }
+    }
+  }
+  forgetCatalogueVersion(db);
+  return { outcomes, alongsideCommitted };
+}
+
+/** One film's statements for upsertFilms, from what was read; throws FilmWriteError for input it refuses. */
+function plannedWrite(
+  db: Db,
+  input: FilmInput,
+  existing: StoredFilm | undefined,
+  read: { slugsInUse: Set<string>; taxonomy: Record<'genre' | 'country', Map<string, TaxonomyRow>>; now: number },
+): { statements: BatchItem<'sqlite'>[]; slug: string } {
+  const title = input.title.trim();
+  if (!title) throw new FilmWriteError('title: required');
+  const resolve = (kind: 'genre' | 'country', slugs: readonly string[] | undefined) =>
+    slugs &&
+    [...new Set(slugs)].map((slug) => {
+      const row = read.taxonomy[kind].get(slug);
+      if (!row) throw new FilmWriteError(`${kind} '${slug}': unknown`);
+      return row;
+    });
+  const genreRows = resolve('genre', input.genreSlugs);
+  const countryRows = resolve('country', input.countrySlugs);
+  if (input.episodes) assertUniqueEpisodes(input.episodes);
+  const values = filmValues(input, title, existing, genreRows, countryRows);
+  const updatedAt = input.updatedAt ?? read.now;
+
+  const statements: BatchItem<'sqlite'>[] = [];
+  let slug: string;
+  if (existing) {
+    slug = existing.slug;
+    statements.push(
+      db
+        .update(films)
+        .set({ ...values, updatedAt })
+        .where(eq(films.id, existing.id)),
+    );
+  } else {
+    slug = freeSlug(slugBase(input.slug || title), read.slugsInUse);
+    read.slugsInUse.add(slug);
+    statements.push(db.insert(films).values({ ...values, slug, createdAt: input.createdAt ?? updatedAt, updatedAt }));
+  }
+  // A new film's id is known only once inserted: later statements find it by its slug.
+  const filmId = existing ? sql`${existing.id}` : sql`(select ${films.id} from ${films} where ${films.slug} = ${slug})`;
+  if (genreRows) {
+    statements.push(db.delete(filmGenres).where(sql`${filmGenres.filmId} = ${filmId}`));
+    if (genreRows.length) statements.push(db.insert(filmGenres).values(genreRows.map((g) => ({ filmId, genreId: g.id }))));
+  }
+  if (countryRows) {
+    statements.push(db.delete(filmCountries).where(sql`${filmCountries.filmId} = ${filmId}`));
+    if (countryRows.length) statements.push(db.insert(filmCountries).values(countryRows.map((c) => ({ filmId, countryId: c.id }))));
+  }
+  if (input.episodes) {
+    statements.push(db.delete(episodes).where(sql`${episodes.filmId} = ${filmId}`));
+    for (let i = 0; i < input.episodes.length; i += EPISODE_CHUNK) {
+      const chunk = input.episodes.slice(i, i + EPISODE_CHUNK);
+      statements.push(db.insert(episodes).values(chunk.map((e) => ({ ...e, filmId, createdAt: read.now }))));
+    }
+  }
+  return { statements, slug };
 }
