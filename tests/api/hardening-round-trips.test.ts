@@ -43,6 +43,7 @@ async function roundTrips(path: string): Promise<{ trips: number; status: number
 /** Every public read endpoint of the goal; one line each as endpoints are added. */
 const PUBLIC_READS: [string, string][] = [
   ['home', '/api/product/product-home'],
+  ['sidebar', '/api/product/sidebar'],
   ['category listing', '/api/product/product-phimbo?page=1'],
   ['genre listing with filters', '/api/product/product-phimhanhdong?page=1&sort=views&year=2023'],
   ['country listing', '/api/product/product-han-quoc?page=1'],

@@ -90,6 +90,9 @@ export interface TrendingLists {
   month: FilmCard[];
 }
 
+/** GET /api/product/sidebar: what a listing page's sidebar shows, not the whole home (HomeData has the same lists). */
+export type SidebarData = Pick<HomeData, 'phimhanhdong' | 'phimsapchieu' | 'phimtrending'>;
+
 export interface HomeData {
   phimhot: FilmCard[];
   phimbomoicapnhat: FilmCard[];

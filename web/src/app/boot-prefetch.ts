@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { filmQuery, homeQuery, listingQuery } from '../features/catalogue/api/catalogue-queries';
+import { filmQuery, homeQuery, listingQuery, sidebarQuery } from '../features/catalogue/api/catalogue-queries';
 import { categoryListing, countryListing, genreListing } from '../features/catalogue/listing-scope';
 import { validateListingSearch } from '../features/catalogue/listing-search';
 
@@ -19,7 +19,7 @@ export function prefetchFirstPage(queryClient: QueryClient, location: Location):
         : undefined;
   if (listing) {
     void queryClient.prefetchQuery(listingQuery(listing.endpoint, search));
-    return void queryClient.prefetchQuery(homeQuery());
+    return void queryClient.prefetchQuery(sidebarQuery());
   }
   if (segments.length === 1 && !['tim-kiem', 'not-found', 'dang-nhap', 'dang-ky', 'account'].includes(segments[0]!))
     void queryClient.prefetchQuery(filmQuery(segments[0]!));

@@ -2,7 +2,7 @@ import { and, between, desc, eq, gte, not, notInArray, or, sql, type SQL } from 
 import type { Db } from '../../db/client';
 import { batchPrepared, preparedOnce } from '../../db/prepared';
 import { filmViewsHourly, films, trendingViews, trendingWindows } from '../../db/schema';
-import type { FilmCard, HomeData } from '../../schemas/catalogue';
+import type { FilmCard, HomeData, SidebarData } from '../../schemas/catalogue';
 import { type CardRow, cardColumns, toFilmCard } from './film-card';
 import { hasGenre } from './listing';
 import { HOUR } from './trending';
@@ -108,25 +108,13 @@ const homeStatements = preparedOnce(
  * install): at most two round trips to the database on Workers, where each is a network call.
  */
 export async function homeData(db: Db, now: number): Promise<HomeData> {
-  // Windows count whole hours: the current hour and the 24 (168, 720) before it.
-  const hour = Math.floor(now / HOUR);
-  const windows = WINDOWS.map((w) => ({ ...w, since: hour - w.hours }));
-  const values = Object.fromEntries(
-    windows.flatMap((w) => [
-      [`${w.span}Since`, w.since],
-      [`${w.span}SinceBefore`, w.since - 1],
-    ]),
+  const windows = windowsAt(now);
+  const [bo, le, hoanThanh, hoatHinh, tamLy, vienTuong, hanhDong, sapChieu, ...lists] = await batchPrepared(
+    db,
+    homeStatements(db),
+    windowValues(windows),
   );
-  const [bo, le, hoanThanh, hoatHinh, tamLy, vienTuong, hanhDong, sapChieu, ...lists] = await batchPrepared(db, homeStatements(db), values);
-  const watched = lists as CardRow[][];
-  const short = windows.map((w, i) => ({ ...w, rows: watched[i] as CardRow[] })).filter((w) => w.rows.length < w.limit);
-  const [first, ...rest] = short.map((w) => topUp(db, w.rows, w.limit));
-  const fills = first ? await db.batch([first, ...rest]) : [];
-  const [day, week, month] = windows.map((w, i) => {
-    const rows = watched[i] as CardRow[];
-    const fill = short.findIndex((s) => s.span === w.span);
-    return [...rows, ...(fill >= 0 ? (fills[fill] as CardRow[]) : [])].map((r) => toFilmCard(r));
-  }) as [FilmCard[], FilmCard[], FilmCard[]];
+  const [day, week, month] = await trendingLists(db, windows, lists as CardRow[][]);
   const cards = (rows: CardRow[]) => rows.map((r) => toFilmCard(r));
   return {
     phimhot: week,
@@ -140,4 +128,54 @@ export async function homeData(db: Db, now: number): Promise<HomeData> {
     phimhanhdong: cards(hanhDong),
     phimsapchieu: cards(sapChieu),
   };
+}
+
+/** The sidebar's lists only (action films, upcoming, trending): what a listing page shows beside its films. */
+const sidebarStatements = preparedOnce(
+  (db: Db) =>
+    [
+      rail(db, hasGenre('hanh-dong'), SIDEBAR).prepare(),
+      rail(db, eq(films.categoryId, 27), SIDEBAR).prepare(),
+      ...WINDOWS.map((w) => watchedIn(db, w.span, w.limit).prepare()),
+    ] as const,
+);
+
+/** GET /api/product/sidebar: the home's sidebar lists, the same two round trips at most, a fraction of its bytes. */
+export async function sidebarData(db: Db, now: number): Promise<SidebarData> {
+  const windows = windowsAt(now);
+  const [hanhDong, sapChieu, ...lists] = await batchPrepared(db, sidebarStatements(db), windowValues(windows));
+  const [day, week, month] = await trendingLists(db, windows, lists as CardRow[][]);
+  return {
+    phimhanhdong: hanhDong.map((r) => toFilmCard(r)),
+    phimsapchieu: sapChieu.map((r) => toFilmCard(r)),
+    phimtrending: { day, week: week.slice(0, SIDEBAR), month },
+  };
+}
+
+type Window = (typeof WINDOWS)[number] & { since: number };
+
+/** Windows count whole hours: the current hour and the 24 (168, 720) before it. */
+const windowsAt = (now: number): Window[] => {
+  const hour = Math.floor(now / HOUR);
+  return WINDOWS.map((w) => ({ ...w, since: hour - w.hours }));
+};
+
+const windowValues = (windows: Window[]) =>
+  Object.fromEntries(
+    windows.flatMap((w) => [
+      [`${w.span}Since`, w.since],
+      [`${w.span}SinceBefore`, w.since - 1],
+    ]),
+  );
+
+/** Each window's most watched films, topped up in one more batch only when a window had too few views. */
+async function trendingLists(db: Db, windows: Window[], watched: CardRow[][]): Promise<[FilmCard[], FilmCard[], FilmCard[]]> {
+  const short = windows.map((w, i) => ({ ...w, rows: watched[i] as CardRow[] })).filter((w) => w.rows.length < w.limit);
+  const [first, ...rest] = short.map((w) => topUp(db, w.rows, w.limit));
+  const fills = first ? await db.batch([first, ...rest]) : [];
+  return windows.map((w, i) => {
+    const rows = watched[i] as CardRow[];
+    const fill = short.findIndex((s) => s.span === w.span);
+    return [...rows, ...(fill >= 0 ? (fills[fill] as CardRow[]) : [])].map((r) => toFilmCard(r));
+  }) as [FilmCard[], FilmCard[], FilmCard[]];
 }

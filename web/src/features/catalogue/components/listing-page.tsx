@@ -6,7 +6,7 @@ import { Pagination } from '../../../components/film/pagination';
 import { OfflinePage } from '../../../components/layout/offline-page';
 import { isNetworkError } from '../../../lib/api-client';
 import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
-import { homeQuery, listingQuery } from '../api/catalogue-queries';
+import { listingQuery, sidebarQuery } from '../api/catalogue-queries';
 import type { ListingInfo } from '../listing-scope';
 import { listingStructuredData } from '../structured-data';
 import type { ListingSearch } from '../listing-search';
@@ -37,8 +37,8 @@ export function ListingPage({ info, search }: { info: ListingInfo; search: Listi
           )
       : undefined,
   });
-  // The sidebar reuses the home lists (cached when the viewer came from home).
-  const home = useQuery(homeQuery());
+  // The sidebar's own lists, not the whole home (a page carries only the state it renders).
+  const sidebar = useQuery(sidebarQuery());
   const { page: _page, ...filters } = search;
 
   return (
@@ -89,7 +89,7 @@ export function ListingPage({ info, search }: { info: ListingInfo; search: Listi
             ) : null}
           </div>
         </div>
-        <HomeSidebar data={home.data} />
+        <HomeSidebar data={sidebar.data} />
       </div>
     </div>
   );
