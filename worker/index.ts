@@ -23,7 +23,13 @@ import { isPagePath, type LoadEntry, renderShell, type SsrEntry } from './ssr/re
  * bundler nor the type checker needs the file.
  */
 const SSR_ENTRY = './ssr/dist/entry-server.js';
-const loadSsrEntry: LoadEntry = () => import(SSR_ENTRY) as Promise<SsrEntry>;
+/**
+ * Imported as the isolate starts, not on its first page: compiling and evaluating the renderer is then
+ * start-up work instead of the first request's CPU. A missing build rejects; pages then get the static shell.
+ */
+const ssrEntry = import(SSR_ENTRY) as Promise<SsrEntry>;
+ssrEntry.catch(() => undefined);
+const loadSsrEntry: LoadEntry = () => ssrEntry;
 
 /** Every variable worker/config.ts reads, as the string bindings ([vars] and secrets) that carry them. */
 type ConfigVars = { [K in keyof z.input<typeof configSchema>]?: string };
