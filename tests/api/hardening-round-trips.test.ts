@@ -65,3 +65,13 @@ describe('public reads cost at most 2 database round trips on the Worker path', 
     });
   }
 });
+
+describe('a page and its sidebar: one round trip each, so a listing page renders in two', () => {
+  it('home and sidebar stay one batch while trending has to be topped up (no views yet)', async () => {
+    for (const path of ['/api/product/product-home', '/api/product/sidebar']) {
+      const { trips, status } = await roundTrips(path);
+      expect(status).toBe(200);
+      expect(trips, path).toBe(1);
+    }
+  });
+});

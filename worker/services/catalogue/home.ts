@@ -1,4 +1,4 @@
-import { and, between, desc, eq, gte, not, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, between, desc, eq, gte, not, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { batchPrepared, preparedOnce } from '../../db/prepared';
 import { filmViewsHourly, films, trendingViews, trendingWindows } from '../../db/schema';
@@ -59,22 +59,13 @@ function watchedIn(db: Db, span: Span, limit: number) {
   return db.select().from(kept).unionAll(db.select().from(summed)).orderBy(sql`"n" desc, "tie" desc, "id" desc`);
 }
 
-/** The most viewed then most recently updated films, for a trending list too few were watched for. */
-function topUp(db: Db, watched: CardRow[], limit: number) {
-  return db
-    .select(cardColumns)
-    .from(films)
-    .where(
-      watched.length
-        ? notInArray(
-            films.id,
-            watched.map((r) => r.id),
-          )
-        : undefined,
-    )
-    .orderBy(desc(films.views), desc(films.updatedAt), desc(films.id))
-    .limit(limit - watched.length);
-}
+/**
+ * The most viewed then most recently updated films: what tops up a trending list too few were watched for (a
+ * fresh install). Asked in the same batch as the lists, whether needed or not (a few index rows): a second
+ * round trip would cost more. HOT of them cover every window, whatever it already holds.
+ */
+const topUpCandidates = (db: Db) =>
+  db.select(cardColumns).from(films).orderBy(desc(films.views), desc(films.updatedAt), desc(films.id)).limit(HOT);
 
 const WINDOWS = [
   { span: 'day' as const, hours: 24, limit: SIDEBAR },
@@ -84,7 +75,7 @@ const WINDOWS = [
 ];
 
 /**
- * The home's eleven selects, built once per database (db/prepared.ts): building them per request was a
+ * The home's twelve selects, built once per database (db/prepared.ts): building them per request was a
  * quarter of the home's CPU (bench/profile-loop.ts home). Only the windows' first hours vary.
  */
 const homeStatements = preparedOnce(
@@ -98,23 +89,24 @@ const homeStatements = preparedOnce(
       rail(db, hasGenre('vien-tuong')).prepare(),
       rail(db, hasGenre('hanh-dong'), SIDEBAR).prepare(),
       rail(db, eq(films.categoryId, 27), SIDEBAR).prepare(),
+      topUpCandidates(db).prepare(),
       ...WINDOWS.map((w) => watchedIn(db, w.span, w.limit).prepare()),
     ] as const,
 );
 
 /**
- * GET /api/product/product-home: both readings of the spec's home data. Every rail and
- * trending list in one batch, then one more only when a trending window had too few views (a fresh
- * install): at most two round trips to the database on Workers, where each is a network call.
+ * GET /api/product/product-home: both readings of the spec's home data. Every rail and trending list,
+ * with the films that top up a list too few were watched for, in one batch: one round trip to the
+ * database on Workers, where each is a network call.
  */
 export async function homeData(db: Db, now: number): Promise<HomeData> {
   const windows = windowsAt(now);
-  const [bo, le, hoanThanh, hoatHinh, tamLy, vienTuong, hanhDong, sapChieu, ...lists] = await batchPrepared(
+  const [bo, le, hoanThanh, hoatHinh, tamLy, vienTuong, hanhDong, sapChieu, candidates, ...lists] = await batchPrepared(
     db,
     homeStatements(db),
     windowValues(windows),
   );
-  const [day, week, month] = await trendingLists(db, windows, lists as CardRow[][]);
+  const [day, week, month] = trendingLists(windows, lists as CardRow[][], candidates);
   const cards = (rows: CardRow[]) => rows.map((r) => toFilmCard(r));
   return {
     phimhot: week,
@@ -136,15 +128,16 @@ const sidebarStatements = preparedOnce(
     [
       rail(db, hasGenre('hanh-dong'), SIDEBAR).prepare(),
       rail(db, eq(films.categoryId, 27), SIDEBAR).prepare(),
+      topUpCandidates(db).prepare(),
       ...WINDOWS.map((w) => watchedIn(db, w.span, w.limit).prepare()),
     ] as const,
 );
 
-/** GET /api/product/sidebar: the home's sidebar lists, the same two round trips at most, a fraction of its bytes. */
+/** GET /api/product/sidebar: the home's sidebar lists, in one round trip, a fraction of its bytes. */
 export async function sidebarData(db: Db, now: number): Promise<SidebarData> {
   const windows = windowsAt(now);
-  const [hanhDong, sapChieu, ...lists] = await batchPrepared(db, sidebarStatements(db), windowValues(windows));
-  const [day, week, month] = await trendingLists(db, windows, lists as CardRow[][]);
+  const [hanhDong, sapChieu, candidates, ...lists] = await batchPrepared(db, sidebarStatements(db), windowValues(windows));
+  const [day, week, month] = trendingLists(windows, lists as CardRow[][], candidates);
   return {
     phimhanhdong: hanhDong.map((r) => toFilmCard(r)),
     phimsapchieu: sapChieu.map((r) => toFilmCard(r)),
@@ -168,14 +161,12 @@ const windowValues = (windows: Window[]) =>
     ]),
   );
 
-/** Each window's most watched films, topped up in one more batch only when a window had too few views. */
-async function trendingLists(db: Db, windows: Window[], watched: CardRow[][]): Promise<[FilmCard[], FilmCard[], FilmCard[]]> {
-  const short = windows.map((w, i) => ({ ...w, rows: watched[i] as CardRow[] })).filter((w) => w.rows.length < w.limit);
-  const [first, ...rest] = short.map((w) => topUp(db, w.rows, w.limit));
-  const fills = first ? await db.batch([first, ...rest]) : [];
+/** Each window's most watched films, topped up from the candidates when a window had too few views. */
+function trendingLists(windows: Window[], watched: CardRow[][], candidates: CardRow[]): [FilmCard[], FilmCard[], FilmCard[]] {
   return windows.map((w, i) => {
     const rows = watched[i] as CardRow[];
-    const fill = short.findIndex((s) => s.span === w.span);
-    return [...rows, ...(fill >= 0 ? (fills[fill] as CardRow[]) : [])].map((r) => toFilmCard(r));
+    const listed = new Set(rows.map((r) => r.id));
+    const fill = rows.length < w.limit ? candidates.filter((c) => !listed.has(c.id)).slice(0, w.limit - rows.length) : [];
+    return [...rows, ...fill].map((r) => toFilmCard(r));
   }) as [FilmCard[], FilmCard[], FilmCard[]];
 }
