@@ -87,53 +87,51 @@ export async function upsertFilm(db: Db, input: FilmInput, options: UpsertFilmOp
   if (!title) throw new FilmWriteError('title: required');
   const now = (options.now ?? Date.now)();
 
-  return db
-    .transaction(async (tx) => {
-      const existing = await findExisting(tx, input);
-      const genreRows = input.genreSlugs ? await resolveSlugs(tx, 'genre', input.genreSlugs) : undefined;
-      const countryRows = input.countrySlugs ? await resolveSlugs(tx, 'country', input.countrySlugs) : undefined;
+  return db.transaction(async (tx) => {
+    const existing = await findExisting(tx, input);
+    const genreRows = input.genreSlugs ? await resolveSlugs(tx, 'genre', input.genreSlugs) : undefined;
+    const countryRows = input.countrySlugs ? await resolveSlugs(tx, 'country', input.countrySlugs) : undefined;
 
-      const values = filmValues(input, title, existing, genreRows, countryRows);
+    const values = filmValues(input, title, existing, genreRows, countryRows);
 
-      let id: number;
-      let slug: string;
-      if (existing) {
-        ({ id, slug } = existing);
-        await tx
-          .update(films)
-          .set({ ...values, updatedAt: input.updatedAt ?? now })
-          .where(eq(films.id, id));
-      } else {
-        slug = await uniqueSlug(tx, input.slug || title);
-        const [row] = await tx
-          .insert(films)
-          .values({ ...values, slug, createdAt: input.createdAt ?? input.updatedAt ?? now, updatedAt: input.updatedAt ?? now })
-          .returning({ id: films.id });
-        if (!row) throw new FilmWriteError('insert returned no row');
-        id = row.id;
-      }
+    let id: number;
+    let slug: string;
+    if (existing) {
+      ({ id, slug } = existing);
+      await tx
+        .update(films)
+        .set({ ...values, updatedAt: input.updatedAt ?? now })
+        .where(eq(films.id, id));
+    } else {
+      slug = await uniqueSlug(tx, input.slug || title);
+      const [row] = await tx
+        .insert(films)
+        .values({ ...values, slug, createdAt: input.createdAt ?? input.updatedAt ?? now, updatedAt: input.updatedAt ?? now })
+        .returning({ id: films.id });
+      if (!row) throw new FilmWriteError('insert returned no row');
+      id = row.id;
+    }
 
-      if (genreRows) {
-        await tx.delete(filmGenres).where(eq(filmGenres.filmId, id));
-        if (genreRows.length) await tx.insert(filmGenres).values(genreRows.map((g) => ({ filmId: id, genreId: g.id })));
+    if (genreRows) {
+      await tx.delete(filmGenres).where(eq(filmGenres.filmId, id));
+      if (genreRows.length) await tx.insert(filmGenres).values(genreRows.map((g) => ({ filmId: id, genreId: g.id })));
+    }
+    if (countryRows) {
+      await tx.delete(filmCountries).where(eq(filmCountries.filmId, id));
+      if (countryRows.length) await tx.insert(filmCountries).values(countryRows.map((c) => ({ filmId: id, countryId: c.id })));
+    }
+    if (input.episodes) {
+      assertUniqueEpisodes(input.episodes);
+      await tx.delete(episodes).where(eq(episodes.filmId, id));
+      for (let i = 0; i < input.episodes.length; i += EPISODE_CHUNK) {
+        const chunk = input.episodes.slice(i, i + EPISODE_CHUNK);
+        await tx.insert(episodes).values(chunk.map((e) => ({ ...e, filmId: id, createdAt: now })));
       }
-      if (countryRows) {
-        await tx.delete(filmCountries).where(eq(filmCountries.filmId, id));
-        if (countryRows.length) await tx.insert(filmCountries).values(countryRows.map((c) => ({ filmId: id, countryId: c.id })));
-      }
-      if (input.episodes) {
-        assertUniqueEpisodes(input.episodes);
-        await tx.delete(episodes).where(eq(episodes.filmId, id));
-        for (let i = 0; i < input.episodes.length; i += EPISODE_CHUNK) {
-          const chunk = input.episodes.slice(i, i + EPISODE_CHUNK);
-          await tx.insert(episodes).values(chunk.map((e) => ({ ...e, filmId: id, createdAt: now })));
-        }
-      }
-      const result = { id, slug, created: !existing };
-      await options.afterWrite?.(tx, result);
-      return result;
-    })
-    .finally(() => forgetCatalogueVersion(db));
+    }
+    const result = { id, slug, created: !existing };
+    await options.afterWrite?.(tx, result);
+    return result;
+  });
 }
 
 type TaxonomyRow = { id: number; slug: string; name: string };
