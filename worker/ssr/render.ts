@@ -106,14 +106,15 @@ export async function renderShell(
     // the content comes first in the bytes; the app reads it once the document is parsed.
     const boot = BOOT_SCRIPT.exec(shell);
     const marked = boot && state ? shell.slice(0, boot.index) + SSR_MARKER + shell.slice(boot.index) : shell;
-    const withState = marked.replace('</body>', () => `${state}</body>`);
     // React puts the resources it hoists (image preloads of the first posters) before the markup: they
     // belong in <head>, where the browser finds them first and hydration does not look.
     const hoisted = /^(?:<link [^>]*>)+/.exec(page.html)?.[0] ?? '';
     const body = page.html.slice(hoisted.length);
-    const html = withMeta(withState, page.meta ?? {}, url, origin)
+    // The head is edited while the document is the small shell; the page and its state go in last.
+    const html = withMeta(marked, page.meta ?? {}, url, origin)
       .replace('</head>', () => `${hoisted}${structured}</head>`)
-      .replace(ROOT, (_all, open: string) => `${open}${body}</div><!--/app-->`);
+      .replace(ROOT, (_all, open: string) => `${open}${body}</div><!--/app-->`)
+      .replace('</body>', () => `${state}</body>`);
     return { html, status };
   } catch (error) {
     console.error(`[ssr] rendering ${url.pathname} failed; sending the static shell:`, error);
