@@ -2,7 +2,7 @@ import { and, between, desc, eq, gte, not, or, sql, type SQL } from 'drizzle-orm
 import type { Db } from '../../db/client';
 import { batchPrepared, preparedOnce } from '../../db/prepared';
 import { filmViewsHourly, films, trendingViews, trendingWindows } from '../../db/schema';
-import type { FilmCard, HomeData, SidebarData } from '../../schemas/catalogue';
+import type { FilmCard, HomeData, SideFilm, SidebarData } from '../../schemas/catalogue';
 import { type CardRow, cardColumns, toFilmCard } from './film-card';
 import { hasGenre } from './listing';
 import { HOUR } from './trending';
@@ -138,10 +138,12 @@ export async function sidebarData(db: Db, now: number): Promise<SidebarData> {
   const windows = windowsAt(now);
   const [hanhDong, sapChieu, candidates, ...lists] = await batchPrepared(db, sidebarStatements(db), windowValues(windows));
   const [day, week, month] = trendingLists(windows, lists as CardRow[][], candidates);
+  const side = (cards: FilmCard[]): SideFilm[] =>
+    cards.map(({ id, slug, title, hinhanh, thumb, namphathanh, views }) => ({ id, slug, title, hinhanh, thumb, namphathanh, views }));
   return {
-    phimhanhdong: hanhDong.map((r) => toFilmCard(r)),
-    phimsapchieu: sapChieu.map((r) => toFilmCard(r)),
-    phimtrending: { day, week: week.slice(0, SIDEBAR), month },
+    phimhanhdong: side(hanhDong.map((r) => toFilmCard(r))),
+    phimsapchieu: side(sapChieu.map((r) => toFilmCard(r))),
+    phimtrending: { day: side(day), week: side(week.slice(0, SIDEBAR)), month: side(month) },
   };
 }
 

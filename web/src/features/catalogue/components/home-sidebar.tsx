@@ -1,6 +1,8 @@
 import { Link } from '@tanstack/react-router';
 import { memo, useState } from 'react';
-import type { SidebarData, TrendingLists } from '../../../../../worker/schemas/catalogue';
+import type { SidebarData } from '../../../../../worker/schemas/catalogue';
+
+type TrendingLists = SidebarData['phimtrending'];
 import { SideFilmList } from '../../../components/film/side-film-list';
 import { LazyMount } from '../../../components/lazy-mount';
 
