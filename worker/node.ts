@@ -76,15 +76,18 @@ export function createNodeRoot(deps: AppDeps, demoMediaDir?: string, webDist = W
     waitUntil: (task) => void task.catch(() => undefined),
     now: deps.now,
   };
+  // Built without the request's context: a stale entry is refreshed after that request has been answered.
   const shell = (c: Context) =>
     withEdgeCache(c.req.raw, pageCache, async () => {
       const html = indexHtml();
-      if (!html) return c.text('Ứng dụng web chưa được build: chạy npm run build.', 503);
+      if (!html) return new Response('Ứng dụng web chưa được build: chạy npm run build.', { status: 503 });
       // The page's reads are the app's, in-process and anonymous (the public read cache, as for any visitor).
       const page = await renderShell(html, new URL(c.req.url), loadEntry, (request) => api.fetch(request), deps.config.PUBLIC_URL);
       const rendered = page.html !== html || page.status === 404;
-      c.header('Cache-Control', rendered ? publicCacheControl(fresh) : 'no-cache');
-      return c.html(page.html, page.status);
+      return new Response(page.html, {
+        status: page.status,
+        headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': rendered ? publicCacheControl(fresh) : 'no-cache' },
+      });
     });
   /** A path naming a file that the build does not have: a 404, never the shell (least of all as immutable). */
   const missingFile = (c: Context) => {
