@@ -1,11 +1,12 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { AppDeps, AppEnv } from './lib/context';
+import type { AppCaches, AppDeps, AppEnv } from './lib/context';
 import { viewerMiddleware } from './lib/auth-middleware';
 import { ApiError, toErrorBody } from './lib/errors';
 import { securityHeaders } from './lib/security-headers';
 import type { CachedResponse } from './lib/public-cache';
 import { TtlCache } from './lib/ttl-cache';
+import { forgetCatalogueVersion } from './services/catalogue/version';
 import type { FilmRecord } from './services/catalogue/detail';
 import { accountRoutes } from './routes/account';
 import { backOfficeRoutes } from './routes/admin/back-office';
@@ -23,6 +24,7 @@ import { checkoutRoutes, paymentRoutes } from './routes/payment';
 import { vipRoutes } from './routes/vip';
 import { ratingRoutes } from './routes/ratings';
 import { adminSitePageRoutes, sitePageRoutes } from './routes/pages';
+import { seoRoutes } from './routes/seo';
 
 /** The read cache's bound in bytes of cached answers (a listing page is about 35 KB as a JS string). */
 const RESPONSE_CACHE_BYTES = 32 * 2 ** 20;
@@ -35,9 +37,10 @@ export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   // A few seconds of reuse for public catalogue reads (docs/decisions/0006-public-read-cache.md).
   const ttl = deps.config.PUBLIC_CACHE_SECONDS * 1000;
-  const caches = {
+  const caches: AppCaches = {
     responses: new TtlCache<CachedResponse>(ttl, 2_000, deps.now, { weigh: weighResponse, maxWeight: RESPONSE_CACHE_BYTES }),
     films: new TtlCache<FilmRecord>(ttl, 2_000, deps.now),
+    version: -1,
   };
 
   app.use('*', async (c, next) => {
@@ -45,6 +48,9 @@ export function createApp(deps: AppDeps) {
     c.set('db', deps.db);
     c.set('caches', caches);
     await next();
+    // A write of this process (admin edit, delete, …) may have changed the catalogue: its next public read
+    // asks the database for the version instead of trusting what it knew (lib/public-cache.ts).
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') forgetCatalogueVersion(deps.db);
     const resHeaders = c.res.headers;
     for (const [name, value] of headers) resHeaders.set(name, value);
     if (!resHeaders.has('Cache-Control')) resHeaders.set('Cache-Control', 'no-store');
@@ -60,6 +66,8 @@ export function createApp(deps: AppDeps) {
   // @hono/node-server's lightweight Request into a whole WHATWG Request per call.
   app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
 
+  // For crawlers, at the site's root: robots.txt and the sitemaps (the hosts route these paths here).
+  app.route('/', seoRoutes);
   const routes = app
     .basePath('/api')
     .route('/health', healthRoutes)

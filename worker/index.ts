@@ -1,6 +1,6 @@
 // Cloudflare Workers host: wiring only (docs/architecture.md). Turso over HTTP via the Web-standard libSQL client,
-// /api/* to the shared Hono app, everything else to Workers Static Assets (SPA fallback; page routes with the
-// first page rendered in the shell, worker/ssr/render.ts), Cron Triggers
+// /api/*, robots.txt and the sitemaps to the shared Hono app, page routes to the shell with the first page rendered
+// in it (worker/ssr/render.ts), both behind the Cache API (lib/edge-cache.ts), files to Workers Static Assets; Cron Triggers
 // to the shared scheduled jobs. Nothing Node-only may be imported here: no node:*, no db/node-client.ts.
 import { createClient } from '@libsql/client/web';
 import { drizzle } from 'drizzle-orm/libsql/web';
@@ -9,8 +9,11 @@ import { createApp } from './app';
 import { loadConfig, type Config, type configSchema } from './config';
 import { schema } from './db/client';
 import type { AppDeps } from './lib/context';
+import { type EdgeCacheOptions, publicCacheControl, withEdgeCache } from './lib/edge-cache';
 import { securityHeaders } from './lib/security-headers';
 import { runScheduledJobs } from './scheduled';
+import { catalogueVersion } from './services/catalogue/version';
+import { isSeoPath } from './services/seo/sitemap';
 import { isPagePath, type LoadEntry, renderShell, type SsrEntry } from './ssr/render';
 
 /**
@@ -20,7 +23,13 @@ import { isPagePath, type LoadEntry, renderShell, type SsrEntry } from './ssr/re
  * bundler nor the type checker needs the file.
  */
 const SSR_ENTRY = './ssr/dist/entry-server.js';
-const loadSsrEntry: LoadEntry = () => import(SSR_ENTRY) as Promise<SsrEntry>;
+/**
+ * Imported as the isolate starts, not on its first page: compiling and evaluating the renderer is then
+ * start-up work instead of the first request's CPU. A missing build rejects; pages then get the static shell.
+ */
+const ssrEntry = import(SSR_ENTRY) as Promise<SsrEntry>;
+ssrEntry.catch(() => undefined);
+const loadSsrEntry: LoadEntry = () => ssrEntry;
 
 /** Every variable worker/config.ts reads, as the string bindings ([vars] and secrets) that carry them. */
 type ConfigVars = { [K in keyof z.input<typeof configSchema>]?: string };
@@ -93,56 +102,88 @@ function isApiPath(pathname: string): boolean {
 }
 
 /**
- * A page route asks Static Assets for the whole shell: a 304 to a browser holding an older copy (the shell
- * as a file, before this page was rendered) would skip the rendering.
+ * The shell (web/dist/index.html) for a page route, whatever its path: Static Assets has no SPA fallback
+ * (wrangler.toml not_found_handling = "none"), so a missing hashed asset is a 404, never the shell. Asked
+ * unconditionally: a 304 to a browser holding an older copy (the shell as a file) would skip the rendering.
  */
-function unconditional(request: Request): Request {
-  if (!request.headers.has('if-none-match') && !request.headers.has('if-modified-since')) return request;
+function shellRequest(request: Request): Request {
   const headers = new Headers(request.headers);
   headers.delete('if-none-match');
   headers.delete('if-modified-since');
-  return new Request(request, { headers });
+  return new Request(new URL('/', request.url), { method: request.method, headers });
 }
 
 /**
- * The shell with the page rendered in it, or undefined when the answer is not the shell of a page route
- * (a file, a 304, a HEAD). The page's reads are the app's, in-process and anonymous.
+ * The shell with the page rendered in it (404: the not-found page), public for shared caches; or the static
+ * shell, revalidated by browsers, when the answer is not a rendered page (a HEAD, a client-only route). The
+ * page's reads are the app's, in-process and anonymous.
  */
-async function renderedPage(request: Request, response: Response, host: Host, env: Env, ctx: ExecutionContext) {
+async function renderedPage(request: Request, shell: Response, host: Host, env: Env, ctx: ExecutionContext): Promise<Response> {
+  if (request.method !== 'GET' || shell.status !== 200 || !shell.headers.get('content-type')?.startsWith('text/html'))
+    return new Response(shell.body, shell);
   const url = new URL(request.url);
-  if (request.method !== 'GET' || response.status !== 200 || !isPagePath(url.pathname)) return undefined;
-  if (!response.headers.get('content-type')?.startsWith('text/html')) return undefined;
-  const html = await renderShell(await response.text(), url, loadSsrEntry, (apiRequest) => host.api.fetch(apiRequest, env, ctx));
+  const text = await shell.text();
+  const page = await renderShell(
+    text,
+    url,
+    loadSsrEntry,
+    (apiRequest) => host.api.fetch(apiRequest, env, ctx),
+    host.deps.config.PUBLIC_URL,
+  );
+  const rendered = page.html !== text || page.status === 404;
   // A new body: the asset's ETag and length no longer describe it; the platform compresses it at the edge.
-  return new Response(html, { headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' } });
+  return new Response(page.html, {
+    status: page.status,
+    headers: {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': rendered ? publicCacheControl(host.deps.config.PUBLIC_CACHE_SECONDS) : 'no-cache',
+    },
+  });
+}
+
+/** The Cache API in front of the app and the renderer (lib/edge-cache.ts); entries keyed by the catalogue version. */
+function edgeCache(host: Host, ctx: ExecutionContext): EdgeCacheOptions {
+  const { config, db } = host.deps;
+  const cache = caches.default;
+  return {
+    store: { match: (key) => cache.match(key), put: (key, response) => cache.put(key, response) },
+    publicUrl: config.PUBLIC_URL,
+    freshSeconds: config.PUBLIC_CACHE_SECONDS,
+    version: () => catalogueVersion(db, Date.now(), config.PUBLIC_CACHE_SECONDS * 1000),
+    waitUntil: (task) => ctx.waitUntil(task),
+    now: Date.now,
+  };
 }
 
 export default {
   async fetch(request, env, ctx) {
     const { pathname } = new URL(request.url);
-    if (isApiPath(pathname)) {
+    if (isApiPath(pathname) || isSeoPath(pathname)) {
       let host: Host;
       try {
         host = hostFor(env);
       } catch (err) {
         return misconfigured(err);
       }
-      return host.api.fetch(request, env, ctx);
+      return withEdgeCache(request, edgeCache(host, ctx), async () => host.api.fetch(request, env, ctx));
     }
-    // Static assets and the SPA shell. run_worker_first (wrangler.toml) sends page routes here, so the shell
-    // comes with the first page rendered in it (worker/ssr/render.ts); the build's files go straight to
-    // Static Assets without the Worker.
-    const response = await env.ASSETS.fetch(isPagePath(pathname) ? unconditional(request) : request);
+    // run_worker_first (wrangler.toml) sends page routes here; the build's files go straight to Static Assets.
+    // A path here that names a file (/foo.png) is Static Assets' to answer (a 404 when it has none).
+    if (!isPagePath(pathname)) return env.ASSETS.fetch(request);
     let host: Host | undefined;
     try {
       host = hostFor(env);
     } catch {
       host = undefined; // the site still loads (as the static shell) while the API is misconfigured
     }
-    if (!host) return response;
-    const page = (await renderedPage(request, response, host, env, ctx)) ?? new Response(response.body, response);
-    for (const [name, value] of Object.entries(host.headers)) page.headers.set(name, value);
-    return page;
+    if (!host) return env.ASSETS.fetch(shellRequest(request));
+    const ready = host;
+    const page = await withEdgeCache(request, edgeCache(ready, ctx), async () =>
+      renderedPage(request, await env.ASSETS.fetch(shellRequest(request)), ready, env, ctx),
+    );
+    const answer = new Response(page.body, page);
+    for (const [name, value] of Object.entries(ready.headers)) answer.headers.set(name, value);
+    return answer;
   },
 
   async scheduled(_controller, env, ctx) {

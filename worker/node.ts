@@ -16,10 +16,13 @@ import { DEFAULT_ADMISSION, type AdmissionOptions, withAdmission } from './lib/a
 import { carriesClientAddress, nodeClientAddress, setClientAddressOnRaw, withClientAddress } from './lib/client-ip';
 import { answerClientError, hostErrorResponse } from './lib/host-errors';
 import { compressDynamic } from './lib/compress-dynamic';
+import { type EdgeCacheOptions, memoryStore, publicCacheControl, STALE_WHILE_REVALIDATE_SECONDS, withEdgeCache } from './lib/edge-cache';
 import { securityHeaders } from './lib/security-headers';
 import { localSecrets } from './local-secrets';
-import { type LoadEntry, renderShell, type SsrEntry } from './ssr/render';
+import { isPagePath, type LoadEntry, renderShell, type SsrEntry } from './ssr/render';
 import { runScheduledJobs } from './scheduled';
+import { catalogueVersion } from './services/catalogue/version';
+import { isSeoPath } from './services/seo/sitemap';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const WEB_DIST = resolve(REPO_ROOT, 'web/dist');
@@ -62,12 +65,34 @@ export function createNodeRoot(deps: AppDeps, demoMediaDir?: string, webDist = W
     const file = resolve(webDist, 'index.html');
     return existsSync(file) ? readFileSync(file, 'utf8').replace('</head>', `${partyMeta}</head>`) : null;
   };
-  const shell = async (c: Context) => {
-    const html = indexHtml();
-    if (!html) return c.text('Ứng dụng web chưa được build: chạy npm run build.', 503);
-    c.header('Cache-Control', 'no-cache');
-    // The page's reads are the app's, in-process and anonymous (the public read cache, as for any visitor).
-    return c.html(await renderShell(html, new URL(c.req.url), loadEntry, (request) => api.fetch(request)));
+  // The same rule as the Cache API on Workers (lib/edge-cache.ts): anonymous pages and crawler files kept in
+  // memory under the catalogue version, never a signed-in or personal answer.
+  const fresh = deps.config.PUBLIC_CACHE_SECONDS;
+  const pageCache: EdgeCacheOptions = {
+    store: memoryStore(fresh + STALE_WHILE_REVALIDATE_SECONDS, deps.now),
+    publicUrl: deps.config.PUBLIC_URL,
+    freshSeconds: fresh,
+    version: () => catalogueVersion(deps.db, deps.now(), fresh * 1000),
+    waitUntil: (task) => void task.catch(() => undefined),
+    now: deps.now,
+  };
+  // Built without the request's context: a stale entry is refreshed after that request has been answered.
+  const shell = (c: Context) =>
+    withEdgeCache(c.req.raw, pageCache, async () => {
+      const html = indexHtml();
+      if (!html) return new Response('Ứng dụng web chưa được build: chạy npm run build.', { status: 503 });
+      // The page's reads are the app's, in-process and anonymous (the public read cache, as for any visitor).
+      const page = await renderShell(html, new URL(c.req.url), loadEntry, (request) => api.fetch(request), deps.config.PUBLIC_URL);
+      const rendered = page.html !== html || page.status === 404;
+      return new Response(page.html, {
+        status: page.status,
+        headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': rendered ? publicCacheControl(fresh) : 'no-cache' },
+      });
+    });
+  /** A path naming a file that the build does not have: a 404, never the shell (least of all as immutable). */
+  const missingFile = (c: Context) => {
+    c.header('Cache-Control', 'no-store');
+    return c.text('Not Found', 404);
   };
 
   // Workers and Cloudflare compress at the edge; this host does it itself (about 400 KB less on a first
@@ -101,10 +126,12 @@ export function createNodeRoot(deps: AppDeps, demoMediaDir?: string, webDist = W
   if (demoMediaDir) {
     root.use('/demo-media/*', serveStatic({ root: demoMediaDir, rewriteRequestPath: (p) => p.replace(/^\/demo-media/, '') }));
   }
+  // robots.txt and the sitemaps are the app's (absolute URLs from PUBLIC_URL).
+  root.get('*', (c, next) => (isSeoPath(c.req.path) ? withEdgeCache(c.req.raw, pageCache, async () => api.fetch(c.req.raw)) : next()));
   root.get('/', compressDynamic, shell);
   root.get('/index.html', compressDynamic, shell);
   root.use('*', serveStatic({ root: webDist, precompressed: true }));
-  root.get('*', compressDynamic, shell);
+  root.get('*', compressDynamic, async (c) => (isPagePath(c.req.path) ? shell(c) : missingFile(c)));
   return root;
 }
 

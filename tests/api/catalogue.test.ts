@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import type { FilmCard, FilmDetailResponse, HomeData, Paginated } from '../../worker/schemas/catalogue';
+import type { FilmCard, FilmDetailResponse, HomeData, Paginated, SidebarData } from '../../worker/schemas/catalogue';
 import { CATEGORIES, COUNTRIES, GENRES, LISTING_ENDPOINTS } from '../../worker/schemas/taxonomy';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { bearer, signedInUser } from '../helpers/auth';
@@ -55,6 +55,36 @@ describe('GET /api/product/product-home', () => {
     expect(home.phimdahoanthanh.every((f) => f.trangthai !== 'Tập 2')).toBe(true);
     expect(Object.keys(home.phimtrending)).toEqual(['day', 'week', 'month']);
     expect(JSON.stringify(home)).not.toContain('m3u8');
+  });
+});
+
+describe('GET /api/product/sidebar', () => {
+  it("returns the home's sidebar lists, the same films, and nothing else", async () => {
+    const [home, sidebar] = await Promise.all([
+      getJson<HomeData>('/api/product/product-home'),
+      getJson<SidebarData>('/api/product/sidebar'),
+    ]);
+    expect(Object.keys(sidebar).sort()).toEqual(['phimhanhdong', 'phimsapchieu', 'phimtrending']);
+    // The same films, with only what the sidebar shows of them (the VIP badge included).
+    const shown = (films: FilmCard[]) =>
+      films.map(({ id, slug, title, hinhanh, thumb, namphathanh, views, VIP1 }) => ({
+        id,
+        slug,
+        title,
+        hinhanh,
+        thumb,
+        namphathanh,
+        views,
+        VIP1,
+      }));
+    expect(sidebar.phimhanhdong).toEqual(shown(home.phimhanhdong));
+    expect(sidebar.phimsapchieu).toEqual(shown(home.phimsapchieu));
+    expect(sidebar.phimtrending).toEqual({
+      day: shown(home.phimtrending.day),
+      week: shown(home.phimtrending.week),
+      month: shown(home.phimtrending.month),
+    });
+    expect(JSON.stringify(sidebar).length).toBeLessThan(JSON.stringify(home).length);
   });
 });
 

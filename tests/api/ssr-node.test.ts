@@ -42,6 +42,10 @@ const stateOf = (html: string) => {
   return json === undefined ? undefined : (JSON.parse(json) as { queries: { queryKey: unknown[] }[] });
 };
 
+/** The page's JSON-LD documents, parsed. */
+const jsonLdOf = (html: string) =>
+  [...html.matchAll(/<script type="application\/ld\+json">([^<]*)<\/script>/g)].map((m) => JSON.parse(m[1]!) as Record<string, unknown>);
+
 const rootOf = (html: string) => /<div id="root">([\s\S]*)<\/div><!--\/app-->/.exec(html)?.[1] ?? '';
 
 describe('Node host renders the first page', () => {
@@ -60,6 +64,10 @@ describe('Node host renders the first page', () => {
     const html = await page('/phim-bo');
     expect(rootOf(html)).toContain('Đất Rừng Phương Nam');
     expect(rootOf(html)).not.toContain('Mắt Biếc'); // a phim lẻ, not a series
+    // The page carries the state it renders: its films and the sidebar's lists, not the whole home.
+    const keys = stateOf(html)?.queries.map((q) => q.queryKey[0]);
+    expect(keys).toContain('sidebar');
+    expect(keys).not.toContain('home');
     const filtered = await page('/phim-le?sort=views&page=1');
     expect(rootOf(filtered)).toContain('Mắt Biếc');
   });
@@ -83,12 +91,74 @@ describe('Node host renders the first page', () => {
     expect(rootOf(await page('/tim-kiem/mat%20biec'))).toContain('Mắt Biếc');
   });
 
-  it('keeps the static shell for pages it does not render: sign-in, account, admin, unknown film', async () => {
-    for (const path of ['/dang-nhap', '/account', '/admin', '/khong-co-phim-nay', '/dang-ky-goi-vip']) {
+  it('keeps the static shell for pages it does not render: sign-in, account, admin', async () => {
+    for (const path of ['/dang-nhap', '/account', '/admin', '/dang-ky-goi-vip']) {
       const html = await page(path);
       expect(rootOf(html), path).toBe(SPINNER);
       expect(stateOf(html), path).toBeUndefined();
     }
+  });
+
+  it('an unknown film, genre, country or path is a 404 with the not-found page, never a soft 404', async () => {
+    const root = createNodeRoot(test.deps, undefined, web, load);
+    for (const path of ['/khong-co-phim-nay', '/the-loai/khong-co', '/xem-phim/khong-co-phim-nay/tap-1', '/a/b/c/d']) {
+      const res = await root.request(path);
+      expect(res.status, path).toBe(404);
+      const html = await res.text();
+      expect(rootOf(html), path).toContain('Page Not Found');
+      expect(html, path).toContain('<meta name="robots" content="noindex" />');
+      // Rendered afresh in the browser, not hydrated from a state of queries that failed.
+      expect(stateOf(html), path).toBeUndefined();
+    }
+    // A known country (the /{slug} namespace it shares with films) is still its listing.
+    expect((await root.request('/han-quoc')).status).toBe(200);
+  });
+
+  it('a missing hashed asset is a 404, never the shell cached for a year', async () => {
+    const res = await createNodeRoot(test.deps, undefined, web, load).request('/assets/missing.js');
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type') ?? '').not.toContain('text/html');
+    expect(res.headers.get('cache-control')).not.toContain('immutable');
+  });
+
+  it('canonical, og:url, og:image and JSON-LD come from PUBLIC_URL, never from the Host header', async () => {
+    const root = createNodeRoot(test.deps, undefined, web, load);
+    const res = await root.request('http://evil.example/dat-rung-phuong-nam', { headers: { host: 'evil.example' } });
+    const html = await res.text();
+    const origin = new URL(test.deps.config.PUBLIC_URL).origin;
+    expect(html).not.toContain('evil.example');
+    expect(html).toContain(`<link rel="canonical" href="${origin}/dat-rung-phuong-nam">`);
+    expect(html).toContain(`<meta property="og:url" content="${origin}/dat-rung-phuong-nam" />`);
+    expect(html).toContain('<meta property="og:type" content="video.tv_show" />');
+    expect(html).toMatch(/<meta name="twitter:card" content="summary(_large_image)?" \/>/);
+  });
+
+  it('film pages carry JSON-LD: TVSeries with its episodes or Movie, and a BreadcrumbList; listings an ItemList', async () => {
+    const origin = new URL(test.deps.config.PUBLIC_URL).origin;
+    const series = jsonLdOf(await page('/dat-rung-phuong-nam'));
+    const show = series.find((d) => d['@type'] === 'TVSeries');
+    expect(show).toMatchObject({ '@context': 'https://schema.org', name: 'Đất Rừng Phương Nam', url: `${origin}/dat-rung-phuong-nam` });
+    expect(show?.numberOfEpisodes).toBe(3);
+    expect(show?.episode).toEqual(
+      [1, 2, 3].map((n) =>
+        expect.objectContaining({ '@type': 'TVEpisode', episodeNumber: n, url: `${origin}/xem-phim/dat-rung-phuong-nam/tap-${n}` }),
+      ),
+    );
+    expect(show?.genre).toEqual(['Hành Động', 'Cổ Trang']);
+    const crumbs = series.find((d) => d['@type'] === 'BreadcrumbList');
+    expect(((crumbs?.itemListElement ?? []) as { position: number; item: string }[]).map((c) => [c.position, c.item])).toEqual([
+      [1, `${origin}/`],
+      [2, `${origin}/phim-bo`],
+      [3, `${origin}/dat-rung-phuong-nam`],
+    ]);
+    const movieHtml = await page('/mat-biec');
+    expect(movieHtml).toContain('<meta property="og:type" content="video.movie" />');
+    expect(jsonLdOf(movieHtml).find((d) => d['@type'] === 'Movie')).toMatchObject({ name: 'Mắt Biếc', url: `${origin}/mat-biec` });
+    const list = jsonLdOf(await page('/phim-bo')).find((d) => d['@type'] === 'ItemList');
+    const items = list?.itemListElement as { position: number; url: string }[];
+    expect(items.length).toBeGreaterThan(0);
+    expect(items[0]).toMatchObject({ '@type': 'ListItem', position: 1 });
+    expect(items.every((i) => i.url.startsWith(`${origin}/`))).toBe(true);
   });
 
   it('no "<" inside the state script, whatever the data holds', async () => {

@@ -76,10 +76,10 @@ describe('Workers entry: /api', () => {
 });
 
 describe('Workers entry: static assets', () => {
-  it('serves files from the ASSETS binding', async () => {
+  it('serves robots.txt, naming the sitemap on PUBLIC_URL', async () => {
     const res = await call('/robots.txt');
     expect(res.status).toBe(200);
-    expect(await res.text()).toContain('User-agent: *');
+    expect(await res.text()).toContain(`User-agent: *`);
   });
 
   it('serves the SPA shell for client-side routes, with the security headers', async () => {
@@ -91,7 +91,7 @@ describe('Workers entry: static assets', () => {
   });
 
   it('routes non-API paths to the assets when the platform routes them (wrangler.toml [assets])', async () => {
-    const res = await exports.default.fetch(`${ORIGIN}/phim/dat-rung-phuong-nam`, {
+    const res = await exports.default.fetch(`${ORIGIN}/dang-ky`, {
       headers: { accept: 'text/html', 'sec-fetch-mode': 'navigate' },
     });
     expect(res.status).toBe(200);
@@ -99,7 +99,8 @@ describe('Workers entry: static assets', () => {
   });
 
   it('still serves the site while the API is misconfigured', async () => {
-    const res = await call('/robots.txt', undefined, { ...env, JWT_SECRET: undefined } as Cloudflare.Env);
+    const res = await call('/', undefined, { ...env, JWT_SECRET: undefined } as Cloudflare.Env);
     expect(res.status).toBe(200);
+    expect(await res.text()).toContain('data-fixture="spa-shell"');
   });
 });

@@ -7,7 +7,10 @@ import type { ApiFetch, RenderedPage } from './app/render-page';
 
 export type { ApiFetch, RenderedPage };
 
-export async function renderPage(url: string, fetchApi: ApiFetch): Promise<RenderedPage | null> {
-  const { renderPage: render } = await import('./app/render-page');
-  return render(url, fetchApi);
+/** Loaded with this door (the Worker imports it as its isolate starts), so no page waits for it to compile. */
+const renderer = import('./app/render-page');
+
+export async function renderPage(url: string, fetchApi: ApiFetch, origin: string): Promise<RenderedPage | null> {
+  const { renderPage: render } = await renderer;
+  return render(url, fetchApi, origin);
 }

@@ -138,6 +138,16 @@ export const episodes = sqliteTable(
   (t) => [uniqueIndex('episodes_film_server_episode').on(t.filmId, t.serverName, t.episode)],
 );
 
+/**
+ * One row (id 1): the catalogue's version, raised by triggers (drizzle/0008_catalogue_version.sql) on every
+ * change to what a catalogue page shows: films (not their view/like counters), episodes, genre and country
+ * links. Public caches key their entries by it (docs/decisions/0900-edge-cache.md).
+ */
+export const catalogueVersion = sqliteTable('catalogue_version', {
+  id: integer('id').primaryKey(),
+  version: integer('version').notNull().default(0),
+});
+
 export const users = sqliteTable('users', {
   id: integer('id').primaryKey({ autoIncrement: true }),
   email: text('email').notNull().unique(),

@@ -27,12 +27,19 @@ export interface AppDeps {
   fetch: typeof fetch;
 }
 
+export interface AppCaches {
+  responses: TtlCache<CachedResponse>;
+  films: FilmRecordCache;
+  /** The catalogue version the entries belong to (services/catalogue/version.ts). */
+  version: number;
+}
+
 export type AppEnv = {
   Variables: {
     deps: AppDeps;
     db: Db;
     viewer: Viewer | null;
-    /** Per app instance: see lib/ttl-cache.ts. */
-    caches: { responses: TtlCache<CachedResponse>; films: FilmRecordCache };
+    /** Per app instance (lib/ttl-cache.ts), emptied when the catalogue version changes (lib/public-cache.ts). */
+    caches: AppCaches;
   };
 };

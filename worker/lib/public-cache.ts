@@ -1,4 +1,6 @@
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
+import { catalogueVersion } from '../services/catalogue/version';
 import type { AppEnv } from './context';
 
 interface CachedResponse {
@@ -16,6 +18,35 @@ function answerFrom(entry: CachedResponse): Response {
 }
 
 /**
+ * Empties the app instance's caches when the catalogue version moved on (a write here or in any other
+ * process, seen within PUBLIC_CACHE_SECONDS): a crawl or an admin edit is never hidden behind them. False
+ * when the version cannot be read: the request then goes without the caches.
+ */
+async function catalogueCachesCurrent(c: Context<AppEnv>): Promise<boolean> {
+  const { deps, caches } = c.var;
+  const ttl = deps.config.PUBLIC_CACHE_SECONDS * 1000;
+  if (ttl <= 0) return false;
+  let version: number;
+  try {
+    version = await catalogueVersion(deps.db, deps.now(), ttl);
+  } catch {
+    return false;
+  }
+  if (caches.version !== version) {
+    caches.responses.clear();
+    caches.films.clear();
+    caches.version = version;
+  }
+  return true;
+}
+
+/** The film-record cache is used only while it belongs to the current catalogue version. */
+export const currentCatalogueCaches = createMiddleware<AppEnv>(async (c, next) => {
+  if (!(await catalogueCachesCurrent(c))) c.var.caches.films.clear();
+  await next();
+});
+
+/**
  * Reuses whole 200 responses of anonymous GETs for a few seconds, in the app instance's
  * c.var.caches.responses (see TtlCache). Requests that carry credentials always reach the handler, so
  * nothing personal is ever cached. Concurrent misses of one URL run the handler once (the others wait
@@ -25,7 +56,10 @@ function answerFrom(entry: CachedResponse): Response {
 export const publicResponseCache = createMiddleware<AppEnv>(async (c, next) => {
   const cache = c.var.caches.responses;
   if (c.req.method !== 'GET' || c.req.header('authorization')) return next();
-  const key = c.req.url;
+  if (!(await catalogueCachesCurrent(c))) return next();
+  // Path and query only: the Host header names no different answer.
+  const url = new URL(c.req.url);
+  const key = url.pathname + url.search;
   const hit = cache.get(key);
   if (hit) {
     c.res = answerFrom(hit);

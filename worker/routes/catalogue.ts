@@ -1,5 +1,6 @@
-import { Hono } from 'hono';
-import { publicResponseCache } from '../lib/public-cache';
+import { type Context, Hono } from 'hono';
+import { publicCacheControl } from '../lib/edge-cache';
+import { currentCatalogueCaches, publicResponseCache } from '../lib/public-cache';
 import type { AppEnv } from '../lib/context';
 import { badRequest } from '../lib/errors';
 import { validate } from '../lib/validate';
@@ -18,28 +19,38 @@ import { reportEpisodeError } from '../services/catalogue/error-reports';
 import { clientIp } from '../services/rate-limit';
 import { CATEGORIES, listingScope } from '../schemas/taxonomy';
 import { filmDetailBySlug, loadFilmDetail } from '../services/catalogue/detail';
-import { homeData } from '../services/catalogue/home';
+import { homeData, sidebarData } from '../services/catalogue/home';
 import { listAllFilms, listFilms } from '../services/catalogue/listing';
 import { searchFilms } from '../services/catalogue/search';
 import { episodeLink, recordView } from '../services/catalogue/watch';
 
-/** Public catalogue data is the same for everyone: browsers and the edge may keep it briefly. */
-const PUBLIC_CACHE = 'public, max-age=30, stale-while-revalidate=300';
+/**
+ * Public catalogue data is the same for everyone: shared caches (the host's edge cache, lib/edge-cache.ts) keep
+ * it PUBLIC_CACHE_SECONDS under the current catalogue version; browsers revalidate.
+ */
+const publicCache = (c: Context<AppEnv>) => publicCacheControl(c.var.deps.config.PUBLIC_CACHE_SECONDS);
+/** A film's detail is public for an anonymous viewer; signed in, it holds their VIP access and rating. */
+const detailCache = (c: Context<AppEnv>) => (c.var.viewer ? 'private, no-store' : publicCache(c));
 
 /** Whole-response reuse for anonymous public reads (lib/public-cache.ts). */
 const cached = publicResponseCache;
 
 export const catalogueRoutes = new Hono<AppEnv>()
   .get('/product-home', cached, async (c) => {
-    c.header('Cache-Control', PUBLIC_CACHE);
+    c.header('Cache-Control', publicCache(c));
     return c.json(await homeData(c.var.db, c.var.deps.now()), 200);
   })
+  .get('/sidebar', cached, async (c) => {
+    c.header('Cache-Control', publicCache(c));
+    return c.json(await sidebarData(c.var.db, c.var.deps.now()), 200);
+  })
   .get('/search', cached, validate('query', searchQuerySchema), async (c) => {
-    c.header('Cache-Control', PUBLIC_CACHE);
+    c.header('Cache-Control', publicCache(c));
     return c.json(await searchFilms(c.var.db, c.req.valid('query')), 200);
   })
-  .get('/getdetail_xemphim/:id', validate('param', filmIdParamSchema), async (c) => {
+  .get('/getdetail_xemphim/:id', currentCatalogueCaches, validate('param', filmIdParamSchema), async (c) => {
     const { detail, access } = await loadFilmDetail(c.var.db, { id: c.req.valid('param').id }, c.var.viewer, c.var.caches.films);
+    c.header('Cache-Control', detailCache(c));
     return c.json({ data: detail, ...(access === 'allowed' ? {} : { [access]: true }) }, 200);
   })
   .post('/update_view', validate('json', updateViewSchema), async (c) => {
@@ -62,12 +73,13 @@ export const catalogueRoutes = new Hono<AppEnv>()
     const endpoint = c.req.param('listing').slice('product-'.length);
     const scope = listingScope(endpoint);
     if (!scope) throw badRequest('endpoint', `unknown listing 'product-${endpoint}'`);
-    c.header('Cache-Control', PUBLIC_CACHE);
+    c.header('Cache-Control', publicCache(c));
     return c.json(await listFilms(c.var.db, scope, c.req.valid('query')), 200);
   })
-  .get('/:slug', validate('param', slugParamSchema), async (c) => {
+  .get('/:slug', currentCatalogueCaches, validate('param', slugParamSchema), async (c) => {
     const { cached, ...body } = await filmDetailBySlug(c.var.db, c.req.valid('param').slug, c.var.viewer, c.var.caches.films);
     c.header('X-Cache', cached ? 'hit' : 'miss');
+    c.header('Cache-Control', detailCache(c));
     return c.json(body, 200);
   })
   .get('/:slug/:episode', validate('param', episodeParamSchema), validate('query', episodeQuerySchema), async (c) => {
@@ -79,6 +91,6 @@ export const catalogueRoutes = new Hono<AppEnv>()
   });
 
 export const categoryRoutes = new Hono<AppEnv>().get('/', cached, (c) => {
-  c.header('Cache-Control', PUBLIC_CACHE);
+  c.header('Cache-Control', publicCache(c));
   return c.json({ data: CATEGORIES.map(({ id, slug, name }) => ({ id, slug, namecategory: name })) }, 200);
 });

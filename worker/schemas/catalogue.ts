@@ -90,6 +90,19 @@ export interface TrendingLists {
   month: FilmCard[];
 }
 
+/** A film as the sidebar lists show it: poster, title, year and views (a FilmCard has them too). */
+export type SideFilm = Pick<FilmCard, 'id' | 'slug' | 'title' | 'hinhanh' | 'thumb' | 'namphathanh' | 'views' | 'VIP1'>;
+
+/**
+ * GET /api/product/sidebar: what a listing page's sidebar shows, not the whole home. The home's lists of the
+ * same names are these films as whole cards.
+ */
+export interface SidebarData {
+  phimhanhdong: SideFilm[];
+  phimsapchieu: SideFilm[];
+  phimtrending: { day: SideFilm[]; week: SideFilm[]; month: SideFilm[] };
+}
+
 export interface HomeData {
   phimhot: FilmCard[];
   phimbomoicapnhat: FilmCard[];

@@ -143,6 +143,7 @@ export const RESERVED_FILM_SLUGS: ReadonlySet<string> = new Set([
   'offline',
   'search',
   'product-home',
+  'sidebar',
   'getdetail_xemphim',
   'update_view',
   // GET /api/product/product-{endpoint} is a listing: a film never takes a listing's name.

@@ -13,11 +13,25 @@ export interface PageMeta {
   description?: string;
   canonicalPath?: string;
   robots?: string;
+  /** og:type; 'website' when unset. */
+  type?: string;
+  /** og:image: a path of this site or an absolute URL. */
+  image?: string;
 }
 
 /** What worker/ssr/dist/entry-server.js exports (web/src/entry-server.tsx). */
 export interface SsrEntry {
-  renderPage(url: string, fetchApi: ApiFetch): Promise<{ html: string; state: unknown; meta?: PageMeta } | null>;
+  renderPage(
+    url: string,
+    fetchApi: ApiFetch,
+    origin: string,
+  ): Promise<{ html: string; state: unknown; meta?: PageMeta; structuredData?: unknown[]; status?: number } | null>;
+}
+
+/** The page a host sends: the shell, rendered or not, and its status (404: the not-found page). */
+export interface ShellPage {
+  html: string;
+  status: 200 | 404;
 }
 
 /** Loads the built renderer (a dynamic import the host names, so a missing build is a rejected promise). */
@@ -49,11 +63,20 @@ let missingLogged = false;
 /**
  * The shell (index.html) with #root holding the server-rendered page and the query cache it came from,
  * or the shell unchanged when the page is not one the host renders, the build is missing, or rendering
- * fails (logged). `url` is the request's URL; `shell` must carry the <div id="root">…</div><!--/app--> markers
- * of web/index.html.
+ * fails (logged). An unknown path, film, genre or country is the not-found page with status 404.
+ * `url` is the request's URL, whose path and query only are used: absolute links (canonical, og:url,
+ * og:image, JSON-LD) come from `publicUrl` (PUBLIC_URL), never from the Host header. `shell` must carry the
+ * <div id="root">…</div><!--/app--> markers of web/index.html.
  */
-export async function renderShell(shell: string, url: URL, loadEntry: LoadEntry, fetchApi: ApiFetch): Promise<string> {
-  if (!isPagePath(url.pathname) || !ROOT.test(shell)) return shell;
+export async function renderShell(
+  shell: string,
+  url: URL,
+  loadEntry: LoadEntry,
+  fetchApi: ApiFetch,
+  publicUrl: string,
+): Promise<ShellPage> {
+  const unchanged: ShellPage = { html: shell, status: 200 };
+  if (!isPagePath(url.pathname) || !ROOT.test(shell)) return unchanged;
   let entry: SsrEntry;
   try {
     let load = loaded.get(loadEntry);
@@ -66,38 +89,47 @@ export async function renderShell(shell: string, url: URL, loadEntry: LoadEntry,
     loaded.delete(loadEntry);
     if (!missingLogged) console.error('[ssr] renderer not built (npm run build); sending the static shell:', String(error));
     missingLogged = true;
-    return shell;
+    return unchanged;
   }
   try {
-    const page = await entry.renderPage(url.pathname + url.search, fetchApi);
-    if (!page) return shell;
-    const state = `<script type="application/json" id="${STATE_ID}">${scriptSafeJson(page.state)}</script>`;
+    const origin = new URL(publicUrl).origin;
+    const page = await entry.renderPage(url.pathname + url.search, fetchApi, origin);
+    if (!page) return unchanged;
+    const status = page.status === 404 ? 404 : 200;
+    // A not-found page carries no state: the browser renders it afresh (nothing to hydrate from).
+    const state = page.state ? `<script type="application/json" id="${STATE_ID}">${scriptSafeJson(page.state)}</script>` : '';
+    const structured = (page.structuredData ?? [])
+      .map((doc) => `<script type="application/ld+json">${scriptSafeJson(doc)}</script>`)
+      .join('');
     // The async boot script (web/vite-plugins.ts bootPrefetch) may run before the body is parsed: a marker
     // ahead of it says the page's data is already here (no prefetch). The state itself ends the body, so
     // the content comes first in the bytes; the app reads it once the document is parsed.
     const boot = BOOT_SCRIPT.exec(shell);
-    const marked = boot ? shell.slice(0, boot.index) + SSR_MARKER + shell.slice(boot.index) : shell;
-    const withState = marked.replace('</body>', () => `${state}</body>`);
+    const marked = boot && state ? shell.slice(0, boot.index) + SSR_MARKER + shell.slice(boot.index) : shell;
     // React puts the resources it hoists (image preloads of the first posters) before the markup: they
     // belong in <head>, where the browser finds them first and hydration does not look.
     const hoisted = /^(?:<link [^>]*>)+/.exec(page.html)?.[0] ?? '';
     const body = page.html.slice(hoisted.length);
-    return withMeta(withState, page.meta ?? {}, url)
-      .replace('</head>', () => `${hoisted}</head>`)
-      .replace(ROOT, (_all, open: string) => `${open}${body}</div><!--/app-->`);
+    // The head is edited while the document is the small shell; the page and its state go in last.
+    const html = withMeta(marked, page.meta ?? {}, url, origin)
+      .replace('</head>', () => `${hoisted}${structured}</head>`)
+      .replace(ROOT, (_all, open: string) => `${open}${body}</div><!--/app-->`)
+      .replace('</body>', () => `${state}</body>`);
+    return { html, status };
   } catch (error) {
     console.error(`[ssr] rendering ${url.pathname} failed; sending the static shell:`, error);
-    return shell;
+    return unchanged;
   }
 }
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
- * The page's own title, description, robots and canonical link in the shell's <head> (the browser's
- * usePageMeta then finds and keeps them): the first paint and crawlers see the page's title, not the site's.
+ * The page's own title, description, robots, canonical link and sharing tags (Open Graph, Twitter card) in
+ * the shell's <head> (the browser's usePageMeta then finds and keeps them): the first paint and crawlers see
+ * the page's title, not the site's. Absolute URLs are made from `origin` (PUBLIC_URL's).
  */
-function withMeta(shell: string, meta: PageMeta, url: URL): string {
+function withMeta(shell: string, meta: PageMeta, url: URL, origin: string): string {
   let html = shell;
   const setContent = (attr: 'name' | 'property', key: string, value: string | undefined) => {
     if (!value) return;
@@ -115,6 +147,14 @@ function withMeta(shell: string, meta: PageMeta, url: URL): string {
   setContent('name', 'description', meta.description);
   setContent('property', 'og:description', meta.description);
   setContent('name', 'robots', meta.robots);
-  const canonical = new URL(meta.canonicalPath ?? url.pathname, url.origin).href;
+  const canonical = new URL(meta.canonicalPath ?? url.pathname, origin).href;
+  setContent('property', 'og:url', canonical);
+  setContent('property', 'og:type', meta.type ?? 'website');
+  const image = meta.image ? new URL(meta.image, origin).href : undefined;
+  setContent('property', 'og:image', image);
+  setContent('name', 'twitter:card', image ? 'summary_large_image' : 'summary');
+  setContent('name', 'twitter:title', meta.title);
+  setContent('name', 'twitter:description', meta.description);
+  setContent('name', 'twitter:image', image);
   return html.replace('</head>', () => `<link rel="canonical" href="${escapeHtml(canonical)}"></head>`);
 }

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { filmQuery, homeQuery, listingQuery } from '../features/catalogue/api/catalogue-queries';
+import { filmQuery, homeQuery, listingQuery, sidebarQuery } from '../features/catalogue/api/catalogue-queries';
 import { categoryListing, countryListing, genreListing } from '../features/catalogue/listing-scope';
 import { validateListingSearch } from '../features/catalogue/listing-search';
 import { RESERVED_FILM_SLUGS } from '../../../worker/schemas/taxonomy';
@@ -20,7 +20,7 @@ export function prefetchFirstPage(queryClient: QueryClient, location: Location):
         : undefined;
   if (listing) {
     void queryClient.prefetchQuery(listingQuery(listing.endpoint, search));
-    return void queryClient.prefetchQuery(homeQuery());
+    return void queryClient.prefetchQuery(sidebarQuery());
   }
   // Only a film's path asks for a film: /dang-ky-goi-vip, /admin and the other fixed pages are not films.
   if (segments.length === 1 && !RESERVED_FILM_SLUGS.has(segments[0]!)) void queryClient.prefetchQuery(filmQuery(segments[0]!));

@@ -6,7 +6,7 @@ import { createMemoryHistory } from '@tanstack/react-router';
 import { prerender } from 'react-dom/static.edge';
 import { AppRoot, createAppRouter, createQueryClient, SERVER_RENDERED_ROUTES } from './router';
 import { setApiFetch } from '../lib/api-client';
-import type { PageMeta } from '../lib/page-meta';
+import type { JsonLd, PageMeta } from '../lib/page-meta';
 
 /** Answers an API request the way the app does over HTTP (the host calls its app in-process). */
 export type ApiFetch = (request: Request) => Promise<Response> | Response;
@@ -14,21 +14,28 @@ export type ApiFetch = (request: Request) => Promise<Response> | Response;
 export interface RenderedPage {
   /** The markup inside #root. */
   html: string;
-  /** The query cache the markup was rendered from (TanStack Query's dehydrate), plain JSON. */
+  /**
+   * The query cache the markup was rendered from (TanStack Query's dehydrate), plain JSON; null on a
+   * not-found page, which the browser renders afresh rather than hydrates.
+   */
   state: unknown;
-  /** The page's title, description, canonical path and robots (lib/page-meta.ts), when it set them. */
-  meta: Partial<PageMeta>;
+  /** 404 when the path, the film, the genre or the country does not exist: the not-found page, rendered. */
+  status: 200 | 404;
+  /** The page's title, description, canonical path, robots and sharing tags (lib/page-meta.ts), when it set them. */
+  meta: Partial<Omit<PageMeta, 'structuredData'>>;
+  /** The page's JSON-LD documents, their URLs absolute from the origin the host gave. */
+  structuredData: JsonLd[];
 }
 
 // Relative API paths (hc's base is '/') are resolved against a placeholder origin: the app routes by path.
 const API_ORIGIN = 'http://app.internal';
 
 /**
- * The anonymous page at `url` (path and query), or null when it is not one the host renders (back office,
+ * The anonymous page at `url` (path and query), absolute links from `origin` (the site's PUBLIC_URL), or null when it is not one the host renders (back office,
  * account, payment pages, a route that failed or was not found): the host then sends the static shell.
  * Throws when rendering fails; the host logs it and sends the static shell too.
  */
-export async function renderPage(url: string, fetchApi: ApiFetch): Promise<RenderedPage | null> {
+export async function renderPage(url: string, fetchApi: ApiFetch, origin: string): Promise<RenderedPage | null> {
   setApiFetch(async (input, init) =>
     fetchApi(new Request(new URL(input instanceof Request ? input.url : String(input), API_ORIGIN), init)),
   );
@@ -37,8 +44,11 @@ export async function renderPage(url: string, fetchApi: ApiFetch): Promise<Rende
   await router.load();
   // A redirect (a guard, a non-canonical URL) commits no matches: the browser follows it from the shell.
   const { matches } = router.state;
-  if (matches.length < 2) return null;
-  if (matches.some((m) => !SERVER_RENDERED_ROUTES.has(m.routeId) || m.status !== 'success' || m._notFound)) return null;
+  const missing = matches.some((m) => m.status === 'notFound' || m._notFound);
+  if (!missing) {
+    if (matches.length < 2) return null;
+    if (matches.some((m) => !SERVER_RENDERED_ROUTES.has(m.routeId) || m.status !== 'success')) return null;
+  }
   // The pages' code-split components, loaded now: a component that suspends while rendering would be sent
   // as a fallback with an inline script to swap it in later (the CSP allows no inline script).
   await Promise.all(
@@ -50,6 +60,7 @@ export async function renderPage(url: string, fetchApi: ApiFetch): Promise<Rende
   );
   // A loader that caught its query's error (the page shows its own error state) is not worth hydrating.
   if (
+    !missing &&
     queryClient
       .getQueryCache()
       .getAll()
@@ -69,5 +80,9 @@ export async function renderPage(url: string, fetchApi: ApiFetch): Promise<Rende
   const html = await new Response(prelude).text();
   // An error inside a Suspense boundary leaves a client-rendered hole: the shell is better than a mismatch.
   if (failed) throw failed;
-  return { html, state: dehydrate(queryClient), meta };
+  const { structuredData, ...tags } = meta;
+  const documents = structuredData?.(origin) ?? [];
+  return missing
+    ? { html, state: null, meta: tags, structuredData: [], status: 404 }
+    : { html, state: dehydrate(queryClient), meta: tags, structuredData: documents, status: 200 };
 }

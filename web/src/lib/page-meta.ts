@@ -3,12 +3,24 @@ import { createContext, useContext, useEffect } from 'react';
 export const SITE_NAME = 'PhimViet';
 export const SITE_SUFFIX = `${SITE_NAME} - Xem phim online`;
 
+/** A schema.org JSON-LD document (built with schema-dts types where it is made). */
+export type JsonLd = object;
+
 export interface PageMeta {
   title: string;
   description?: string;
   /** Path of the canonical URL, e.g. '/phim-bo'; defaults to the current path without its query. */
   canonicalPath?: string;
   robots?: string;
+  /** og:type: 'website' unless the page says 'video.movie' or 'video.tv_show'. */
+  type?: string;
+  /** The sharing image (og:image, twitter:image): a path of this site or an absolute URL. */
+  image?: string;
+  /**
+   * The page's JSON-LD documents, given the site's origin: PUBLIC_URL's on the host that renders the page
+   * (never the request's Host), the page's own in the browser.
+   */
+  structuredData?: (origin: string) => JsonLd[];
 }
 
 function setMeta(attr: 'name' | 'property', key: string, content: string) {
@@ -27,10 +39,10 @@ function setMeta(attr: 'name' | 'property', key: string, content: string) {
  */
 export const ServerPageMeta = createContext<PageMeta | null>(null);
 
-/** Document title, description, canonical link and sharing tags for the current page. */
-export function usePageMeta({ title, description, canonicalPath, robots = 'index, follow' }: PageMeta): void {
+/** Document title, description, canonical link, sharing tags and structured data for the current page. */
+export function usePageMeta({ title, description, canonicalPath, robots = 'index, follow', type, image, structuredData }: PageMeta): void {
   const server = useContext(ServerPageMeta);
-  if (server) Object.assign(server, { title, description, canonicalPath, robots });
+  if (server) Object.assign(server, { title, description, canonicalPath, robots, type, image, structuredData });
   useEffect(() => {
     document.title = title;
     setMeta('property', 'og:title', title);
@@ -39,8 +51,10 @@ export function usePageMeta({ title, description, canonicalPath, robots = 'index
       setMeta('property', 'og:description', description);
     }
     setMeta('name', 'robots', robots);
-    const href = new URL(canonicalPath ?? location.pathname, location.origin).href;
+    // The canonical origin is the one the host wrote (PUBLIC_URL); the page's own when it wrote none.
     let link = document.head.querySelector<HTMLLinkElement>('link[rel="canonical"]');
+    const origin = link?.href ? new URL(link.href).origin : location.origin;
+    const href = new URL(canonicalPath ?? location.pathname, origin).href;
     if (!link) {
       link = document.createElement('link');
       link.rel = 'canonical';
@@ -48,5 +62,19 @@ export function usePageMeta({ title, description, canonicalPath, robots = 'index
     }
     link.href = href;
     setMeta('property', 'og:url', href);
-  }, [title, description, canonicalPath, robots]);
+    setMeta('property', 'og:type', type ?? 'website');
+    if (image) {
+      const src = new URL(image, origin).href;
+      setMeta('property', 'og:image', src);
+      setMeta('name', 'twitter:image', src);
+    }
+    // Structured data of a page left behind must not describe the next one.
+    for (const old of document.head.querySelectorAll('script[type="application/ld+json"]')) old.remove();
+    for (const doc of structuredData?.(origin) ?? []) {
+      const script = document.createElement('script');
+      script.type = 'application/ld+json';
+      script.textContent = JSON.stringify(doc);
+      document.head.appendChild(script);
+    }
+  }, [title, description, canonicalPath, robots, type, image, structuredData]);
 }

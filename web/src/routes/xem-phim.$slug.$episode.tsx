@@ -4,16 +4,20 @@ import { filmComments } from '../app/film-slots';
 import { filmQuery } from '../features/catalogue/api/catalogue-queries';
 import { WatchPage } from '../features/player/components/watch-page';
 import { parseEpisodeSegment } from '../features/player/episode-segment';
+import { isNotFound } from '../lib/api-client';
 import { awaitOnFirstLoad } from '../lib/first-load';
 
 export const Route = createFileRoute('/xem-phim/$slug/$episode')({
   /** ?server= picks one of the film's servers (by name); absent means the first. */
   validateSearch: (raw: Record<string, unknown>): { server?: string } =>
     typeof raw.server === 'string' && raw.server.length > 0 && raw.server.length <= 100 ? { server: raw.server } : {},
-  loader: ({ context, params }) => {
+  loader: async ({ context, params }) => {
     if (parseEpisodeSegment(params.episode) === undefined) throw notFound();
-    // The page shows its own 'Loading...' / 'Error: {message}' states.
-    return awaitOnFirstLoad(context.queryClient.ensureQueryData(filmQuery(params.slug)));
+    // The page shows its own 'Loading...' / 'Error: {message}' states...
+    const query = filmQuery(params.slug);
+    await awaitOnFirstLoad(context.queryClient.ensureQueryData(query));
+    // ...but an unknown film is the not-found page (a 404 from the host that renders it).
+    if (isNotFound(context.queryClient.getQueryState(query.queryKey)?.error)) throw notFound();
   },
   component: function WatchRoute() {
     const { slug, episode } = Route.useParams();

@@ -29,7 +29,6 @@ import { notifyNewEpisodes } from '../../services/push/notifier';
 /** POST /api/admin/addphim (admin or VIP2). Mounted under /api/admin. */
 export const adminAddFilmRoutes = new Hono<AppEnv>().post('/addphim', adminOrVip2, validate('json', addFilmSchema), async (c) => {
   const result = await addFilm(c.var.db, c.var.viewer, c.req.valid('json'), c.var.deps.now());
-  c.var.caches.responses.clear();
   return c.json(result, 201);
 });
 
@@ -40,43 +39,32 @@ export const adminAddFilmRoutes = new Hono<AppEnv>().post('/addphim', adminOrVip
 export const adminProductRoutes = new Hono<AppEnv>()
   .post('/edit_productphim', adminOnly, validate('json', editFilmSchema), async (c) => {
     const result = await editFilm(c.var.db, c.var.viewer, c.req.valid('json'), c.var.deps.now());
-    c.var.caches.films.clear();
-    c.var.caches.responses.clear();
     return c.json(result, 200);
   })
   .delete('/delete_product', adminOnly, validate('query', deleteFilmQuerySchema), async (c) => {
     const result = await deleteFilms(c.var.db, c.var.viewer, [c.req.valid('query').title], c.var.deps.now());
-    c.var.caches.films.clear();
-    c.var.caches.responses.clear();
     return c.json(result, 200);
   })
   .delete('/delete_products', adminOnly, validate('json', deleteFilmsSchema), async (c) => {
     const result = await deleteFilms(c.var.db, c.var.viewer, c.req.valid('json').titles, c.var.deps.now());
-    c.var.caches.films.clear();
-    c.var.caches.responses.clear();
     return c.json(result, 200);
   })
   .post('/edit_packageVIP1', adminOnly, validate('json', editVip1Schema), async (c) => {
     const result = await setVip1(c.var.db, c.var.viewer, c.req.valid('json'), c.var.deps.now());
-    c.var.caches.films.clear();
-    c.var.caches.responses.clear();
     return c.json(result, 200);
   })
   .post('/create_xemphim', adminOrVip2, validate('json', createEpisodeSchema), async (c) => {
     const result = await createEpisode(c.var.db, c.var.viewer, c.req.valid('json'), c.var.deps.now());
-    c.var.caches.films.clear();
     // A new episode number was recorded as a release: tell the film's followers after the response.
     afterResponse(c, notifyNewEpisodes(c.var.deps));
     return c.json(result, result.updated ? 200 : 201);
   })
   .post('/edit_xemphim', adminOrVip2, validate('json', editEpisodeSchema), async (c) => {
     const result = await editEpisode(c.var.db, c.var.viewer, c.req.valid('json'), c.var.deps.now());
-    c.var.caches.films.clear();
     return c.json(result, 200);
   })
   .delete('/delete_xemphim', adminOnly, validate('query', deleteEpisodeQuerySchema), async (c) => {
     const result = await deleteEpisode(c.var.db, c.var.viewer, c.req.valid('query').id, c.var.deps.now());
-    c.var.caches.films.clear();
     return c.json(result, 200);
   })
   .get('/admin_episodes', adminOrVip2, validate('query', filmEpisodesQuerySchema), async (c) => {

@@ -1,8 +1,8 @@
-import { and, between, desc, eq, gte, not, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, between, desc, eq, gte, not, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { batchPrepared, preparedOnce } from '../../db/prepared';
 import { filmViewsHourly, films, trendingViews, trendingWindows } from '../../db/schema';
-import type { FilmCard, HomeData } from '../../schemas/catalogue';
+import type { FilmCard, HomeData, SideFilm, SidebarData } from '../../schemas/catalogue';
 import { type CardRow, cardColumns, toFilmCard } from './film-card';
 import { hasGenre } from './listing';
 import { HOUR } from './trending';
@@ -59,22 +59,13 @@ function watchedIn(db: Db, span: Span, limit: number) {
   return db.select().from(kept).unionAll(db.select().from(summed)).orderBy(sql`"n" desc, "tie" desc, "id" desc`);
 }
 
-/** The most viewed then most recently updated films, for a trending list too few were watched for. */
-function topUp(db: Db, watched: CardRow[], limit: number) {
-  return db
-    .select(cardColumns)
-    .from(films)
-    .where(
-      watched.length
-        ? notInArray(
-            films.id,
-            watched.map((r) => r.id),
-          )
-        : undefined,
-    )
-    .orderBy(desc(films.views), desc(films.updatedAt), desc(films.id))
-    .limit(limit - watched.length);
-}
+/**
+ * The most viewed then most recently updated films: what tops up a trending list too few were watched for (a
+ * fresh install). Asked in the same batch as the lists, whether needed or not (a few index rows): a second
+ * round trip would cost more. HOT of them cover every window, whatever it already holds.
+ */
+const topUpCandidates = (db: Db) =>
+  db.select(cardColumns).from(films).orderBy(desc(films.views), desc(films.updatedAt), desc(films.id)).limit(HOT);
 
 const WINDOWS = [
   { span: 'day' as const, hours: 24, limit: SIDEBAR },
@@ -84,7 +75,7 @@ const WINDOWS = [
 ];
 
 /**
- * The home's eleven selects, built once per database (db/prepared.ts): building them per request was a
+ * The home's twelve selects, built once per database (db/prepared.ts): building them per request was a
  * quarter of the home's CPU (bench/profile-loop.ts home). Only the windows' first hours vary.
  */
 const homeStatements = preparedOnce(
@@ -98,35 +89,24 @@ const homeStatements = preparedOnce(
       rail(db, hasGenre('vien-tuong')).prepare(),
       rail(db, hasGenre('hanh-dong'), SIDEBAR).prepare(),
       rail(db, eq(films.categoryId, 27), SIDEBAR).prepare(),
+      topUpCandidates(db).prepare(),
       ...WINDOWS.map((w) => watchedIn(db, w.span, w.limit).prepare()),
     ] as const,
 );
 
 /**
- * GET /api/product/product-home: both readings of the spec's home data. Every rail and
- * trending list in one batch, then one more only when a trending window had too few views (a fresh
- * install): at most two round trips to the database on Workers, where each is a network call.
+ * GET /api/product/product-home: both readings of the spec's home data. Every rail and trending list,
+ * with the films that top up a list too few were watched for, in one batch: one round trip to the
+ * database on Workers, where each is a network call.
  */
 export async function homeData(db: Db, now: number): Promise<HomeData> {
-  // Windows count whole hours: the current hour and the 24 (168, 720) before it.
-  const hour = Math.floor(now / HOUR);
-  const windows = WINDOWS.map((w) => ({ ...w, since: hour - w.hours }));
-  const values = Object.fromEntries(
-    windows.flatMap((w) => [
-      [`${w.span}Since`, w.since],
-      [`${w.span}SinceBefore`, w.since - 1],
-    ]),
+  const windows = windowsAt(now);
+  const [bo, le, hoanThanh, hoatHinh, tamLy, vienTuong, hanhDong, sapChieu, candidates, ...lists] = await batchPrepared(
+    db,
+    homeStatements(db),
+    windowValues(windows),
   );
-  const [bo, le, hoanThanh, hoatHinh, tamLy, vienTuong, hanhDong, sapChieu, ...lists] = await batchPrepared(db, homeStatements(db), values);
-  const watched = lists as CardRow[][];
-  const short = windows.map((w, i) => ({ ...w, rows: watched[i] as CardRow[] })).filter((w) => w.rows.length < w.limit);
-  const [first, ...rest] = short.map((w) => topUp(db, w.rows, w.limit));
-  const fills = first ? await db.batch([first, ...rest]) : [];
-  const [day, week, month] = windows.map((w, i) => {
-    const rows = watched[i] as CardRow[];
-    const fill = short.findIndex((s) => s.span === w.span);
-    return [...rows, ...(fill >= 0 ? (fills[fill] as CardRow[]) : [])].map((r) => toFilmCard(r));
-  }) as [FilmCard[], FilmCard[], FilmCard[]];
+  const [day, week, month] = trendingLists(windows, lists as CardRow[][], candidates);
   const cards = (rows: CardRow[]) => rows.map((r) => toFilmCard(r));
   return {
     phimhot: week,
@@ -140,4 +120,64 @@ export async function homeData(db: Db, now: number): Promise<HomeData> {
     phimhanhdong: cards(hanhDong),
     phimsapchieu: cards(sapChieu),
   };
+}
+
+/** The sidebar's lists only (action films, upcoming, trending): what a listing page shows beside its films. */
+const sidebarStatements = preparedOnce(
+  (db: Db) =>
+    [
+      rail(db, hasGenre('hanh-dong'), SIDEBAR).prepare(),
+      rail(db, eq(films.categoryId, 27), SIDEBAR).prepare(),
+      topUpCandidates(db).prepare(),
+      ...WINDOWS.map((w) => watchedIn(db, w.span, w.limit).prepare()),
+    ] as const,
+);
+
+/** GET /api/product/sidebar: the home's sidebar lists, in one round trip, a fraction of its bytes. */
+export async function sidebarData(db: Db, now: number): Promise<SidebarData> {
+  const windows = windowsAt(now);
+  const [hanhDong, sapChieu, candidates, ...lists] = await batchPrepared(db, sidebarStatements(db), windowValues(windows));
+  const [day, week, month] = trendingLists(windows, lists as CardRow[][], candidates);
+  const side = (cards: FilmCard[]): SideFilm[] =>
+    cards.map(({ id, slug, title, hinhanh, thumb, namphathanh, views, VIP1 }) => ({
+      id,
+      slug,
+      title,
+      hinhanh,
+      thumb,
+      namphathanh,
+      views,
+      VIP1,
+    }));
+  return {
+    phimhanhdong: side(hanhDong.map((r) => toFilmCard(r))),
+    phimsapchieu: side(sapChieu.map((r) => toFilmCard(r))),
+    phimtrending: { day: side(day), week: side(week.slice(0, SIDEBAR)), month: side(month) },
+  };
+}
+
+type Window = (typeof WINDOWS)[number] & { since: number };
+
+/** Windows count whole hours: the current hour and the 24 (168, 720) before it. */
+const windowsAt = (now: number): Window[] => {
+  const hour = Math.floor(now / HOUR);
+  return WINDOWS.map((w) => ({ ...w, since: hour - w.hours }));
+};
+
+const windowValues = (windows: Window[]) =>
+  Object.fromEntries(
+    windows.flatMap((w) => [
+      [`${w.span}Since`, w.since],
+      [`${w.span}SinceBefore`, w.since - 1],
+    ]),
+  );
+
+/** Each window's most watched films, topped up from the candidates when a window had too few views. */
+function trendingLists(windows: Window[], watched: CardRow[][], candidates: CardRow[]): [FilmCard[], FilmCard[], FilmCard[]] {
+  return windows.map((w, i) => {
+    const rows = watched[i] as CardRow[];
+    const listed = new Set(rows.map((r) => r.id));
+    const fill = rows.length < w.limit ? candidates.filter((c) => !listed.has(c.id)).slice(0, w.limit - rows.length) : [];
+    return [...rows, ...fill].map((r) => toFilmCard(r));
+  }) as [FilmCard[], FilmCard[], FilmCard[]];
 }

@@ -138,7 +138,18 @@ export async function saveProgress(
   cursor: CrawlCursor,
   now: number,
 ): Promise<void> {
-  await db
+  await progressUpdate(db, runId, counts, cursor, now);
+}
+
+/** The statement that saves a run's counts and cursor, for a batch that commits it with the films it counts. */
+export function progressUpdate(
+  db: Pick<Db, 'update'> | Pick<FilmTx, 'update'>,
+  runId: number,
+  counts: RunCounts,
+  cursor: CrawlCursor,
+  now: number,
+) {
+  return db
     .update(crawlRuns)
     .set({ ...counts, progress: JSON.stringify(cursor), heartbeatAt: now })
     .where(eq(crawlRuns.id, runId));

@@ -1,14 +1,22 @@
-// The crawler: walks list pages of an OPhim-compatible source, fetches each film's
-// detail, and upserts it through the film writer — one transaction per film, skipped when its
-// checksum is unchanged. Runs are recorded in crawl_runs and resumed after a crash. Only fetch and
+// The crawler: walks list pages of an OPhim-compatible source, fetches each film's detail, and writes
+// the page's films through the film writer in one batch (one transaction: two round trips a page), each
+// skipped when its checksum is unchanged. Runs are recorded in crawl_runs and resumed after a crash. Only fetch and
 // WebCrypto: the same code runs under Node and in Workers.
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { isSourceDeleted } from '../films/deleted-films';
-import { filmBySourceKey, upsertFilm } from '../films/film-writer';
+import { type BatchFilmOutcome, upsertFilms } from '../films/film-writer';
 import { filmChecksum } from './checksum';
 import { DEFAULT_CRAWL_LIST, isValidListPath } from './crawl-lists';
-import { finishRun, heartbeat, saveProgress, startOrResumeRun, type CrawlParams, type CrawlTrigger, type RunCounts } from './crawl-runs';
+import {
+  finishRun,
+  heartbeat,
+  progressUpdate,
+  saveProgress,
+  startOrResumeRun,
+  type CrawlParams,
+  type CrawlTrigger,
+  type RunCounts,
+} from './crawl-runs';
 import { allowedOriginSet, errorMessage, parseHttpUrl } from './fetch-guard';
 import { mapDetail, sourceTimes } from './film-mapper';
 import { createMutex, createSourceClient, forEachLimited, type SourceClient } from './source-client';
@@ -85,7 +93,6 @@ export class CrawlRunError extends Error {
 
 const RETRIES = 2;
 const HEARTBEAT_EVERY_MS = 20_000;
-const SAVE_EVERY_MS = 2_000;
 
 // The crawler writes through one lock per database: an in-memory libSQL database has a single
 // connection (an open transaction blocks every other statement), and a file database would only
@@ -142,21 +149,14 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
   const timer = setInterval(() => {
     withLock(() => heartbeat(db, run.id, now())).catch((err) => log(`${tag} heartbeat failed: ${errorMessage(err)}`));
   }, HEARTBEAT_EVERY_MS);
-  // Counts and cursor are persisted together, so the saved state always describes the same films:
-  // with a film's own write (same transaction), at page ends, and every few seconds in between.
+  // Counts and cursor are persisted together, so the saved state always describes the same films: in the
+  // batch that writes a page's films (one transaction), or on their own when nothing else is written.
   const snapshot = () => ({
     ...cursor,
     completed: [...completed],
     current: cursor.current && { ...cursor.current, films: [...cursor.current.films] },
   });
-  let savedAt = now();
-  const save = async () => {
-    await saveProgress(db, run.id, counts, snapshot(), now());
-    savedAt = now();
-  };
-  const saveSoon = async () => {
-    if (now() - savedAt >= SAVE_EVERY_MS) await save();
-  };
+  const save = () => saveProgress(db, run.id, counts, snapshot(), now());
   /** Source slugs handled by this call: a film in several lists is fetched once. */
   const seen = new Set<string>();
   let pagesRead = 0;
@@ -206,70 +206,63 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
           log(`${tag} ${list} page ${page}: ${listPage.invalidItems} list entries without a usable slug`);
         }
 
+        // Details are fetched concurrently; the page's films are then written in one batch with the run's
+        // progress (services/films/film-writer.ts upsertFilms): a crash cannot count a film twice.
+        const prepared: { slug: string; film: PreparedFilm }[] = [];
+        const repeated: string[] = [];
         await forEachLimited(listPage.items, config.CRAWL_CONCURRENCY, async (item) => {
           if (handled.has(item.slug) || pastDeadline()) return;
           if (seen.has(item.slug)) {
-            await withLock(async () => {
-              current.films.push(item.slug);
-            });
+            repeated.push(item.slug);
             return;
           }
           seen.add(item.slug);
-          const prepared = await prepareFilm(client, { base, origin, siteOrigin, imageBase: listPage.imageBase }, item, now());
-          await withLock(async () => {
-            const record = (outcome: FilmOutcome) => {
-              counts[COUNTER[outcome]]++;
-              current.films.push(item.slug);
-            };
-            if ('error' in prepared) {
-              log(`${tag} film ${item.slug} failed: ${prepared.error}`);
-              record('failed');
-              return saveSoon();
-            }
-            const existing = await filmBySourceKey(db, prepared.sourceKey);
-            if (existing && existing.checksum === prepared.sourceChecksum && !params.force) {
-              record('skipped');
-              return saveSoon();
-            }
-            // An admin deleted it: it stays deleted until restored (docs/decisions/0700).
-            if (!existing && (await isSourceDeleted(db, prepared.sourceKey))) {
-              log(`${tag} film ${item.slug} skipped: deleted by an admin`);
-              record('skipped');
-              return saveSoon();
-            }
-            const outcome: FilmOutcome = existing ? 'updated' : 'new';
-            let recorded = false;
-            try {
-              // The film and the run's record of it commit together: a crash cannot count it twice.
-              await upsertFilm(db, prepared, {
-                now,
-                afterWrite: (tx) => {
-                  record(outcome);
-                  recorded = true;
-                  return saveProgress(tx, run.id, counts, snapshot(), now());
-                },
-              });
-              savedAt = now();
-            } catch (err) {
-              if (recorded) {
-                // Rolled back with the film: undo what was recorded for it.
-                counts[COUNTER[outcome]]--;
-                current.films.pop();
-              }
-              log(`${tag} film ${item.slug} failed to save: ${errorMessage(err)}`);
-              record('failed');
-              await saveSoon();
-            }
+          prepared.push({
+            slug: item.slug,
+            film: await prepareFilm(client, { base, origin, siteOrigin, imageBase: listPage.imageBase }, item, now()),
           });
+        });
+        const pageDone = !paused;
+        await withLock(async () => {
+          const refused = prepared.flatMap((p) => ('error' in p.film ? [{ slug: p.slug, error: p.film.error }] : []));
+          const films = prepared.flatMap((p) => ('error' in p.film ? [] : [{ slug: p.slug, input: p.film }]));
+          const slugOf = new Map<unknown, string>(films.map((f) => [f.input, f.slug]));
+          /** The run's counts and cursor once this page's outcomes are counted (and the page done, unless paused). */
+          const tallied = (outcomes: readonly BatchFilmOutcome[]) => {
+            const next = { ...counts, filmsFailed: counts.filmsFailed + refused.length };
+            for (const o of outcomes) next[COUNTER[o.outcome]]++;
+            const handledNow = [...current.films, ...repeated, ...refused.map((r) => r.slug), ...outcomes.map((o) => slugOf.get(o.input)!)];
+            if (!pageDone) return { counts: next, cursor: { ...snapshot(), current: { page: key, films: handledNow } } };
+            next.pagesDone++;
+            return { counts: next, cursor: { ...snapshot(), completed: [...completed, key], current: undefined } };
+          };
+          const { outcomes, alongsideCommitted } = await upsertFilms(
+            db,
+            films.map((f) => f.input),
+            {
+              now,
+              skip: (input, stored) => !!stored && stored.checksum === input.sourceChecksum && !params.force,
+              alongside: (outcomes) => {
+                const next = tallied(outcomes);
+                return [progressUpdate(db, run.id, next.counts, next.cursor, now())];
+              },
+            },
+          );
+          for (const r of refused) log(`${tag} film ${r.slug} failed: ${r.error}`);
+          for (const o of outcomes) {
+            if (o.outcome === 'failed') log(`${tag} film ${slugOf.get(o.input)} failed to save: ${o.error}`);
+            else if (o.outcome === 'skipped' && o.deleted) log(`${tag} film ${slugOf.get(o.input)} skipped: deleted by an admin`);
+          }
+          const next = tallied(outcomes);
+          Object.assign(counts, next.counts);
+          if (pageDone) {
+            completed.add(key);
+            cursor.current = undefined;
+          } else current.films = next.cursor.current?.films ?? current.films;
+          if (!alongsideCommitted) await save();
         });
 
         if (paused) break;
-        await withLock(async () => {
-          completed.add(key);
-          cursor.current = undefined;
-          counts.pagesDone++;
-          await save();
-        });
         log(
           `${tag} ${list} page ${page}/${total}: ${listPage.items.length} films — new ${counts.filmsNew - before.filmsNew}, ` +
             `updated ${counts.filmsUpdated - before.filmsUpdated}, skipped ${counts.filmsSkipped - before.filmsSkipped}, ` +

@@ -1,13 +1,16 @@
-// The one way a film is written (crawler now, admin add/edit later): every derived field — slug,
-// folded search text, denormalised genre/country names, links and episodes — is computed here, inside
-// one transaction, so no caller can leave a film half-written or its search text stale.
-import { eq, inArray, like, or } from 'drizzle-orm';
+// The one way a film is written: every derived field — slug, folded search text, denormalised genre/country
+// names, links and episodes — is computed here (filmValues), inside one transaction, so no caller can leave a
+// film half-written or its search text stale. upsertFilm writes one film (admin add/edit, with hooks inside
+// its transaction); upsertFilms a crawled page of them, as statements sent in one batch.
+import { eq, inArray, like, or, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../../db/client';
 import { fold, slugify } from '../../db/fold';
 import { countries, episodes, filmCountries, filmGenres, films, genres } from '../../db/schema';
 import { RESERVED_FILM_SLUGS, type CategoryId } from '../../schemas/taxonomy';
-import { assertNotDeleted } from './deleted-films';
-import { episodeNumbers, recordEpisodeReleases } from '../library/episode-releases';
+import { forgetCatalogueVersion } from '../catalogue/version';
+import { episodeNumbers, newEpisodeNumbers, recordEpisodeReleases, releaseInserts } from '../library/episode-releases';
+import { assertNotDeleted, deletedSourceKeys } from './deleted-films';
 
 export type FilmStatus = 'ongoing' | 'completed' | 'trailer';
 
@@ -98,32 +101,7 @@ export async function upsertFilm(db: Db, input: FilmInput, options: UpsertFilmOp
     const genreRows = input.genreSlugs ? await resolveSlugs(tx, 'genre', input.genreSlugs) : undefined;
     const countryRows = input.countrySlugs ? await resolveSlugs(tx, 'country', input.countrySlugs) : undefined;
 
-    const nameEnglish = input.nameEnglish?.trim() ?? existing?.nameEnglish ?? '';
-    const values = {
-      title,
-      nameEnglish,
-      posterUrl: input.posterUrl,
-      thumbUrl: input.thumbUrl,
-      statusText: input.statusText,
-      status: input.status,
-      language: input.language,
-      episodeCountText: input.episodeCountText,
-      duration: input.duration,
-      year: input.year,
-      quality: input.quality,
-      director: input.director,
-      actors: input.actors,
-      description: input.description,
-      categoryId: input.categoryId,
-      vipOnly: input.vipOnly,
-      genreNames: genreRows?.map((g) => g.name).join(', '),
-      countryNames: countryRows?.map((c) => c.name).join(', '),
-      titleFolded: fold(title),
-      searchText: fold(`${title} ${nameEnglish}`),
-      sourceKey: input.sourceKey,
-      sourceChecksum: input.sourceChecksum,
-      updatedBy: input.actorId ?? null,
-    };
+    const values = filmValues(input, title, existing, genreRows, countryRows);
 
     let id: number;
     let slug: string;
@@ -166,8 +144,7 @@ export async function upsertFilm(db: Db, input: FilmInput, options: UpsertFilmOp
       await tx.delete(episodes).where(eq(episodes.filmId, id));
       for (let i = 0; i < input.episodes.length; i += EPISODE_CHUNK) {
         const chunk = input.episodes.slice(i, i + EPISODE_CHUNK);
-        const by = input.actorId ?? null;
-        await tx.insert(episodes).values(chunk.map((e) => ({ ...e, filmId: id, createdBy: by, updatedBy: by, createdAt: now })));
+        await tx.insert(episodes).values(chunk.map((e) => episodeRow(e, id, input.actorId, now)));
       }
       if (before)
         addedEpisodes = await recordEpisodeReleases(
@@ -182,6 +159,50 @@ export async function upsertFilm(db: Db, input: FilmInput, options: UpsertFilmOp
     await options.afterWrite?.(tx, result);
     return result;
   });
+}
+
+type TaxonomyRow = { id: number; slug: string; name: string };
+
+/** Every column of a film row the writer derives from its input: search text, denormalised names, … */
+function filmValues(
+  input: FilmInput,
+  title: string,
+  existing: { nameEnglish: string } | undefined,
+  genreRows: TaxonomyRow[] | undefined,
+  countryRows: TaxonomyRow[] | undefined,
+) {
+  const nameEnglish = input.nameEnglish?.trim() ?? existing?.nameEnglish ?? '';
+  return {
+    title,
+    nameEnglish,
+    posterUrl: input.posterUrl,
+    thumbUrl: input.thumbUrl,
+    statusText: input.statusText,
+    status: input.status,
+    language: input.language,
+    episodeCountText: input.episodeCountText,
+    duration: input.duration,
+    year: input.year,
+    quality: input.quality,
+    director: input.director,
+    actors: input.actors,
+    description: input.description,
+    categoryId: input.categoryId,
+    vipOnly: input.vipOnly,
+    genreNames: genreRows?.map((g) => g.name).join(', '),
+    countryNames: countryRows?.map((c) => c.name).join(', '),
+    titleFolded: fold(title),
+    searchText: fold(`${title} ${nameEnglish}`),
+    sourceKey: input.sourceKey,
+    sourceChecksum: input.sourceChecksum,
+    updatedBy: input.actorId ?? null,
+  };
+}
+
+/** An episode row as every write stores it, with who wrote it (null: the crawler). */
+function episodeRow<F>(e: EpisodeInput, filmId: F, actorId: number | null | undefined, now: number) {
+  const by = actorId ?? null;
+  return { ...e, filmId, createdBy: by, updatedBy: by, createdAt: now };
 }
 
 async function findExisting(tx: Tx, input: FilmInput) {
@@ -236,17 +257,224 @@ function assertUniqueEpisodes(list: readonly EpisodeInput[]) {
  * 'mat-biec-3'… Film slugs share the /{slug} namespace with country pages and fixed routes.
  */
 async function uniqueSlug(tx: Tx, preferred: string): Promise<string> {
-  const base = slugify(preferred) || 'phim';
-  // Slugs are [a-z0-9-] only, so the LIKE pattern holds no wildcard but the one added here.
-  const rows = await tx
-    .select({ slug: films.slug })
-    .from(films)
-    .where(or(eq(films.slug, base), like(films.slug, `${base}-%`)));
-  const taken = new Set(rows.map((r) => r.slug));
+  const base = slugBase(preferred);
+  const rows = await tx.select({ slug: films.slug }).from(films).where(slugsLike(base));
+  return freeSlug(base, new Set(rows.map((r) => r.slug)));
+}
+
+const slugBase = (preferred: string) => slugify(preferred) || 'phim';
+// Slugs are [a-z0-9-] only, so the LIKE pattern holds no wildcard but the one added here.
+const slugsLike = (base: string) => or(eq(films.slug, base), like(films.slug, `${base}-%`));
+
+/** The base itself when free, else the first free base-2, base-3… (`taken`: slugs in use). */
+function freeSlug(base: string, taken: ReadonlySet<string>): string {
   const free = (s: string) => !taken.has(s) && !RESERVED_FILM_SLUGS.has(s);
   if (free(base)) return base;
   for (let n = 2; ; n++) {
     const candidate = `${base}-${n}`;
     if (free(candidate)) return candidate;
   }
+}
+
+/** What happened to one film of a batch: written (new or updated), left as it was, or refused with a reason. */
+export type BatchFilmOutcome =
+  | { input: FilmInput; outcome: 'new' | 'updated'; slug: string; addedEpisodes: number[] }
+  | { input: FilmInput; outcome: 'skipped'; deleted?: true }
+  | { input: FilmInput; outcome: 'failed'; error: string };
+
+/** What the writer read about a film before deciding: the stored film with the source checksum it came from. */
+export interface StoredFilm {
+  id: number;
+  slug: string;
+  nameEnglish: string;
+  checksum: string | null;
+}
+
+export interface UpsertFilmsOptions {
+  now?: () => number;
+  /** Leaves a stored film as it is (the crawler: its source checksum is unchanged). */
+  skip?: (input: FilmInput, stored: StoredFilm | undefined) => boolean;
+  /**
+   * Statements that commit in the same batch as the films (the crawl run's progress), given the outcomes.
+   * Not sent when the page batch fails and the films are written one by one (`alongsideCommitted` false).
+   */
+  alongside?: (outcomes: readonly BatchFilmOutcome[]) => BatchItem<'sqlite'>[];
+}
+
+/**
+ * Writes films matched by their source key (a crawled page of them): everything the statements depend on
+ * is read in one batch (stored films, taxonomy, slugs in use), then every film's statements and
+ * `alongside` go to the database as one batch, a transaction: two round trips for the page, not a dozen
+ * per film. Derived fields are computed as upsertFilm computes them (filmValues). A film the writer refuses
+ * (an unknown genre, duplicated episodes) is reported, not written; when the page batch fails in the
+ * database, the films are written one batch each, so one bad film does not hold back the others.
+ */
+export async function upsertFilms(
+  db: Db,
+  inputs: readonly FilmInput[],
+  options: UpsertFilmsOptions = {},
+): Promise<{ outcomes: BatchFilmOutcome[]; alongsideCommitted: boolean }> {
+  const now = (options.now ?? Date.now)();
+  const keys = inputs.map((i) => i.sourceKey).filter((k): k is string => !!k);
+  const bases = [...new Set(inputs.map((i) => slugBase(i.slug || i.title.trim())))];
+  const genreSlugs = [...new Set(inputs.flatMap((i) => i.genreSlugs ?? []))];
+  const countrySlugs = [...new Set(inputs.flatMap((i) => i.countrySlugs ?? []))];
+  const none = sql`0`;
+  const [stored, taken, genreRows, countryRows, deleted, storedEpisodes] = await db.batch([
+    db
+      .select({
+        id: films.id,
+        slug: films.slug,
+        nameEnglish: films.nameEnglish,
+        checksum: films.sourceChecksum,
+        sourceKey: films.sourceKey,
+      })
+      .from(films)
+      .where(keys.length ? inArray(films.sourceKey, keys) : none),
+    db
+      .select({ slug: films.slug })
+      .from(films)
+      .where(bases.length ? or(...bases.map(slugsLike)) : none),
+    db
+      .select({ id: genres.id, slug: genres.slug, name: genres.name })
+      .from(genres)
+      .where(genreSlugs.length ? inArray(genres.slug, genreSlugs) : none),
+    db
+      .select({ id: countries.id, slug: countries.slug, name: countries.name })
+      .from(countries)
+      .where(countrySlugs.length ? inArray(countries.slug, countrySlugs) : none),
+    deletedSourceKeys(db, keys),
+    // The stored films' episode numbers: what a write adds is a new episode (services/library/episode-releases.ts).
+    db
+      .selectDistinct({ sourceKey: films.sourceKey, episode: episodes.episode })
+      .from(episodes)
+      .innerJoin(films, eq(films.id, episodes.filmId))
+      .where(keys.length ? inArray(films.sourceKey, keys) : none),
+  ]);
+  const deletedKeys = new Set(deleted.map((d) => d.sourceKey));
+  const episodesByKey = new Map<string | null, Set<number>>();
+  for (const e of storedEpisodes) {
+    const numbers = episodesByKey.get(e.sourceKey) ?? new Set<number>();
+    numbers.add(e.episode);
+    episodesByKey.set(e.sourceKey, numbers);
+  }
+  const storedByKey = new Map(stored.map((f) => [f.sourceKey, f]));
+  const slugsInUse = new Set(taken.map((r) => r.slug));
+  const taxonomy = { genre: new Map(genreRows.map((g) => [g.slug, g])), country: new Map(countryRows.map((c) => [c.slug, c])) };
+
+  const outcomes: BatchFilmOutcome[] = [];
+  const statements: BatchItem<'sqlite'>[][] = [];
+  for (const input of inputs) {
+    const existing = input.sourceKey ? storedByKey.get(input.sourceKey) : undefined;
+    if (options.skip?.(input, existing)) {
+      outcomes.push({ input, outcome: 'skipped' });
+      statements.push([]);
+      continue;
+    }
+    // An admin deleted it: it stays deleted until restored (docs/decisions/0700-deleted-films-stay-deleted.md).
+    if (!existing && input.sourceKey && deletedKeys.has(input.sourceKey)) {
+      outcomes.push({ input, outcome: 'skipped', deleted: true });
+      statements.push([]);
+      continue;
+    }
+    try {
+      const before = existing ? (episodesByKey.get(existing.sourceKey) ?? new Set<number>()) : undefined;
+      const planned = plannedWrite(db, input, existing, before, { slugsInUse, taxonomy, now });
+      outcomes.push({ input, outcome: existing ? 'updated' : 'new', slug: planned.slug, addedEpisodes: planned.addedEpisodes });
+      statements.push(planned.statements);
+    } catch (error) {
+      if (!(error instanceof FilmWriteError)) throw error;
+      outcomes.push({ input, outcome: 'failed', error: error.message });
+      statements.push([]);
+    }
+  }
+  const everything = [...statements.flat(), ...(options.alongside?.(outcomes) ?? [])];
+  let alongsideCommitted = true;
+  try {
+    if (everything.length) await db.batch(everything as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
+  } catch (error) {
+    alongsideCommitted = false;
+    if (outcomes.filter((o) => o.outcome === 'new' || o.outcome === 'updated').length <= 1) throw error;
+    // One film's statements failed the page: each written alone, the failing one reported.
+    for (let i = 0; i < outcomes.length; i++) {
+      const outcome = outcomes[i]!;
+      const own = statements[i]!;
+      if (!own.length) continue;
+      try {
+        await db.batch(own as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
+      } catch (single) {
+        outcomes[i] = { input: outcome.input, outcome: 'failed', error: single instanceof Error ? single.message : String(single) };
+      }
+    }
+  }
+  forgetCatalogueVersion(db);
+  return { outcomes, alongsideCommitted };
+}
+
+/** One film's statements for upsertFilms, from what was read; throws FilmWriteError for input it refuses. */
+function plannedWrite(
+  db: Db,
+  input: FilmInput,
+  existing: (StoredFilm & { sourceKey: string | null }) | undefined,
+  episodesBefore: ReadonlySet<number> | undefined,
+  read: { slugsInUse: Set<string>; taxonomy: Record<'genre' | 'country', Map<string, TaxonomyRow>>; now: number },
+): { statements: BatchItem<'sqlite'>[]; slug: string; addedEpisodes: number[] } {
+  const title = input.title.trim();
+  if (!title) throw new FilmWriteError('title: required');
+  const resolve = (kind: 'genre' | 'country', slugs: readonly string[] | undefined) =>
+    slugs &&
+    [...new Set(slugs)].map((slug) => {
+      const row = read.taxonomy[kind].get(slug);
+      if (!row) throw new FilmWriteError(`${kind} '${slug}': unknown`);
+      return row;
+    });
+  const genreRows = resolve('genre', input.genreSlugs);
+  const countryRows = resolve('country', input.countrySlugs);
+  if (input.episodes) assertUniqueEpisodes(input.episodes);
+  const values = filmValues(input, title, existing, genreRows, countryRows);
+  const updatedAt = input.updatedAt ?? read.now;
+
+  const statements: BatchItem<'sqlite'>[] = [];
+  let slug: string;
+  if (existing) {
+    slug = existing.slug;
+    statements.push(
+      db
+        .update(films)
+        .set({ ...values, updatedAt })
+        .where(eq(films.id, existing.id)),
+    );
+  } else {
+    slug = freeSlug(slugBase(input.slug || title), read.slugsInUse);
+    read.slugsInUse.add(slug);
+    statements.push(
+      db.insert(films).values({ ...values, slug, createdBy: input.actorId ?? null, createdAt: input.createdAt ?? updatedAt, updatedAt }),
+    );
+  }
+  // A new film's id is known only once inserted: later statements find it by its slug.
+  const filmId = existing ? sql`${existing.id}` : sql`(select ${films.id} from ${films} where ${films.slug} = ${slug})`;
+  if (genreRows) {
+    statements.push(db.delete(filmGenres).where(sql`${filmGenres.filmId} = ${filmId}`));
+    if (genreRows.length) statements.push(db.insert(filmGenres).values(genreRows.map((g) => ({ filmId, genreId: g.id }))));
+  }
+  if (countryRows) {
+    statements.push(db.delete(filmCountries).where(sql`${filmCountries.filmId} = ${filmId}`));
+    if (countryRows.length) statements.push(db.insert(filmCountries).values(countryRows.map((c) => ({ filmId, countryId: c.id }))));
+  }
+  let addedEpisodes: number[] = [];
+  if (input.episodes) {
+    statements.push(db.delete(episodes).where(sql`${episodes.filmId} = ${filmId}`));
+    for (let i = 0; i < input.episodes.length; i += EPISODE_CHUNK) {
+      const chunk = input.episodes.slice(i, i + EPISODE_CHUNK);
+      statements.push(db.insert(episodes).values(chunk.map((e) => episodeRow(e, filmId, input.actorId, read.now))));
+    }
+    if (episodesBefore) {
+      addedEpisodes = newEpisodeNumbers(
+        episodesBefore,
+        input.episodes.map((e) => e.episode),
+      );
+      if (addedEpisodes.length) statements.push(releaseInserts(db, filmId, addedEpisodes, read.now));
+    }
+  }
+  return { statements, slug, addedEpisodes };
 }

@@ -1,12 +1,12 @@
 import { memo } from 'react';
-import type { FilmCard } from '../../../../worker/schemas/catalogue';
+import type { SideFilm } from '../../../../worker/schemas/catalogue';
 import { formatNumber } from '../../lib/format';
 import { FilmLink } from './film-link';
 import { Poster } from './poster';
 import { VipBadge } from './vip-badge';
 
 /** Sidebar list: small poster, title, release year and views. */
-export const SideFilmList = memo(function SideFilmList({ films, ranked = false }: { films: FilmCard[]; ranked?: boolean }) {
+export const SideFilmList = memo(function SideFilmList({ films, ranked = false }: { films: SideFilm[]; ranked?: boolean }) {
   return (
     <ol className={`side-list ${ranked ? 'side-list-ranked' : ''}`}>
       {films.map((film, i) => (

@@ -11,6 +11,13 @@ export const homeQuery = () =>
     queryFn: () => unwrapBootOr('/api/product/product-home', () => api.api.product['product-home'].$get()),
   });
 
+/** A listing page's sidebar (action films, upcoming, trending): not the whole home. */
+export const sidebarQuery = () =>
+  queryOptions({
+    queryKey: ['sidebar'],
+    queryFn: () => unwrapBootOr('/api/product/sidebar', () => api.api.product.sidebar.$get()),
+  });
+
 const isUnfilteredFirstPage = (search: ListingSearch) =>
   Object.values({ ...search, page: search.page === 1 ? undefined : search.page }).every((v) => v === undefined);
 
@@ -34,9 +41,9 @@ export const listingQuery = (endpoint: string, search: ListingSearch) =>
       ),
   });
 
-/** What a listing page's loader waits for: the page of films and the home data its sidebar shows. */
+/** What a listing page's loader waits for: the page of films and its sidebar's lists. */
 export const ensureListing = (queryClient: QueryClient, endpoint: string, search: ListingSearch) =>
-  awaitOnFirstLoad(Promise.all([queryClient.ensureQueryData(listingQuery(endpoint, search)), queryClient.ensureQueryData(homeQuery())]));
+  awaitOnFirstLoad(Promise.all([queryClient.ensureQueryData(listingQuery(endpoint, search)), queryClient.ensureQueryData(sidebarQuery())]));
 
 /**
  * A film's detail is personal when signed in (VIP access, the viewer's own rating), so the cache

@@ -13,6 +13,7 @@ import { formatClock } from '../../../lib/format';
 import { useWatchEntry } from '../../../lib/watch-history';
 import { WatchlistButton } from '../../../components/film/watchlist-button';
 import { filmQuery, recordView } from '../api/catalogue-queries';
+import { filmOgType, filmStructuredData } from '../structured-data';
 import { RatingSummary } from './rating-summary';
 
 export const NO_EPISODES_MESSAGE = 'Hiện tại phim này chưa cập nhật để xem !';
@@ -52,6 +53,9 @@ export function FilmPage({ slug, rating, comments }: { slug: string } & FilmPage
     title: `${film.title}${film.nameenglish ? ` (${film.nameenglish})` : ''} | ${SITE_SUFFIX}`,
     description: film.descripts ? film.descripts.slice(0, 160) : `Xem phim ${film.title} Vietsub chất lượng cao tại PhimViet.`,
     canonicalPath: `/${film.slug}`,
+    type: filmOgType(film),
+    image: film.hinhanh || undefined,
+    structuredData: (origin) => filmStructuredData(origin, data),
   });
   // Through the store hook, not a direct read: a server-rendered page hydrates with no history, then updates.
   // A member's newest position comes from the account when another device watched further.

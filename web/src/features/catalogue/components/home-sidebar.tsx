@@ -1,6 +1,8 @@
 import { Link } from '@tanstack/react-router';
 import { memo, useState } from 'react';
-import type { HomeData, TrendingLists } from '../../../../../worker/schemas/catalogue';
+import type { SidebarData } from '../../../../../worker/schemas/catalogue';
+
+type TrendingLists = SidebarData['phimtrending'];
 import { SideFilmList } from '../../../components/film/side-film-list';
 import { LazyMount } from '../../../components/lazy-mount';
 
@@ -12,8 +14,8 @@ export function sidebarYears(now = new Date()): number[] {
   return Array.from({ length: YEAR_BUTTONS }, (_, i) => now.getFullYear() - i);
 }
 
-/** The home page's right column. */
-export const HomeSidebar = memo(function HomeSidebar({ data }: { data: HomeData | undefined }) {
+/** The right column of the home and listing pages (the home passes its data, a superset). */
+export const HomeSidebar = memo(function HomeSidebar({ data }: { data: SidebarData | undefined }) {
   return (
     <aside className="layout-side" aria-label="Thanh bên">
       <section className="side-box" aria-labelledby="side-action">

@@ -6,8 +6,9 @@ import { Pagination } from '../../../components/film/pagination';
 import { OfflinePage } from '../../../components/layout/offline-page';
 import { isNetworkError } from '../../../lib/api-client';
 import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
-import { homeQuery, listingQuery } from '../api/catalogue-queries';
+import { listingQuery, sidebarQuery } from '../api/catalogue-queries';
 import type { ListingInfo } from '../listing-scope';
+import { listingStructuredData } from '../structured-data';
 import type { ListingSearch } from '../listing-search';
 import { FilterBar } from './filter-bar';
 import { HomeSidebar } from './home-sidebar';
@@ -17,17 +18,27 @@ export function ListingPage({ info, search }: { info: ListingInfo; search: Listi
   const navigate = useNavigate();
   const page = search.page ?? 1;
   const year = new Date().getFullYear();
-  usePageMeta({
-    title: `${info.heading}${page > 1 ? ` - Trang ${page}` : ''} | ${SITE_SUFFIX}`,
-    description: `Xem ${info.heading} hay nhất ${year} Vietsub, thuyết minh chất lượng cao, cập nhật liên tục tại PhimViet.`,
-    canonicalPath: page > 1 ? `${info.path}?page=${page}` : info.path,
-  });
   const { data, error, isPending, isFetching, isPlaceholderData, refetch } = useQuery({
     ...listingQuery(info.endpoint, search),
     placeholderData: keepPreviousData,
   });
-  // The sidebar reuses the home lists (cached when the viewer came from home).
-  const home = useQuery(homeQuery());
+  const canonicalPath = page > 1 ? `${info.path}?page=${page}` : info.path;
+  usePageMeta({
+    title: `${info.heading}${page > 1 ? ` - Trang ${page}` : ''} | ${SITE_SUFFIX}`,
+    description: `Xem ${info.heading} hay nhất ${year} Vietsub, thuyết minh chất lượng cao, cập nhật liên tục tại PhimViet.`,
+    canonicalPath,
+    structuredData: data
+      ? (origin) =>
+          listingStructuredData(
+            origin,
+            { name: info.heading, path: canonicalPath },
+            data.data,
+            (data.pagination.page - 1) * data.pagination.pageSize + 1,
+          )
+      : undefined,
+  });
+  // The sidebar's own lists, not the whole home (a page carries only the state it renders).
+  const sidebar = useQuery(sidebarQuery());
   const { page: _page, ...filters } = search;
 
   return (
@@ -78,7 +89,7 @@ export function ListingPage({ info, search }: { info: ListingInfo; search: Listi
             ) : null}
           </div>
         </div>
-        <HomeSidebar data={home.data} />
+        <HomeSidebar data={sidebar.data} />
       </div>
     </div>
   );

@@ -1,0 +1,138 @@
+// Whole public responses (server-rendered pages, public API reads, sitemaps) kept by the host in front of the
+// app: on Workers in the Cache API (caches.default), on Node in memory. Keyed by PUBLIC_URL + path + query +
+// the catalogue version, which every catalogue write raises (docs/decisions/0900-edge-cache.md). Only what a
+// response marks `public` is stored, and only for a request without credentials: a signed-in or personal
+// response is never stored, nor answered from the cache.
+import { TtlCache } from './ttl-cache';
+
+/** What the host keeps responses in: caches.default on Workers, a bounded map on Node. */
+export interface ResponseStore {
+  match(key: string): Promise<Response | undefined>;
+  put(key: string, response: Response): Promise<void>;
+}
+
+export interface EdgeCacheOptions {
+  store: ResponseStore;
+  /** PUBLIC_URL: the key's origin, whatever Host the request named. */
+  publicUrl: string;
+  /** PUBLIC_CACHE_SECONDS: how long an entry is fresh; 0 turns the cache off. */
+  freshSeconds: number;
+  /** The current catalogue version (services/catalogue/version.ts). */
+  version: () => Promise<number>;
+  /** Runs work after the answer (Workers: ctx.waitUntil); a stale entry is refreshed there. */
+  waitUntil: (task: Promise<unknown>) => void;
+  now: () => number;
+}
+
+/** After it is no longer fresh, an entry is still answered (and refreshed behind it) this long. */
+export const STALE_WHILE_REVALIDATE_SECONDS = 60;
+const STORED_AT = 'x-stored-at';
+/** The response's own Cache-Control, kept beside the store's (which says how long the store keeps it). */
+const CONTROL = 'x-cache-control';
+
+/** The Cache-Control of a public response: browsers revalidate, shared caches keep it a while. */
+export const publicCacheControl = (freshSeconds: number) =>
+  `public, max-age=0, s-maxage=${freshSeconds}, stale-while-revalidate=${STALE_WHILE_REVALIDATE_SECONDS}`;
+
+/** A request the cache may answer: a GET carrying no credentials. */
+export function isAnonymousRead(request: Request): boolean {
+  return request.method === 'GET' && !request.headers.has('authorization') && !request.headers.has('cookie');
+}
+
+/** A response the cache may keep: 200 or 404, marked public, setting no cookie, varying on nothing personal. */
+export function isStorable(response: Response): boolean {
+  if (response.status !== 200 && response.status !== 404) return false;
+  const control = response.headers.get('cache-control') ?? '';
+  if (!/\bpublic\b/.test(control) || /\b(private|no-store)\b/.test(control)) return false;
+  if (response.headers.has('set-cookie')) return false;
+  return !/\b(authorization|cookie)\b/i.test(response.headers.get('vary') ?? '');
+}
+
+function keyOf(request: Request, publicUrl: string, version: number): string {
+  const url = new URL(request.url);
+  const key = new URL(url.pathname + url.search, publicUrl);
+  // The version goes in the key's URL (the Cache API keys by URL); the request's own query stays first.
+  key.searchParams.append('__catalogue', String(version));
+  return key.href;
+}
+
+/**
+ * The response for `request`: from the store when a fresh (or stale but revalidating) entry of the current
+ * catalogue version exists, else from `produce`, kept when storable. `X-Cache` says which (hit, stale, miss).
+ */
+export async function withEdgeCache(request: Request, options: EdgeCacheOptions, produce: () => Promise<Response>): Promise<Response> {
+  if (options.freshSeconds <= 0 || !isAnonymousRead(request)) return produce();
+  let key: string;
+  try {
+    key = keyOf(request, options.publicUrl, await options.version());
+  } catch (error) {
+    // The database cannot say its version: answer without the cache rather than fail the request.
+    console.error('[edge-cache] catalogue version unavailable:', error);
+    return produce();
+  }
+  const hit = await options.store.match(key);
+  if (hit) {
+    const age = (options.now() - Number(hit.headers.get(STORED_AT) ?? 0)) / 1000;
+    const stale = age >= options.freshSeconds;
+    if (stale) options.waitUntil(refresh(key, options, produce));
+    const answer = new Response(hit.body, hit);
+    answer.headers.set('Cache-Control', hit.headers.get(CONTROL) ?? 'no-cache');
+    answer.headers.delete(CONTROL);
+    answer.headers.delete(STORED_AT);
+    answer.headers.set('X-Cache', stale ? 'stale' : 'hit');
+    answer.headers.set('Age', String(Math.max(0, Math.floor(age))));
+    return answer;
+  }
+  const response = await produce();
+  if (!isStorable(response)) return response;
+  options.waitUntil(store(key, response.clone(), options));
+  const answer = new Response(response.body, response);
+  answer.headers.set('X-Cache', 'miss');
+  return answer;
+}
+
+async function store(key: string, response: Response, options: EdgeCacheOptions): Promise<void> {
+  const kept = new Response(response.body, response);
+  kept.headers.set(STORED_AT, String(options.now()));
+  kept.headers.set(CONTROL, response.headers.get('cache-control') ?? '');
+  // The store keeps it while it may be answered: fresh, then stale while a refresh runs.
+  kept.headers.set('Cache-Control', `public, max-age=${options.freshSeconds + STALE_WHILE_REVALIDATE_SECONDS}`);
+  kept.headers.delete('X-Cache');
+  try {
+    await options.store.put(key, kept);
+  } catch (error) {
+    console.error('[edge-cache] put failed:', error);
+  }
+}
+
+async function refresh(key: string, options: EdgeCacheOptions, produce: () => Promise<Response>): Promise<void> {
+  try {
+    const response = await produce();
+    if (isStorable(response)) await store(key, response, options);
+  } catch (error) {
+    console.error('[edge-cache] refresh failed:', error);
+  }
+}
+
+interface Kept {
+  status: number;
+  headers: [string, string][];
+  body: ArrayBuffer;
+}
+
+/**
+ * The Node host's store: the same entries in a bounded in-process map (a Node process is one long-lived
+ * isolate), for `seconds` each (fresh plus stale-while-revalidate).
+ */
+export function memoryStore(seconds: number, now: () => number, maxBytes = 64 * 2 ** 20): ResponseStore {
+  const entries = new TtlCache<Kept>(seconds * 1000, 5_000, now, { weigh: (e) => e.body.byteLength + 512, maxWeight: maxBytes });
+  return {
+    match: async (key) => {
+      const kept = entries.get(key);
+      return kept && new Response(kept.body.slice(0), { status: kept.status, headers: kept.headers });
+    },
+    put: async (key, response) => {
+      entries.set(key, { status: response.status, headers: [...response.headers], body: await response.arrayBuffer() });
+    },
+  };
+}
