@@ -75,7 +75,11 @@ export const median = (values: number[]) => {
 export async function pagesToMeasure(base: string): Promise<[string, string][]> {
   const films = (await (await fetch(`${base}/api/product/product-phimle`)).json()) as { data: { slug: string }[] };
   const film = films.data[0]?.slug;
-  if (!film) return [['home', '/'], ['listing', '/phim-bo']];
+  if (!film)
+    return [
+      ['home', '/'],
+      ['listing', '/phim-bo'],
+    ];
   // The watch page of the film's first episode (the player's page: its chunk loads only there).
   const detail = (await (await fetch(`${base}/api/product/${film}`)).json()) as { datafilm?: { linkfilms?: { episode: number }[] } };
   const episode = detail.datafilm?.linkfilms?.[0]?.episode;

@@ -17,9 +17,15 @@ import { episodeQuery } from '../api/episode-query';
 import { useLightsOff } from '../hooks/use-lights-off';
 import { usePlayerShortcuts } from '../hooks/use-player-shortcuts';
 import { ReportErrorDialog } from './report-error-dialog';
+import { UpNext } from './up-next';
 import { VideoPlayer, type PlayerHandle } from './video-player';
 
 const SERVER_BUTTONS = 3;
+/** The credits: the up-next card shows from this share of the episode on. */
+const CREDITS_AT = 0.95;
+
+/** The episode the viewer moved on to (up-next card, N, "Tập tiếp theo"): it starts playing by itself. */
+let continueInto: string | undefined;
 
 /** The watch page: 'Loading...', 'Error: {message}', or the player with its controls. */
 export function WatchPage({
@@ -91,6 +97,7 @@ function Watch({
   const nextEpisode = list.find((e) => e.episode > episode)?.episode;
   const goNext = useCallback(() => {
     if (nextEpisode === undefined) return;
+    continueInto = `${film.slug}/${nextEpisode}`;
     void navigate({
       to: '/xem-phim/$slug/$episode',
       params: { slug: film.slug, episode: `tap-${nextEpisode}` },
@@ -104,7 +111,31 @@ function Watch({
     if (document.fullscreenElement) void document.exitFullscreen();
     else void box.requestFullscreen?.().catch(() => undefined);
   }, []);
-  usePlayerShortcuts(player, toggleFullscreen);
+  usePlayerShortcuts({ player, toggleFullscreen, next: nextEpisode === undefined ? undefined : goNext });
+
+  // Arriving from the previous episode's up-next card (or N): play at once, as the viewer asked.
+  const autoPlay = useRef<{ key: string; on: boolean } | null>(null);
+  if (autoPlay.current?.key !== `${film.slug}/${episode}`)
+    autoPlay.current = { key: `${film.slug}/${episode}`, on: consumeContinue(film.slug, episode) };
+
+  // Up next: at the credits (95 %) or the end; "Hủy" closes it for this episode.
+  const [upNext, setUpNext] = useState(false);
+  const upNextDismissed = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new episode (or server) starts without the card.
+  useEffect(() => {
+    setUpNext(false);
+    upNextDismissed.current = false;
+  }, [film.slug, episode, serverName]);
+  const onTime = useCallback((time: number, duration: number) => {
+    if (!upNextDismissed.current && duration > 0 && time >= duration * CREDITS_AT) setUpNext(true);
+  }, []);
+  const onEnded = useCallback(() => {
+    if (!upNextDismissed.current) setUpNext(true);
+  }, []);
+  const closeUpNext = useCallback(() => {
+    upNextDismissed.current = true;
+    setUpNext(false);
+  }, []);
 
   // Resume where this device stopped in this episode; remember the film for "Xem tiếp" at once.
   const resume = getWatchEntry(film.slug);
@@ -182,12 +213,27 @@ function Watch({
                 m3u8={link.link_m3u8}
                 embed={link.link_embed}
                 title={`${film.title} - Tập ${episode}`}
+                filmTitle={film.title}
                 poster={film.thumb || undefined}
+                onNext={nextEpisode === undefined ? undefined : goNext}
                 startAt={startAt}
+                autoPlay={autoPlay.current.on}
                 onProgress={onProgress}
-                onEnded={goNext}
-                onResumed={(t) => toast(`Tiếp tục xem từ ${formatClock(t)}`, { id: 'resume' })}
-              />
+                onTime={onTime}
+                onEnded={onEnded}
+                onResumed={(t) => toast(`Xem tiếp từ ${formatClock(t)}`, { id: 'resume' })}
+              >
+                {upNext && (
+                  <UpNext
+                    filmTitle={film.title}
+                    poster={film.thumb || film.hinhanh || undefined}
+                    nextEpisode={nextEpisode}
+                    recommended={data.recommended}
+                    onContinue={goNext}
+                    onClose={closeUpNext}
+                  />
+                )}
+              </VideoPlayer>
             ) : null}
             <div className="player-controls" role="toolbar" aria-label="Điều khiển trình phát">
               <fieldset className="server-buttons" aria-label="Chọn server">
@@ -231,7 +277,9 @@ function Watch({
                 </button>
               </div>
             </div>
-            <p className="shortcut-hint muted">Phím tắt: Space phát/dừng · F toàn màn hình · M tắt tiếng · ← → tua 10 giây</p>
+            <p className="shortcut-hint muted">
+              Phím tắt: Space/K phát/dừng · F toàn màn hình · M tắt tiếng · ← → tua 10 giây · N tập tiếp theo
+            </p>
           </div>
 
           <section className="watch-episodes" aria-labelledby="watch-episodes-heading">
@@ -269,4 +317,10 @@ function Watch({
       )}
     </div>
   );
+}
+
+function consumeContinue(slug: string, episode: number): boolean {
+  if (continueInto !== `${slug}/${episode}`) return false;
+  continueInto = undefined;
+  return true;
 }
