@@ -409,9 +409,9 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
               <path d="M8 5.14v13.72a1 1 0 0 0 1.52.85l10.6-6.86a1 1 0 0 0 0-1.7L9.52 4.29A1 1 0 0 0 8 5.14Z" />
             </svg>
           </media-play-button>
-          <media-playback-rate-menu id={rateMenu} hidden anchor="auto" rates={PLAYBACK_RATES.join(' ')} />
-          <media-rendition-menu id={qualityMenu} hidden anchor="auto" />
-          <media-captions-menu id={captionsMenu} hidden anchor="auto" />
+          <media-playback-rate-menu id={rateMenu} class="player-menu" hidden anchor="auto" rates={PLAYBACK_RATES.join(' ')} />
+          <media-rendition-menu id={qualityMenu} class="player-menu" hidden anchor="auto" />
+          <media-captions-menu id={captionsMenu} class="player-menu" hidden anchor="auto" />
           <media-control-bar class="player-scrub">
             <media-time-range />
           </media-control-bar>
