@@ -170,26 +170,25 @@ describe('player on a phone (390x844, touch)', () => {
     await bar.getByRole('button', { name: 'Tắt tiếng' }).waitFor();
     await page.locator('media-time-range').getByRole('slider', { name: 'tua' }).waitFor({ state: 'attached' });
 
-    // Speed: 0.5× to 2×. (The menus' items take their role from ElementInternals, which Playwright's role
-    // queries do not see: found by tag and text.)
+    // Speed: 0.5× to 2×.
     await bar.getByRole('button', { name: /^Tốc độ phát/ }).tap();
-    const rateItems = page.locator('media-playback-rate-menu media-chrome-menu-item');
+    const rateItems = page.locator('media-playback-rate-menu').getByRole('menuitemradio');
     await expect.poll(() => rateItems.allInnerTexts()).toEqual(['0.5x', '0.75x', '1x', '1.25x', '1.5x', '2x']);
-    await rateItems.filter({ hasText: /^1\.5x$/ }).tap();
+    await rateItems.getByText('1.5x', { exact: true }).tap();
     await expect.poll(async () => (await videoState(page)).rate).toBe(1.5);
 
     // Quality: the demo clip's three levels, and "Tự động".
     await bar.getByRole('button', { name: 'Chất lượng' }).tap();
-    const qualityItems = page.locator('media-rendition-menu media-chrome-menu-item');
+    const qualityItems = page.locator('media-rendition-menu').getByRole('menuitemradio');
     await expect
       .poll(() => qualityItems.allInnerTexts())
       .toEqual(expect.arrayContaining([expect.stringMatching(/^Tự động/), '540p', '360p', '180p']));
-    await qualityItems.filter({ hasText: /^180p$/ }).tap();
+    await qualityItems.getByText('180p', { exact: true }).tap();
     await expect.poll(async () => (await videoState(page)).height, { timeout: 15_000 }).toBe(180);
 
     // Captions from the stream's WebVTT rendition.
     await bar.getByRole('button', { name: 'Phụ đề' }).tap();
-    await page.locator('media-captions-menu media-chrome-menu-item').filter({ hasText: 'Tiếng Việt' }).tap();
+    await page.locator('media-captions-menu').getByRole('menuitemradio', { name: 'Tiếng Việt' }).tap();
     await expect
       .poll(() => page.evaluate(() => [...document.querySelector('video')!.textTracks].map((t) => `${t.label}:${t.mode}`)))
       .toContain('Tiếng Việt:showing');

@@ -14,6 +14,7 @@ import 'media-chrome/media-pip-button.js';
 import 'media-chrome/media-fullscreen-button.js';
 import 'media-chrome/media-loading-indicator.js';
 import 'media-chrome/media-tooltip.js';
+import 'media-chrome/menu/media-chrome-menu-item.js';
 import 'media-chrome/menu/media-playback-rate-menu.js';
 import 'media-chrome/menu/media-playback-rate-menu-button.js';
 import 'media-chrome/menu/media-rendition-menu.js';
