@@ -1,5 +1,5 @@
 // `npm run build` prints the player's JavaScript: the chunk web/src/features/player/media-elements.ts makes
-// (media-chrome's controls, hls-video-element, hls.js), imported by the watch page alone (decision 0612).
+// (media-chrome's controls, hls-video-element, hls.js), imported by the watch page alone (decision 0650).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,6 +1,6 @@
 // The player's custom elements (media-chrome's controls + hls-video-element), defined when this module is
 // evaluated. Imported only by video-player.tsx with import(): the chunk loads on the watch page alone, never
-// on the host (the first page's renderer never runs the effect that imports it). Decision 0612.
+// on the host (the first page's renderer never runs the effect that imports it). Decision 0650.
 // The Vietnamese labels first: each element reads its labels when it is defined.
 import './media-chrome-vi';
 import 'media-chrome/media-controller.js';
