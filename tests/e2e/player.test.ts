@@ -274,6 +274,29 @@ describe('player on a phone (390x844, touch)', () => {
     await context.close();
   });
 
+  test("an embed-only episode keeps the source's iframe at 16:9, on the phone and on desktop", async () => {
+    const series = await freeSeries(b.baseURL());
+    for (const options of [phone, {}]) {
+      const { page, context } = await b.newPage(options);
+      // The demo source gives m3u8 links only: this episode's answer is turned into an embed-only one, as
+      // OPhim gives for some sources (an allowed frame-src host; the frame need not load for its box).
+      const embed = 'https://player.phimapi.com/player/?url=demo';
+      await page.route(`**/api/product/${series.slug}/tap-${series.episodes[0]}*`, async (route) => {
+        const response = await route.fetch();
+        const body = (await response.json()) as { data: Record<string, unknown> };
+        await route.fulfill({ response, json: { data: { ...body.data, linkfilm: embed, link_m3u8: '', link_embed: embed } } });
+      });
+      await page.goto(`/xem-phim/${series.slug}/tap-${series.episodes[0]}`);
+      const frame = page.locator('iframe.player-iframe');
+      await frame.waitFor({ state: 'attached' });
+      expect(await frame.getAttribute('src')).toBe(embed);
+      expect(await page.getByTestId('video').count()).toBe(0);
+      const box = (await frame.boundingBox())!;
+      expect(box.width / box.height).toBeCloseTo(16 / 9, 1);
+      await context.close();
+    }
+  });
+
   test('resume: "Xem tiếp từ" where this device stopped', async () => {
     const series = await freeSeries(b.baseURL());
     const { page, context } = await b.newPage(phone);
