@@ -62,6 +62,7 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
 ) {
   const boxRef = useRef<HTMLDivElement>(null);
   const controllerRef = useRef<HTMLElement>(null);
+  const gesturesRef = useRef<HTMLDivElement>(null);
   const hlsRef = useRef<HTMLElement>(null);
   const videoRef = useRef<HTMLVideoElement>(null);
   const [error, setError] = useState<string | null>(null);
@@ -274,8 +275,19 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
   const pendingPause = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(pendingPause.current), []);
 
+  /** The picture itself was hit (the video, or the controller around it), not a control, menu or card. */
+  const onPicture = (e: PointerEvent<HTMLDivElement>) => {
+    const first = e.nativeEvent.composedPath()[0];
+    return (
+      first === videoRef.current ||
+      first === hlsRef.current ||
+      first === controllerRef.current ||
+      (first instanceof Node && !!gesturesRef.current?.contains(first))
+    );
+  };
+
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
-    if (!e.isPrimary || (e.pointerType === 'mouse' && e.button !== 0)) {
+    if (!e.isPrimary || (e.pointerType === 'mouse' && e.button !== 0) || !onPicture(e)) {
       down.current = null;
       return;
     }
@@ -360,7 +372,16 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
   const captionsMenu = `${ids}-captions`;
 
   return (
-    <div className="player-box" id={boxId} ref={boxRef}>
+    <div
+      className="player-box"
+      id={boxId}
+      ref={boxRef}
+      onPointerDown={m3u8 ? onPointerDown : undefined}
+      onPointerUp={m3u8 ? onPointerUp : undefined}
+      onPointerCancel={() => {
+        down.current = null;
+      }}
+    >
       {m3u8 ? (
         <media-controller
           ref={controllerRef}
@@ -386,17 +407,8 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
               data-testid="video"
             />
           </hls-video>
-          <div
-            slot="gestures-chrome"
-            className="player-gestures"
-            data-testid="player-gestures"
-            {...NO_AUTOHIDE}
-            onPointerDown={onPointerDown}
-            onPointerUp={onPointerUp}
-            onPointerCancel={() => {
-              down.current = null;
-            }}
-          >
+          {/* Replaces media-chrome's gesture receiver; taps reach the <video> under it and are read on the box. */}
+          <div ref={gesturesRef} slot="gestures-chrome" className="player-gestures" data-testid="player-gestures" {...NO_AUTOHIDE}>
             {seekFlash && (
               <span key={seekFlash.key} className={`player-seek-flash ${seekFlash.zone}`} aria-hidden="true">
                 {seekFlash.zone === 'left' ? '« 10 giây' : '10 giây »'}
