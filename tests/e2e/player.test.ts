@@ -126,6 +126,33 @@ describe('player on a phone (390x844, touch)', () => {
     await context.close();
   });
 
+  test("a tap while the player's script is still loading plays as soon as it has loaded", async () => {
+    const series = await freeSeries(b.baseURL());
+    const { page, context, errors } = await b.newPage(phone);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/assets/media-elements-*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`/xem-phim/${series.slug}/tap-${series.episodes[0]}`);
+    const video = page.getByTestId('video');
+    await video.waitFor();
+    // The poster and the big play button are already there.
+    expect(await page.getByTestId('big-play').isVisible()).toBe(true);
+    const { x, y } = await pictureAt(page, 'middle');
+    await page.touchscreen.tap(x, y);
+    await page.waitForTimeout(300);
+    expect((await videoState(page)).time).toBe(0);
+    release();
+    await expect.poll(async () => (await videoState(page)).paused, { timeout: 10_000 }).toBe(false);
+    await expect.poll(async () => (await videoState(page)).time, { timeout: 10_000 }).toBeGreaterThan(0.3);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   test('the big play button plays with one tap', async () => {
     const series = await freeSeries(b.baseURL());
     const { page, context } = await b.newPage(phone);

@@ -86,8 +86,8 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
   const togglePlay = () => {
     const video = videoRef.current;
     if (!video) return;
-    if (video.paused || (!ready.current && !wantsPlay.current)) play();
-    else if (!ready.current) wantsPlay.current = false;
+    if (!ready.current) wantsPlay.current = !wantsPlay.current;
+    else if (video.paused) play();
     else video.pause();
   };
   const seekBy = (seconds: number) => {
@@ -178,7 +178,9 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
         }
         if (wantsPlay.current || callbacks.current.autoPlay) {
           wantsPlay.current = false;
-          void video.play().catch(() => undefined);
+          // hls-video attaches its source a moment after it is defined: play once it has one.
+          if (video.currentSrc || video.src) void video.play().catch(() => undefined);
+          else video.addEventListener('loadstart', () => void video.play().catch(() => undefined), { once: true });
         }
       },
       () => setError('Không tải được trình phát. Hãy kiểm tra kết nối mạng.'),
