@@ -1,4 +1,5 @@
 import { forwardRef, type PointerEvent, type ReactNode, useEffect, useId, useImperativeHandle, useRef, useState } from 'react';
+import { formatClock } from '../../../lib/format';
 import { useMediaSession } from '../hooks/use-media-session';
 import { loadPlayerPrefs, PLAYBACK_RATES, savePlayerPrefs } from '../player-prefs';
 
@@ -22,7 +23,7 @@ interface VideoPlayerProps {
   poster?: string;
   /** The next episode (lock screen's next button); absent at the last one. */
   onNext?: () => void;
-  /** Seconds to start at (resume), applied once the metadata is known. */
+  /** Seconds to start at (resume; "Xem tiếp từ 12:34" until playback starts), applied once the metadata is known. */
   startAt?: number;
   /** Start playing as soon as the video can (continuing from the previous episode). */
   autoPlay?: boolean;
@@ -30,7 +31,6 @@ interface VideoPlayerProps {
   /** Every time update (the up-next card watches for the credits). */
   onTime?: (time: number, duration: number) => void;
   onEnded?: () => void;
-  onResumed?: (time: number) => void;
   /** Over the picture, and in fullscreen with it (the up-next card). */
   children?: ReactNode;
 }
@@ -57,7 +57,7 @@ const TAP_MAX_MOVE = 24;
  * hooks/use-player-shortcuts.ts (media-chrome's hotkeys are off).
  */
 export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function VideoPlayer(
-  { m3u8, embed, title, filmTitle, poster, onNext, startAt, autoPlay, onProgress, onTime, onEnded, onResumed, children },
+  { m3u8, embed, title, filmTitle, poster, onNext, startAt, autoPlay, onProgress, onTime, onEnded, children },
   ref,
 ) {
   const boxRef = useRef<HTMLDivElement>(null);
@@ -68,17 +68,25 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
   const [error, setError] = useState<string | null>(null);
   const [seekFlash, setSeekFlash] = useState<{ zone: Zone; key: number } | null>(null);
   const ids = useId().replace(/:/g, '');
-  const callbacks = useRef({ onProgress, onTime, onEnded, onResumed, startAt, autoPlay });
-  callbacks.current = { onProgress, onTime, onEnded, onResumed, startAt, autoPlay };
+  const callbacks = useRef({ onProgress, onTime, onEnded, startAt, autoPlay });
+  callbacks.current = { onProgress, onTime, onEnded, startAt, autoPlay };
   /** A play asked for before the elements were defined (the chunk still loading). */
   const wantsPlay = useRef(false);
   const ready = useRef(false);
+  /**
+   * The player's script (media-elements.ts: 224 KB gzip, hls.js included) is loaded when the viewer reaches
+   * for the player (a pointer on it, a key), or at once when continuing from the previous episode: until
+   * then the page shows the poster and the big play button, and a first visit's main thread stays free.
+   */
+  const [wanted, setWanted] = useState(!!autoPlay || customElementsDefined());
+  const [played, setPlayed] = useState(false);
 
   const play = () => {
     const video = videoRef.current;
     if (!video) return;
     if (!ready.current) {
       wantsPlay.current = true;
+      setWanted(true);
       return;
     }
     void video.play().catch(() => undefined);
@@ -86,8 +94,10 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
   const togglePlay = () => {
     const video = videoRef.current;
     if (!video) return;
-    if (!ready.current) wantsPlay.current = !wantsPlay.current;
-    else if (video.paused) play();
+    if (!ready.current) {
+      wantsPlay.current = !wantsPlay.current;
+      setWanted(true);
+    } else if (video.paused) play();
     else video.pause();
   };
   const seekBy = (seconds: number) => {
@@ -112,7 +122,7 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
 
   // Define the elements (once per page), then apply this device's speed, volume and quality.
   useEffect(() => {
-    if (!m3u8) return;
+    if (!m3u8 || !wanted) return;
     setError(null);
     let cancelled = false;
     const cleanups: (() => void)[] = [];
@@ -190,7 +200,7 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
       ready.current = false;
       for (const cleanup of cleanups) cleanup();
     };
-  }, [m3u8]);
+  }, [m3u8, wanted]);
 
   // Resume, progress, the end, and a failed stream.
   // biome-ignore lint/correctness/useExhaustiveDependencies: m3u8 decides whether the <video> exists (rendered only with a link): subscribe again when it appears or changes.
@@ -200,10 +210,7 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
     let last = 0;
     const onMeta = () => {
       const at = callbacks.current.startAt;
-      if (at && at > 5 && (!video.duration || at < video.duration - 10)) {
-        video.currentTime = at;
-        callbacks.current.onResumed?.(at);
-      }
+      if (at && at > 5 && (!video.duration || at < video.duration - 10)) video.currentTime = at;
     };
     const report = () => callbacks.current.onProgress?.(video.currentTime, video.duration || 0);
     const onTimeUpdate = () => {
@@ -225,7 +232,10 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
           : 'Không phát được video. Hãy thử server khác.',
       );
     };
-    const onPlaying = () => setError(null);
+    const onPlaying = () => {
+      setError(null);
+      setPlayed(true);
+    };
     video.addEventListener('loadedmetadata', onMeta, { once: true });
     video.addEventListener('timeupdate', onTimeUpdate);
     video.addEventListener('pause', report);
@@ -289,6 +299,7 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
   };
 
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
+    setWanted(true);
     if (!e.isPrimary || (e.pointerType === 'mouse' && e.button !== 0) || !onPicture(e)) {
       down.current = null;
       return;
@@ -374,12 +385,15 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
   const captionsMenu = `${ids}-captions`;
 
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: taps on the picture itself; every action has its key (hooks/use-player-shortcuts.ts) and its control in the bar.
     <div
       className="player-box"
       id={boxId}
       ref={boxRef}
       onPointerDown={m3u8 ? onPointerDown : undefined}
       onPointerUp={m3u8 ? onPointerUp : undefined}
+      onPointerEnter={m3u8 ? () => setWanted(true) : undefined}
+      onFocus={m3u8 ? () => setWanted(true) : undefined}
       onPointerCancel={() => {
         down.current = null;
       }}
@@ -418,6 +432,11 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
             )}
           </div>
           <media-loading-indicator slot="centered-chrome" noautohide="" />
+          {!!startAt && !played && (
+            <p slot="centered-chrome" className="player-resume" {...NO_AUTOHIDE}>
+              Xem tiếp từ {formatClock(startAt)}
+            </p>
+          )}
           <media-play-button slot="centered-chrome" class="player-big-play" data-testid="big-play">
             <svg slot="play" viewBox="0 0 24 24" aria-hidden="true">
               <path d="M8 5.14v13.72a1 1 0 0 0 1.52.85l10.6-6.86a1 1 0 0 0 0-1.7L9.52 4.29A1 1 0 0 0 8 5.14Z" />
@@ -463,6 +482,11 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
     </div>
   );
 });
+
+/** The elements are defined already (an earlier episode on this page loaded them). */
+function customElementsDefined(): boolean {
+  return typeof customElements !== 'undefined' && customElements.get('hls-video') !== undefined;
+}
 
 interface HlsError {
   fatal: boolean;

@@ -8,9 +8,7 @@ import { EpisodeList } from '../../../components/film/episode-list';
 import { SideFilmList } from '../../../components/film/side-film-list';
 import { OfflinePage } from '../../../components/layout/offline-page';
 import { isNetworkError } from '../../../lib/api-client';
-import { formatClock } from '../../../lib/format';
 import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
-import { toast } from '../../../lib/toast';
 import { useVipGate, vipBlockOf } from '../../../lib/vip-gate';
 import { getWatchEntry, saveWatchEntry } from '../../../lib/watch-history';
 import { episodeQuery } from '../api/episode-query';
@@ -139,7 +137,8 @@ function Watch({
 
   // Resume where this device stopped in this episode; remember the film for "Xem tiếp" at once.
   const resume = getWatchEntry(film.slug);
-  const startAt = resume && resume.episode === episode ? resume.time : 0;
+  const startAt =
+    resume && resume.episode === episode && resume.time > 5 && (!resume.duration || resume.time < resume.duration - 10) ? resume.time : 0;
   const link = ep.data?.data;
   useEffect(() => {
     if (!link) return;
@@ -221,7 +220,6 @@ function Watch({
                 onProgress={onProgress}
                 onTime={onTime}
                 onEnded={onEnded}
-                onResumed={(t) => toast(`Xem tiếp từ ${formatClock(t)}`, { id: 'resume' })}
               >
                 {upNext && (
                   <UpNext
