@@ -75,5 +75,18 @@ export const median = (values: number[]) => {
 export async function pagesToMeasure(base: string): Promise<[string, string][]> {
   const films = (await (await fetch(`${base}/api/product/product-phimle`)).json()) as { data: { slug: string }[] };
   const film = films.data[0]?.slug;
-  return [['home', '/'], ['listing', '/phim-bo'], ...(film ? [['film', `/${film}`] as [string, string]] : [])];
+  if (!film)
+    return [
+      ['home', '/'],
+      ['listing', '/phim-bo'],
+    ];
+  // The watch page of the film's first episode (the player's page: its chunk loads only there).
+  const detail = (await (await fetch(`${base}/api/product/${film}`)).json()) as { datafilm?: { linkfilms?: { episode: number }[] } };
+  const episode = detail.datafilm?.linkfilms?.[0]?.episode;
+  return [
+    ['home', '/'],
+    ['listing', '/phim-bo'],
+    ['film', `/${film}`],
+    ...(episode !== undefined ? [['watch', `/xem-phim/${film}/tap-${episode}`] as [string, string]] : []),
+  ];
 }

@@ -1,5 +1,5 @@
 // `npm run lighthouse`: Lighthouse (mobile, its default simulated throttling) on Debian Chromium, 3 runs of
-// home, a listing and a film page, printing the median of each figure. Starts the product as `npm start`
+// home, a listing, a film page and its first episode's watch page, printing the median of each figure. Starts the product as `npm start`
 // does, on its own ports and a fresh database with the demo catalogue (or LIGHTHOUSE_BASE=http://… to
 // measure a running host). Not part of CI: it takes minutes and depends on the machine's load. Beside
 // Lighthouse's own figures it prints the TBT recomputed on CPU time (bench/trace-cpu.ts).

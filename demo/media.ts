@@ -8,7 +8,7 @@ import { buildDemoCatalogue, type DemoFilm } from './catalogue';
 
 const DEMO_DIR = dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = resolve(DEMO_DIR, '..');
-/** The bundled clip; segments are stored as .mpegts because the repo's tsconfig takes *.ts for TypeScript. */
+/** The bundled clip (3 levels + WebVTT subtitles); segments are stored as .mpegts because the repo's tsconfig takes *.ts for TypeScript. */
 const BUNDLED_HLS = join(DEMO_DIR, 'hls');
 
 export const POSTER_WIDTH = 350;
@@ -79,6 +79,13 @@ ${wrap(film.origin_name, 32, 2)
 </g></svg>`;
 }
 
+async function sizeOf(path: string): Promise<number | undefined> {
+  return stat(path).then(
+    (s) => s.size,
+    () => undefined,
+  );
+}
+
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(
     () => true,
@@ -88,7 +95,8 @@ async function exists(path: string): Promise<boolean> {
 
 /**
  * Writes dir/posters/{slug}.webp for every film (keeping ones already there) and copies the bundled
- * clip to dir/hls/ (clip.m3u8, clip0.ts…). Idempotent: cheap on every start.
+ * clip to dir/hls/ (the multi-level clip.m3u8, its variant playlists clip_180p.m3u8…, segments
+ * clip_180p_0.ts…, and the WebVTT subtitles clip_vi.vtt). Idempotent: cheap on every start.
  */
 export async function prepareDemoMedia(
   dir: string = demoMediaDir(),
@@ -99,9 +107,11 @@ export async function prepareDemoMedia(
   await mkdir(posters, { recursive: true });
   await mkdir(hls, { recursive: true });
 
+  // A file whose size differs is an older clip's (the clip was re-cut): replaced.
   for (const name of await readdir(BUNDLED_HLS)) {
+    const source = join(BUNDLED_HLS, name);
     const target = join(hls, name.replace(/\.mpegts$/, '.ts'));
-    if (!(await exists(target))) await copyFile(join(BUNDLED_HLS, name), target);
+    if ((await sizeOf(target)) !== (await sizeOf(source))) await copyFile(source, target);
   }
 
   let postersWritten = 0;

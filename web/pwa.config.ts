@@ -38,8 +38,9 @@ export const pwaOptions: Partial<VitePWAOptions> = {
   },
   workbox: {
     globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,txt}'],
-    // hls.js (180 kB gzip) only matters online, on the watch page: cached when first used instead.
-    globIgnores: ['**/hls-*.js', 'assets/admin/**'],
+    // The player (media-chrome + hls-video-element + hls.js, ~230 kB gzip; features/player/media-elements.ts)
+    // only matters online, on the watch page: cached when first used instead.
+    globIgnores: ['**/media-elements-*.js', 'assets/admin/**'],
     // No navigateFallback: page navigations go to the network, which answers with the page rendered on the
     // host (worker/ssr/render.ts), and fall back to the precached shell offline (the first rule below).
     // Push and notification-click handlers (new episodes) live in a plain script the generated worker
@@ -58,7 +59,7 @@ export const pwaOptions: Partial<VitePWAOptions> = {
         options: { precacheFallback: { fallbackURL: '/index.html' } },
       },
       {
-        // Hashed build files left out of the precache (hls.js): immutable, so cache-first.
+        // Hashed build files left out of the precache (the player): immutable, so cache-first.
         urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/assets/'),
         handler: 'CacheFirst',
         options: {

@@ -115,6 +115,7 @@ export function createNodeRoot(deps: AppDeps, demoMediaDir?: string, webDist = W
       // Hono's MIME table has no HLS types; Safari's native player needs them.
       if (path.endsWith('.m3u8')) c.res.headers.set('Content-Type', 'application/vnd.apple.mpegurl');
       else if (path.endsWith('.ts')) c.res.headers.set('Content-Type', 'video/mp2t');
+      else if (path.endsWith('.vtt')) c.res.headers.set('Content-Type', 'text/vtt; charset=utf-8');
     } else {
       // Hashed build assets never change; the shell and the service worker must always revalidate.
       if (!c.res.headers.has('Cache-Control'))

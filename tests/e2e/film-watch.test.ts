@@ -67,8 +67,9 @@ describe('film and watch pages', () => {
     await screenshot(page, 'watch-desktop');
     // Keyboard: m mutes/unmutes, space pauses.
     await page.locator('body').click({ position: { x: 5, y: 300 } });
+    const muted = await video.evaluate((v: HTMLVideoElement) => v.muted);
     await page.keyboard.press('m');
-    expect(await video.evaluate((v: HTMLVideoElement) => v.muted)).toBe(false);
+    expect(await video.evaluate((v: HTMLVideoElement) => v.muted)).toBe(!muted);
     await page.keyboard.press(' ');
     await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
     // Next episode.

@@ -66,14 +66,14 @@ export async function screenshot(page: Page, name: string, fullPage = false): Pr
   await page.screenshot({ path: resolve(SCREENSHOTS, `${name}.png`), fullPage });
 }
 
-/** Starts the watch page's video muted (autoplay rules) and waits until playback really advances. */
+/**
+ * Starts the watch page's video as a viewer does, with a click on the middle of the picture (the big play
+ * button; the player's script loads on that first pointer), and waits until playback really advances.
+ */
 export async function expectVideoPlays(page: Page): Promise<void> {
   const video = page.getByTestId('video');
   await video.waitFor();
-  await page.evaluate(() => {
-    const v = document.querySelector('video')!;
-    v.muted = true;
-    return v.play();
-  });
+  const box = (await page.getByTestId('big-play').boundingBox())!;
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.5);
 }

@@ -1,154 +1,466 @@
-import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
+import { forwardRef, type PointerEvent, type ReactNode, useEffect, useId, useImperativeHandle, useRef, useState } from 'react';
+import { formatClock } from '../../../lib/format';
+import { useMediaSession } from '../hooks/use-media-session';
+import { loadPlayerPrefs, PLAYBACK_RATES, savePlayerPrefs } from '../player-prefs';
 
 export interface PlayerHandle {
   /** The <video> element when playing an m3u8 link; null for embed iframes. */
-  video: HTMLVideoElement | null;
-  /** The box that goes fullscreen. */
-  box: HTMLDivElement | null;
+  media: HTMLVideoElement | null;
+  /** The box that goes fullscreen, with the control bar and the up-next card in it. */
+  box: HTMLElement | null;
+  togglePlay: () => void;
+  /** Seeks by this many seconds (negative: back), within the video. */
+  seekBy: (seconds: number) => void;
 }
 
 interface VideoPlayerProps {
   m3u8: string;
   embed: string;
+  /** 'Film - Tập 3' */
   title: string;
+  /** The film's name (lock screen). */
+  filmTitle: string;
   poster?: string;
-  /** Seconds to start at (resume), applied once the metadata is known. */
+  /** The next episode (lock screen's next button); absent at the last one. */
+  onNext?: () => void;
+  /** Seconds to start at (resume; "Xem tiếp từ 12:34" until playback starts), applied once the metadata is known. */
   startAt?: number;
+  /** Start playing as soon as the video can (continuing from the previous episode). */
+  autoPlay?: boolean;
   onProgress?: (time: number, duration: number) => void;
+  /** Every time update (the up-next card watches for the credits). */
+  onTime?: (time: number, duration: number) => void;
   onEnded?: () => void;
-  onResumed?: (time: number) => void;
+  /** Over the picture, and in fullscreen with it (the up-next card). */
+  children?: ReactNode;
 }
 
+/** media-chrome's rendition list (media-tracks), on hls-video-element. */
+interface Renditions extends EventTarget {
+  readonly length: number;
+  selectedIndex: number;
+  [index: number]: { height?: number } | undefined;
+}
+
+type Zone = 'left' | 'middle' | 'right';
+/** media-chrome leaves an element with this attribute visible when it hides the controls. */
+const NO_AUTOHIDE = { noautohide: '' } as Record<string, string>;
+const DOUBLE_TAP_MS = 350;
+const TAP_MAX_MS = 500;
+const TAP_MAX_MOVE = 24;
+
 /**
- * A real player: m3u8 links play in <video> (native HLS where the browser has it, hls.js otherwise,
- * loaded only here); embed-only links play in the source's iframe.
+ * The player: an m3u8 link plays in <hls-video> (hls.js, or the browser's own HLS) with media-chrome's
+ * control bar, both loaded with import() from media-elements.ts on this page only; embed-only links play in
+ * the source's iframe. The gesture layer is ours: a tap plays; while playing a tap shows the controls and
+ * the next one pauses; on touch a double tap on the left or right third seeks ∓10 s. Keys are in
+ * hooks/use-player-shortcuts.ts (media-chrome's hotkeys are off).
  */
 export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function VideoPlayer(
-  { m3u8, embed, title, poster, startAt, onProgress, onEnded, onResumed },
+  { m3u8, embed, title, filmTitle, poster, onNext, startAt, autoPlay, onProgress, onTime, onEnded, children },
   ref,
 ) {
   const boxRef = useRef<HTMLDivElement>(null);
+  const controllerRef = useRef<HTMLElement>(null);
+  const gesturesRef = useRef<HTMLDivElement>(null);
+  const hlsRef = useRef<HTMLElement>(null);
   const videoRef = useRef<HTMLVideoElement>(null);
   const [error, setError] = useState<string | null>(null);
-  const callbacks = useRef({ onProgress, onEnded, onResumed, startAt });
-  callbacks.current = { onProgress, onEnded, onResumed, startAt };
+  const [seekFlash, setSeekFlash] = useState<{ zone: Zone; key: number } | null>(null);
+  const ids = useId().replace(/:/g, '');
+  const callbacks = useRef({ onProgress, onTime, onEnded, startAt, autoPlay });
+  callbacks.current = { onProgress, onTime, onEnded, startAt, autoPlay };
+  /** A play asked for before the elements were defined (the chunk still loading). */
+  const wantsPlay = useRef(false);
+  const ready = useRef(false);
+  /**
+   * The player's script (media-elements.ts: 224 KB gzip, hls.js included) is loaded when the viewer reaches
+   * for the player (a pointer on it, a key), or at once when continuing from the previous episode: until
+   * then the page shows the poster and the big play button, and a first visit's main thread stays free.
+   */
+  const [wanted, setWanted] = useState(!!autoPlay || customElementsDefined());
+  const [played, setPlayed] = useState(false);
 
-  useImperativeHandle(
-    ref,
-    () => ({
-      get video() {
-        return videoRef.current;
-      },
-      get box() {
-        return boxRef.current;
-      },
-    }),
-    [],
-  );
-
-  useEffect(() => {
+  const play = () => {
     const video = videoRef.current;
-    if (!m3u8 || !video) return;
+    if (!video) return;
+    if (!ready.current) {
+      wantsPlay.current = true;
+      setWanted(true);
+      return;
+    }
+    void video.play().catch(() => undefined);
+  };
+  const togglePlay = () => {
+    const video = videoRef.current;
+    if (!video) return;
+    if (!ready.current) {
+      wantsPlay.current = !wantsPlay.current;
+      setWanted(true);
+    } else if (video.paused) play();
+    else video.pause();
+  };
+  const seekBy = (seconds: number) => {
+    const video = videoRef.current;
+    if (!video || !ready.current) return;
+    const end = Number.isFinite(video.duration) ? video.duration : Number.POSITIVE_INFINITY;
+    video.currentTime = Math.max(0, Math.min(end, video.currentTime + seconds));
+  };
+
+  useMediaSession(videoRef, !!m3u8, { title, album: filmTitle, poster, next: onNext, seekBy });
+
+  useImperativeHandle(ref, () => ({
+    get media() {
+      return videoRef.current;
+    },
+    get box() {
+      return boxRef.current;
+    },
+    togglePlay,
+    seekBy,
+  }));
+
+  // Define the elements (once per page), then apply this device's speed, volume and quality.
+  useEffect(() => {
+    if (!m3u8 || !wanted) return;
     setError(null);
     let cancelled = false;
-    let destroy: (() => void) | undefined;
-
-    const onMeta = () => {
-      const at = callbacks.current.startAt;
-      if (at && at > 5 && (!video.duration || at < video.duration - 10)) {
-        video.currentTime = at;
-        callbacks.current.onResumed?.(at);
-      }
-    };
-    video.addEventListener('loadedmetadata', onMeta, { once: true });
-
-    if (video.canPlayType('application/vnd.apple.mpegurl')) {
-      video.src = m3u8;
-      destroy = () => {
-        video.removeAttribute('src');
-        video.load();
-      };
-    } else {
-      void import('hls.js').then(
-        ({ default: Hls }) => {
-          if (cancelled) return;
-          if (!Hls.isSupported()) {
-            setError('Trình duyệt không hỗ trợ phát video này.');
-            return;
+    const cleanups: (() => void)[] = [];
+    import('../media-elements').then(
+      async () => {
+        await customElements.whenDefined('hls-video');
+        const video = videoRef.current;
+        const hls = hlsRef.current as (HTMLElement & { videoRenditions?: Renditions }) | null;
+        if (cancelled || !video || !hls) return;
+        ready.current = true;
+        const prefs = loadPlayerPrefs();
+        const applyPrefs = () => {
+          video.defaultPlaybackRate = prefs.rate;
+          video.playbackRate = prefs.rate;
+        };
+        applyPrefs();
+        video.volume = prefs.volume;
+        video.muted = prefs.muted;
+        // Loading a source resets the speed to the default one; set both, and again once the metadata is known.
+        video.addEventListener('loadedmetadata', applyPrefs);
+        const onRate = () => {
+          if ((PLAYBACK_RATES as readonly number[]).includes(video.playbackRate)) {
+            prefs.rate = video.playbackRate;
+            savePlayerPrefs({ rate: video.playbackRate });
           }
-          const hls = new Hls({ maxBufferLength: 30, enableWorker: true });
-          let recoveredMedia = false;
-          hls.on(Hls.Events.ERROR, (_event, data) => {
-            if (!data.fatal) return;
-            if (data.type === Hls.ErrorTypes.MEDIA_ERROR && !recoveredMedia) {
-              recoveredMedia = true;
-              hls.recoverMediaError();
-            } else {
-              setError(
-                data.type === Hls.ErrorTypes.NETWORK_ERROR
-                  ? 'Không tải được video. Hãy thử server khác.'
-                  : 'Không phát được video. Hãy thử server khác.',
-              );
-              hls.destroy();
+        };
+        const onVolume = () => savePlayerPrefs({ volume: video.volume, muted: video.muted });
+        video.addEventListener('ratechange', onRate);
+        video.addEventListener('volumechange', onVolume);
+        cleanups.push(() => {
+          video.removeEventListener('loadedmetadata', applyPrefs);
+          video.removeEventListener('ratechange', onRate);
+          video.removeEventListener('volumechange', onVolume);
+        });
+
+        const renditions = hls.videoRenditions;
+        if (renditions) {
+          // The remembered quality is picked as soon as the stream lists it; a choice in the menu is remembered.
+          let restoring = false;
+          const restore = () => {
+            if (prefs.quality === undefined) return;
+            for (let i = 0; i < renditions.length; i++) {
+              if (renditions[i]?.height === prefs.quality && renditions.selectedIndex !== i) {
+                restoring = true;
+                renditions.selectedIndex = i;
+                restoring = false;
+              }
             }
+          };
+          const onChange = () => {
+            if (restoring) return;
+            const chosen = renditions.selectedIndex >= 0 ? renditions[renditions.selectedIndex]?.height : undefined;
+            prefs.quality = chosen;
+            savePlayerPrefs({ quality: chosen });
+          };
+          renditions.addEventListener('addrendition', restore);
+          renditions.addEventListener('change', onChange);
+          restore();
+          cleanups.push(() => {
+            renditions.removeEventListener('addrendition', restore);
+            renditions.removeEventListener('change', onChange);
           });
-          hls.loadSource(m3u8);
-          hls.attachMedia(video);
-          destroy = () => hls.destroy();
-        },
-        () => setError('Không tải được trình phát. Hãy kiểm tra kết nối mạng.'),
-      );
-    }
+        }
+        if (wantsPlay.current || callbacks.current.autoPlay) {
+          wantsPlay.current = false;
+          // hls-video attaches its source a moment after it is defined: play once it has one.
+          if (video.currentSrc || video.src) void video.play().catch(() => undefined);
+          else video.addEventListener('loadstart', () => void video.play().catch(() => undefined), { once: true });
+        }
+      },
+      () => setError('Không tải được trình phát. Hãy kiểm tra kết nối mạng.'),
+    );
     return () => {
       cancelled = true;
-      video.removeEventListener('loadedmetadata', onMeta);
-      destroy?.();
+      ready.current = false;
+      for (const cleanup of cleanups) cleanup();
     };
-  }, [m3u8]);
+  }, [m3u8, wanted]);
 
+  // Resume, progress, the end, and a failed stream.
   // biome-ignore lint/correctness/useExhaustiveDependencies: m3u8 decides whether the <video> exists (rendered only with a link): subscribe again when it appears or changes.
   useEffect(() => {
     const video = videoRef.current;
     if (!video) return;
     let last = 0;
+    const onMeta = () => {
+      const at = callbacks.current.startAt;
+      if (at && at > 5 && (!video.duration || at < video.duration - 10)) video.currentTime = at;
+    };
     const report = () => callbacks.current.onProgress?.(video.currentTime, video.duration || 0);
-    const onTime = () => {
+    const onTimeUpdate = () => {
+      callbacks.current.onTime?.(video.currentTime, video.duration || 0);
       if (Math.abs(video.currentTime - last) >= 5) {
         last = video.currentTime;
         report();
       }
     };
-    const onEnded = () => {
+    const onEnd = () => {
       report();
       callbacks.current.onEnded?.();
     };
-    video.addEventListener('timeupdate', onTime);
+    const onError = () => {
+      const code = video.error?.code;
+      setError(
+        code === MediaError.MEDIA_ERR_NETWORK
+          ? 'Không tải được video. Hãy thử server khác.'
+          : 'Không phát được video. Hãy thử server khác.',
+      );
+    };
+    const onPlaying = () => {
+      setError(null);
+      setPlayed(true);
+    };
+    video.addEventListener('loadedmetadata', onMeta, { once: true });
+    video.addEventListener('timeupdate', onTimeUpdate);
     video.addEventListener('pause', report);
-    video.addEventListener('ended', onEnded);
+    video.addEventListener('ended', onEnd);
+    video.addEventListener('error', onError);
+    video.addEventListener('playing', onPlaying);
     window.addEventListener('pagehide', report);
     return () => {
       if (video.currentTime > 0) report();
-      video.removeEventListener('timeupdate', onTime);
+      video.removeEventListener('loadedmetadata', onMeta);
+      video.removeEventListener('timeupdate', onTimeUpdate);
       video.removeEventListener('pause', report);
-      video.removeEventListener('ended', onEnded);
+      video.removeEventListener('ended', onEnd);
+      video.removeEventListener('error', onError);
+      video.removeEventListener('playing', onPlaying);
       window.removeEventListener('pagehide', report);
     };
   }, [m3u8]);
 
+  // hls.js reports a stream it cannot load on its own API, not as the <video>'s error.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: m3u8 decides whether the <video> exists (rendered only with a link).
+  useEffect(() => {
+    const hls = hlsRef.current as (HTMLElement & { api?: { on?: (e: string, cb: (e: string, d: HlsError) => void) => void } }) | null;
+    const video = videoRef.current;
+    if (!hls || !video) return;
+    const seen = new WeakSet<object>();
+    const watch = () => {
+      const api = hls.api;
+      if (!api?.on || seen.has(api)) return;
+      seen.add(api);
+      api.on('hlsError', (_event, data) => {
+        if (!data.fatal) return;
+        setError(
+          data.type === 'networkError' ? 'Không tải được video. Hãy thử server khác.' : 'Không phát được video. Hãy thử server khác.',
+        );
+      });
+    };
+    video.addEventListener('loadstart', watch);
+    video.addEventListener('emptied', watch);
+    return () => {
+      video.removeEventListener('loadstart', watch);
+      video.removeEventListener('emptied', watch);
+    };
+  }, [m3u8]);
+
+  // Taps and clicks on the picture (the controls handle their own).
+  const down = useRef<{ x: number; y: number; t: number; touch: boolean; paused: boolean; shown: boolean } | null>(null);
+  const lastTap = useRef<{ t: number; zone: Zone } | null>(null);
+  const pendingPause = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(pendingPause.current), []);
+
+  /** The picture itself was hit (the video, or the controller around it), not a control, menu or card. */
+  const onPicture = (e: PointerEvent<HTMLDivElement>) => {
+    const first = e.nativeEvent.composedPath()[0];
+    return (
+      first === videoRef.current ||
+      first === hlsRef.current ||
+      first === controllerRef.current ||
+      (first instanceof Node && !!gesturesRef.current?.contains(first))
+    );
+  };
+
+  const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
+    setWanted(true);
+    if (!e.isPrimary || (e.pointerType === 'mouse' && e.button !== 0) || !onPicture(e)) {
+      down.current = null;
+      return;
+    }
+    const video = videoRef.current;
+    const controller = controllerRef.current;
+    down.current = {
+      x: e.clientX,
+      y: e.clientY,
+      t: e.timeStamp,
+      touch: e.pointerType !== 'mouse',
+      paused: !ready.current ? !wantsPlay.current : (video?.paused ?? true),
+      shown: !controller?.hasAttribute('userinactive'),
+    };
+  };
+
+  const onPointerUp = (e: PointerEvent<HTMLDivElement>) => {
+    const start = down.current;
+    down.current = null;
+    if (!start) return;
+    if (e.timeStamp - start.t > TAP_MAX_MS || Math.hypot(e.clientX - start.x, e.clientY - start.y) > TAP_MAX_MOVE) return;
+    const rect = e.currentTarget.getBoundingClientRect();
+    const x = e.clientX - rect.left;
+    const zone: Zone = x < rect.width / 3 ? 'left' : x > (rect.width * 2) / 3 ? 'right' : 'middle';
+    const previous = lastTap.current;
+    if (start.touch && zone !== 'middle' && previous?.zone === zone && e.timeStamp - previous.t < DOUBLE_TAP_MS) {
+      // A double tap on a side third: seek, and forget the single tap's pause.
+      window.clearTimeout(pendingPause.current);
+      lastTap.current = null;
+      seekBy(zone === 'left' ? -10 : 10);
+      setSeekFlash({ zone, key: e.timeStamp });
+      return;
+    }
+    lastTap.current = { t: e.timeStamp, zone };
+    if (start.paused) {
+      play();
+      return;
+    }
+    if (!start.shown) {
+      // media-chrome shows the controls for a touch; a mouse that has not moved needs it said.
+      controllerRef.current?.removeAttribute('userinactive');
+      return;
+    }
+    const video = videoRef.current;
+    if (start.touch && zone !== 'middle') {
+      // Wait for a possible second tap (a double tap seeks instead).
+      window.clearTimeout(pendingPause.current);
+      pendingPause.current = window.setTimeout(() => video?.pause(), DOUBLE_TAP_MS);
+    } else video?.pause();
+  };
+
+  // Playback started by a touch (the picture or the big play button): the controls step aside at once, so
+  // the next tap shows them and the one after pauses. A mouse shows them by moving.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: m3u8 decides whether the elements exist.
+  useEffect(() => {
+    const controller = controllerRef.current;
+    const video = videoRef.current;
+    if (!controller || !video) return;
+    let touchedAt = Number.NEGATIVE_INFINITY;
+    const onDown = (e: globalThis.PointerEvent) => {
+      touchedAt = e.pointerType === 'mouse' ? Number.NEGATIVE_INFINITY : e.timeStamp;
+    };
+    const onPlay = (e: Event) => {
+      if (e.timeStamp - touchedAt < 1500) controller.setAttribute('userinactive', '');
+    };
+    controller.addEventListener('pointerdown', onDown, true);
+    video.addEventListener('play', onPlay);
+    return () => {
+      controller.removeEventListener('pointerdown', onDown, true);
+      video.removeEventListener('play', onPlay);
+    };
+  }, [m3u8]);
+
+  useEffect(() => {
+    if (!seekFlash) return;
+    const t = window.setTimeout(() => setSeekFlash(null), 600);
+    return () => window.clearTimeout(t);
+  }, [seekFlash]);
+
+  const boxId = `${ids}-box`;
+  const rateMenu = `${ids}-rate`;
+  const qualityMenu = `${ids}-quality`;
+  const captionsMenu = `${ids}-captions`;
+
   return (
-    <div className="player-box" ref={boxRef}>
+    // biome-ignore lint/a11y/noStaticElementInteractions: taps on the picture itself; every action has its key (hooks/use-player-shortcuts.ts) and its control in the bar.
+    <div
+      className="player-box"
+      id={boxId}
+      ref={boxRef}
+      onPointerDown={m3u8 ? onPointerDown : undefined}
+      onPointerUp={m3u8 ? onPointerUp : undefined}
+      onPointerEnter={m3u8 ? () => setWanted(true) : undefined}
+      onFocus={m3u8 ? () => setWanted(true) : undefined}
+      onPointerCancel={() => {
+        down.current = null;
+      }}
+    >
       {m3u8 ? (
-        // biome-ignore lint/a11y/useMediaCaption: the sources carry no caption track; subtitles are burnt into the picture (Vietsub).
-        <video
-          ref={videoRef}
-          className="player-video"
-          controls
-          playsInline
-          preload="metadata"
-          poster={poster}
-          aria-label={`Video: ${title}`}
-          data-testid="video"
-        />
+        <media-controller
+          ref={controllerRef}
+          class="player-controller"
+          lang="vi"
+          nohotkeys=""
+          gesturesdisabled=""
+          autohide="2"
+          defaultstreamtype="on-demand"
+          fullscreenelement={boxId}
+          aria-label={`Trình phát: ${title}`}
+        >
+          <hls-video ref={hlsRef} slot="media" class="player-media" src={m3u8} preload="metadata">
+            {/* biome-ignore lint/a11y/useMediaCaption: captions come from the stream (WebVTT renditions) through hls.js, when the source has them. */}
+            <video
+              ref={videoRef}
+              slot="media"
+              className="player-video"
+              playsInline
+              preload="metadata"
+              poster={poster}
+              aria-label={`Video: ${title}`}
+              data-testid="video"
+            />
+          </hls-video>
+          {/* Replaces media-chrome's gesture receiver; taps reach the <video> under it and are read on the box. */}
+          <div ref={gesturesRef} slot="gestures-chrome" className="player-gestures" data-testid="player-gestures" {...NO_AUTOHIDE}>
+            {seekFlash && (
+              <span key={seekFlash.key} className={`player-seek-flash ${seekFlash.zone}`} aria-hidden="true">
+                {seekFlash.zone === 'left' ? '« 10 giây' : '10 giây »'}
+              </span>
+            )}
+          </div>
+          <media-loading-indicator slot="centered-chrome" noautohide="" />
+          {!!startAt && !played && (
+            <p slot="centered-chrome" className="player-resume" {...NO_AUTOHIDE}>
+              Xem tiếp từ {formatClock(startAt)}
+            </p>
+          )}
+          <media-play-button slot="centered-chrome" class="player-big-play" data-testid="big-play">
+            <svg slot="play" viewBox="0 0 24 24" aria-hidden="true">
+              <path d="M8 5.14v13.72a1 1 0 0 0 1.52.85l10.6-6.86a1 1 0 0 0 0-1.7L9.52 4.29A1 1 0 0 0 8 5.14Z" />
+            </svg>
+          </media-play-button>
+          <media-playback-rate-menu id={rateMenu} class="player-menu" hidden anchor="auto" rates={PLAYBACK_RATES.join(' ')} />
+          <media-rendition-menu id={qualityMenu} class="player-menu" hidden anchor="auto" />
+          <media-captions-menu id={captionsMenu} class="player-menu" hidden anchor="auto" />
+          <media-control-bar class="player-scrub">
+            <media-time-range />
+          </media-control-bar>
+          <media-control-bar class="player-bar">
+            <media-play-button />
+            <media-time-display showduration="" />
+            <media-mute-button />
+            <media-volume-range />
+            <span className="player-bar-spacer" />
+            <media-playback-rate-menu-button invoketarget={rateMenu} />
+            <media-rendition-menu-button invoketarget={qualityMenu} />
+            <media-captions-menu-button invoketarget={captionsMenu} />
+            <media-pip-button />
+            <media-fullscreen-button />
+          </media-control-bar>
+        </media-controller>
       ) : embed ? (
         <iframe
           className="player-iframe"
@@ -166,6 +478,17 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
           {error}
         </p>
       )}
+      {children}
     </div>
   );
 });
+
+/** The elements are defined already (an earlier episode on this page loaded them). */
+function customElementsDefined(): boolean {
+  return typeof customElements !== 'undefined' && customElements.get('hls-video') !== undefined;
+}
+
+interface HlsError {
+  fatal: boolean;
+  type: string;
+}

@@ -8,18 +8,22 @@ import { EpisodeList } from '../../../components/film/episode-list';
 import { SideFilmList } from '../../../components/film/side-film-list';
 import { OfflinePage } from '../../../components/layout/offline-page';
 import { isNetworkError } from '../../../lib/api-client';
-import { formatClock } from '../../../lib/format';
 import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
-import { toast } from '../../../lib/toast';
 import { useVipGate, vipBlockOf } from '../../../lib/vip-gate';
 import { getWatchEntry, saveWatchEntry, useWatchEntry } from '../../../lib/watch-history';
 import { episodeQuery } from '../api/episode-query';
 import { useLightsOff } from '../hooks/use-lights-off';
 import { usePlayerShortcuts } from '../hooks/use-player-shortcuts';
 import { ReportErrorDialog } from './report-error-dialog';
+import { UpNext } from './up-next';
 import { VideoPlayer, type PlayerHandle } from './video-player';
 
 const SERVER_BUTTONS = 3;
+/** The credits: the up-next card shows from this share of the episode on. */
+const CREDITS_AT = 0.95;
+
+/** The episode the viewer moved on to (up-next card, N, "Tập tiếp theo"): it starts playing by itself. */
+let continueInto: string | undefined;
 
 /** Why no video plays offline (episode links and video are never kept on the device); it loads again by itself online. */
 export const WATCH_OFFLINE_MESSAGE = 'Bạn đang ngoại tuyến: cần kết nối mạng để phát video. Video sẽ tự tải lại khi có mạng.';
@@ -94,6 +98,7 @@ function Watch({
   const nextEpisode = list.find((e) => e.episode > episode)?.episode;
   const goNext = useCallback(() => {
     if (nextEpisode === undefined) return;
+    continueInto = `${film.slug}/${nextEpisode}`;
     void navigate({
       to: '/xem-phim/$slug/$episode',
       params: { slug: film.slug, episode: `tap-${nextEpisode}` },
@@ -107,11 +112,36 @@ function Watch({
     if (document.fullscreenElement) void document.exitFullscreen();
     else void box.requestFullscreen?.().catch(() => undefined);
   }, []);
-  usePlayerShortcuts(player, toggleFullscreen);
+  usePlayerShortcuts({ player, toggleFullscreen, next: nextEpisode === undefined ? undefined : goNext });
+
+  // Arriving from the previous episode's up-next card (or N): play at once, as the viewer asked.
+  const autoPlay = useRef<{ key: string; on: boolean } | null>(null);
+  if (autoPlay.current?.key !== `${film.slug}/${episode}`)
+    autoPlay.current = { key: `${film.slug}/${episode}`, on: consumeContinue(film.slug, episode) };
+
+  // Up next: at the credits (95 %) or the end; "Hủy" closes it for this episode.
+  const [upNext, setUpNext] = useState(false);
+  const upNextDismissed = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new episode (or server) starts without the card.
+  useEffect(() => {
+    setUpNext(false);
+    upNextDismissed.current = false;
+  }, [film.slug, episode, serverName]);
+  const onTime = useCallback((time: number, duration: number) => {
+    if (!upNextDismissed.current && duration > 0 && time >= duration * CREDITS_AT) setUpNext(true);
+  }, []);
+  const onEnded = useCallback(() => {
+    if (!upNextDismissed.current) setUpNext(true);
+  }, []);
+  const closeUpNext = useCallback(() => {
+    upNextDismissed.current = true;
+    setUpNext(false);
+  }, []);
 
   // Resume where this device stopped in this episode; remember the film for "Xem tiếp" at once.
   const resume = useWatchEntry(film.slug, { title: film.title, poster: film.thumb || film.hinhanh });
-  const startAt = resume && resume.episode === episode ? resume.time : 0;
+  const startAt =
+    resume && resume.episode === episode && resume.time > 5 && (!resume.duration || resume.time < resume.duration - 10) ? resume.time : 0;
   const link = ep.data?.data;
   useEffect(() => {
     if (!link) return;
@@ -185,12 +215,26 @@ function Watch({
                 m3u8={link.link_m3u8}
                 embed={link.link_embed}
                 title={`${film.title} - Tập ${episode}`}
+                filmTitle={film.title}
                 poster={film.thumb || undefined}
+                onNext={nextEpisode === undefined ? undefined : goNext}
                 startAt={startAt}
+                autoPlay={autoPlay.current.on}
                 onProgress={onProgress}
-                onEnded={goNext}
-                onResumed={(t) => toast(`Tiếp tục xem từ ${formatClock(t)}`, { id: 'resume' })}
-              />
+                onTime={onTime}
+                onEnded={onEnded}
+              >
+                {upNext && (
+                  <UpNext
+                    filmTitle={film.title}
+                    poster={film.thumb || film.hinhanh || undefined}
+                    nextEpisode={nextEpisode}
+                    recommended={data.recommended}
+                    onContinue={goNext}
+                    onClose={closeUpNext}
+                  />
+                )}
+              </VideoPlayer>
             ) : null}
             <div className="player-controls" role="toolbar" aria-label="Điều khiển trình phát">
               <fieldset className="server-buttons" aria-label="Chọn server">
@@ -234,7 +278,9 @@ function Watch({
                 </button>
               </div>
             </div>
-            <p className="shortcut-hint muted">Phím tắt: Space phát/dừng · F toàn màn hình · M tắt tiếng · ← → tua 10 giây</p>
+            <p className="shortcut-hint muted">
+              Phím tắt: Space/K phát/dừng · F toàn màn hình · M tắt tiếng · ← → tua 10 giây · N tập tiếp theo
+            </p>
           </div>
 
           <section className="watch-episodes" aria-labelledby="watch-episodes-heading">
@@ -272,4 +318,10 @@ function Watch({
       )}
     </div>
   );
+}
+
+function consumeContinue(slug: string, episode: number): boolean {
+  if (continueInto !== `${slug}/${episode}`) return false;
+  continueInto = undefined;
+  return true;
 }
