@@ -10,6 +10,8 @@ const ROOT = resolve(import.meta.dirname, '../..');
 declare module 'vitest' {
   export interface ProvidedContext {
     baseURL: string;
+    /** The product's database file: each test file starts with the sign-in limits reset (helpers/browser.ts). */
+    databaseFile: string;
   }
 }
 
@@ -89,6 +91,7 @@ export default async function setup(project: TestProject) {
     throw new Error(`${(error as Error).message}; server log: ${join(dir, 'server.log')}`);
   }
   project.provide('baseURL', baseURL);
+  project.provide('databaseFile', join(dir, 'e2e.db'));
 
   return async () => {
     await stop();

@@ -35,7 +35,7 @@ describe('"Ghi nhớ đăng nhập" (phone)', () => {
 
     // The admin opens the orders page in a new tab: signed in there too, not a 404.
     const tab = await newTab(context, '/admin/orders');
-    await tab.getByRole('heading', { name: 'Đơn chuyển khoản chờ xác nhận' }).waitFor();
+    await tab.getByRole('heading', { name: 'Đơn hàng' }).waitFor();
     expect(new URL(tab.url()).pathname).toBe('/admin/orders');
     await screenshot(tab, 'remembered-new-tab-admin-orders');
     // The new tab renewed through the cookie: rotated, still HttpOnly.
@@ -64,7 +64,7 @@ describe('"Ghi nhớ đăng nhập" (phone)', () => {
     expect(new URL(tab.url()).searchParams.get('redirect')).toBe('/admin/orders');
     await screenshot(tab, 'guarded-page-signed-out');
     await signInByTouch(tab, DEMO.admin);
-    await tab.getByRole('heading', { name: 'Đơn chuyển khoản chờ xác nhận' }).waitFor();
+    await tab.getByRole('heading', { name: 'Đơn hàng' }).waitFor();
     expect(new URL(tab.url()).pathname).toBe('/admin/orders');
     await context.close();
   });
