@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { users } from '../../worker/db/schema';
-import { requireAny, requireRole, requireViewer, viewerMiddleware } from '../../worker/lib/auth-middleware';
+import { requireAny, requireRole, requireViewer, viewerMiddleware, withViewer } from '../../worker/lib/auth-middleware';
 import type { AppEnv } from '../../worker/lib/context';
 import { toErrorBody } from '../../worker/lib/errors';
 import { createTestApp, errorOf, type TestApp } from '../helpers/app';
@@ -134,7 +134,7 @@ describe('viewer middleware and guards', () => {
       return c.json(body, status);
     });
     return app
-      .get('/optional', (c) => c.json({ viewer: c.var.viewer }))
+      .get('/optional', withViewer, (c) => c.json({ viewer: c.var.viewer }))
       .get('/signed-in', requireViewer, (c) => c.json({ id: c.var.viewer.id }))
       .get('/admin', requireRole('admin'), (c) => c.json({ ok: true }))
       .get('/vip2-or-admin', requireAny({ roles: ['admin'], permissions: ['VIP2'] }), (c) => c.json({ ok: true }));

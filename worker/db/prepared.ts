@@ -4,8 +4,10 @@ import type { SQLitePreparedQuery } from 'drizzle-orm/sqlite-core';
 import type { Db } from './client';
 
 // biome-ignore lint/suspicious/noExplicitAny: any prepared select, whatever its row type
-type AnyPrepared = SQLitePreparedQuery<any>;
+export type AnyPrepared = SQLitePreparedQuery<any>;
 type ResultOf<Q> = Q extends SQLitePreparedQuery<infer T> ? Awaited<T['execute']> : never;
+/** What batchPrepared answers for `Q`: each statement's rows. */
+export type PreparedResults<Q extends readonly AnyPrepared[]> = { -readonly [K in keyof Q]: ResultOf<Q[K]> };
 
 /**
  * Statements built once per database (drizzle's `.prepare()` with sql.placeholder), reused by every
@@ -33,7 +35,7 @@ export async function batchPrepared<const Q extends readonly AnyPrepared[]>(
   db: Db,
   queries: Q,
   values: Record<string, unknown>,
-): Promise<{ -readonly [K in keyof Q]: ResultOf<Q[K]> }> {
+): Promise<PreparedResults<Q>> {
   const statements = queries.map((query) => {
     const { sql, params } = query.getQuery();
     return { sql, args: fillPlaceholders(params, values) as InArgs };
@@ -41,7 +43,7 @@ export async function batchPrepared<const Q extends readonly AnyPrepared[]>(
   // drizzle() sets $client on every database it makes (both hosts, the tests); Db's type does not say so.
   const client = (db as Db & { $client: Client }).$client;
   const results = await client.batch(statements);
-  return queries.map((query, i) => query.mapResult(results[i], true)) as { -readonly [K in keyof Q]: ResultOf<Q[K]> };
+  return queries.map((query, i) => query.mapResult(results[i], true)) as PreparedResults<Q>;
 }
 
 /**

@@ -17,6 +17,16 @@ export interface Viewer {
   subscriptions: Subscription[];
 }
 
+/**
+ * A verified access token's claims (lib/auth-middleware.ts): who, and the session epoch the token belongs
+ * to. Not yet a viewer: the user's roles, permissions and whether the epoch is still current are read from
+ * the database (services/auth/viewer.ts), either by the route's guard or in the handler's own first batch.
+ */
+export interface Session {
+  userId: number;
+  epoch: number;
+}
+
 /** Everything host-specific the shared app needs; each host (node.ts, index.ts) builds one. */
 export interface AppDeps {
   db: Db;
@@ -38,7 +48,8 @@ export type AppEnv = {
   Variables: {
     deps: AppDeps;
     db: Db;
-    viewer: Viewer | null;
+    /** Set by viewerMiddleware from a verified token; c.var.viewer exists only behind a guard that read it (lib/auth-middleware.ts). */
+    session: Session | null;
     /** Per app instance (lib/ttl-cache.ts), emptied when the catalogue version changes (lib/public-cache.ts). */
     caches: AppCaches;
   };

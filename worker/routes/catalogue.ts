@@ -1,7 +1,8 @@
 import { type Context, Hono } from 'hono';
 import { publicCacheControl } from '../lib/edge-cache';
 import { currentCatalogueCaches, publicResponseCache } from '../lib/public-cache';
-import type { AppEnv } from '../lib/context';
+import { withViewer } from '../lib/auth-middleware';
+import type { AppEnv, Viewer } from '../lib/context';
 import { badRequest } from '../lib/errors';
 import { validate } from '../lib/validate';
 import {
@@ -28,9 +29,12 @@ import { episodeLink, recordView } from '../services/catalogue/watch';
  * Public catalogue data is the same for everyone: shared caches (the host's edge cache, lib/edge-cache.ts) keep
  * it PUBLIC_CACHE_SECONDS under the current catalogue version; browsers revalidate.
  */
-const publicCache = (c: Context<AppEnv>) => publicCacheControl(c.var.deps.config.PUBLIC_CACHE_SECONDS);
+const publicCache = <E extends AppEnv>(c: Context<E>) => publicCacheControl(c.var.deps.config.PUBLIC_CACHE_SECONDS);
 /** A film's detail is public for an anonymous viewer; signed in, it holds their VIP access and rating. */
-const detailCache = (c: Context<AppEnv>) => (c.var.viewer ? 'private, no-store' : publicCache(c));
+const detailCache = <E extends AppEnv>(c: Context<E>, viewer: Viewer | null) => (viewer ? 'private, no-store' : publicCache(c));
+
+/** The verified token, if any, whose viewer the film reads load in their own batch (services/auth/viewer.ts). */
+const who = (c: Context<AppEnv>) => ({ session: c.var.session, now: c.var.deps.now() });
 
 /** Whole-response reuse for anonymous public reads (lib/public-cache.ts). */
 const cached = publicResponseCache;
@@ -48,15 +52,15 @@ export const catalogueRoutes = new Hono<AppEnv>()
     c.header('Cache-Control', publicCache(c));
     return c.json(await searchFilms(c.var.db, c.req.valid('query')), 200);
   })
-  .get('/getdetail_xemphim/:id', currentCatalogueCaches, validate('param', filmIdParamSchema), async (c) => {
+  .get('/getdetail_xemphim/:id', withViewer, currentCatalogueCaches, validate('param', filmIdParamSchema), async (c) => {
     const { detail, access } = await loadFilmDetail(c.var.db, { id: c.req.valid('param').id }, c.var.viewer, c.var.caches.films);
-    c.header('Cache-Control', detailCache(c));
+    c.header('Cache-Control', detailCache(c, c.var.viewer));
     return c.json({ data: detail, ...(access === 'allowed' ? {} : { [access]: true }) }, 200);
   })
-  .post('/update_view', validate('json', updateViewSchema), async (c) => {
+  .post('/update_view', withViewer, validate('json', updateViewSchema), async (c) => {
     return c.json({ data: await recordView(c.var.db, c.req.valid('json').title, c.var.deps.now(), c.var.viewer) }, 200);
   })
-  .post('/report_error', validate('json', reportErrorSchema), async (c) => {
+  .post('/report_error', withViewer, validate('json', reportErrorSchema), async (c) => {
     const who = { ip: clientIp(c.req.raw.headers), viewer: c.var.viewer };
     return c.json({ data: await reportEpisodeError(c.var.db, c.req.valid('json'), who, c.var.deps.now()) }, 201);
   })
@@ -65,7 +69,7 @@ export const catalogueRoutes = new Hono<AppEnv>()
   .get('/:slug{product-[a-z0-9+-]+}', validate('param', slugParamSchema), async (c, next) => {
     const { slug } = c.req.valid('param');
     if (listingScope(slug.slice('product-'.length))) return next();
-    const { cached, ...body } = await filmDetailBySlug(c.var.db, slug, c.var.viewer, c.var.caches.films);
+    const { cached, viewer: _, ...body } = await filmDetailBySlug(c.var.db, slug, who(c), c.var.caches.films);
     c.header('X-Cache', cached ? 'hit' : 'miss');
     return c.json(body, 200);
   })
@@ -77,14 +81,14 @@ export const catalogueRoutes = new Hono<AppEnv>()
     return c.json(await listFilms(c.var.db, scope, c.req.valid('query')), 200);
   })
   .get('/:slug', currentCatalogueCaches, validate('param', slugParamSchema), async (c) => {
-    const { cached, ...body } = await filmDetailBySlug(c.var.db, c.req.valid('param').slug, c.var.viewer, c.var.caches.films);
+    const { cached, viewer, ...body } = await filmDetailBySlug(c.var.db, c.req.valid('param').slug, who(c), c.var.caches.films);
     c.header('X-Cache', cached ? 'hit' : 'miss');
-    c.header('Cache-Control', detailCache(c));
+    c.header('Cache-Control', detailCache(c, viewer));
     return c.json(body, 200);
   })
   .get('/:slug/:episode', validate('param', episodeParamSchema), validate('query', episodeQuerySchema), async (c) => {
     const { slug, episode } = c.req.valid('param');
-    return c.json(await episodeLink(c.var.db, { slug, episode, server: c.req.valid('query').server }, c.var.viewer), 200);
+    return c.json(await episodeLink(c.var.db, { slug, episode, server: c.req.valid('query').server }, who(c)), 200);
   })
   .get('/', validate('query', allFilmsQuerySchema), async (c) => {
     return c.json(await listAllFilms(c.var.db, c.req.valid('query')), 200);

@@ -1,7 +1,7 @@
 // The signed-in member's own library under /api/me (docs/decisions/0800-member-library.md). Personal:
 // every answer is Cache-Control: no-store (the app's default), never a shared cache's.
 import { Hono } from 'hono';
-import { requireViewer } from '../lib/auth-middleware';
+import { requireSession, requireViewer } from '../lib/auth-middleware';
 import type { AppEnv } from '../lib/context';
 import { validate } from '../lib/validate';
 import {
@@ -19,8 +19,9 @@ import { deleteSubscription, saveSubscription } from '../services/push/subscript
 
 /** Mounted under /api/me. */
 export const meRoutes = new Hono<AppEnv>()
-  .get('/watchlist', requireViewer, async (c) => {
-    return c.json(await listWatchlist(c.var.db, c.var.viewer.id), 200);
+  // The reads load the member in their own batch (services/auth/viewer.ts: batchAsMember), no round trip of their own.
+  .get('/watchlist', requireSession, async (c) => {
+    return c.json(await listWatchlist(c.var.db, c.var.session, c.var.deps.now()), 200);
   })
   .post('/watchlist/seen', requireViewer, async (c) => {
     return c.json(await markWatchlistSeen(c.var.db, c.var.viewer.id, c.var.deps.now()), 200);
@@ -38,11 +39,11 @@ export const meRoutes = new Hono<AppEnv>()
     const { items } = c.req.valid('json');
     return c.json(await saveProgress(c.var.db, { userId: c.var.viewer.id, items, now: c.var.deps.now() }), 200);
   })
-  .get('/progress', requireViewer, validate('query', progressQuerySchema), async (c) => {
-    return c.json(await filmProgress(c.var.db, c.var.viewer.id, c.req.valid('query').slug), 200);
+  .get('/progress', requireSession, validate('query', progressQuerySchema), async (c) => {
+    return c.json(await filmProgress(c.var.db, c.var.session, c.var.deps.now(), c.req.valid('query').slug), 200);
   })
-  .get('/history', requireViewer, validate('query', historyQuerySchema), async (c) => {
-    return c.json(await history(c.var.db, c.var.viewer.id, c.req.valid('query').page), 200);
+  .get('/history', requireSession, validate('query', historyQuerySchema), async (c) => {
+    return c.json(await history(c.var.db, c.var.session, c.var.deps.now(), c.req.valid('query').page), 200);
   })
   .delete('/history/:slug', requireViewer, validate('param', slugParamSchema), async (c) => {
     return c.json(await deleteFilmHistory(c.var.db, c.var.viewer.id, c.req.valid('param').slug), 200);

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
+import { viewerOf } from '../lib/auth-middleware';
 import type { AppEnv, Viewer } from '../lib/context';
 import { badRequest, unauthorized } from '../lib/errors';
 import { validate } from '../lib/validate';
@@ -11,7 +12,9 @@ type BuyerEnv = AppEnv & { Variables: { viewer: Viewer } };
 
 /** Subscribing and paying need a signed-in user, told so in the product's own words. */
 const requireBuyer = createMiddleware<BuyerEnv>(async (c, next) => {
-  if (!c.var.viewer) throw unauthorized(VIP_TEXTS.loginRequired);
+  const viewer = await viewerOf(c.var);
+  if (!viewer) throw unauthorized(VIP_TEXTS.loginRequired);
+  c.set('viewer', viewer);
   await next();
 });
 

@@ -1,7 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { type AnyPrepared, batchPrepared, type PreparedResults, preparedOnce } from '../../db/prepared';
 import { users } from '../../db/schema';
-import type { Viewer } from '../../lib/context';
+import type { Session, Viewer } from '../../lib/context';
+import { unauthorized } from '../../lib/errors';
 import { activeSubscriptionsQuery, toSubscriptions, withPlans } from '../payments/orders';
 
 /** users.roles and users.permissions are comma-separated lists. */
@@ -11,15 +13,10 @@ export const splitList = (csv: string): string[] =>
     .map((s) => s.trim())
     .filter(Boolean);
 
-/**
- * The viewer behind a verified access token, read from the database on every request so a revoked
- * permission, an expired plan or "sign out everywhere" applies at once, and a payment applies to the very
- * next request. Null when the user is gone or the token's session epoch has been retired. The one place a
- * viewer's roles and permissions are computed: permissions = admin-granted ∪ active subscriptions
- * (docs/decisions/0400-payments.md); the user and their subscriptions are read in one batch.
- */
-export async function loadViewer(db: Db, userId: number, epoch: number, now: number): Promise<Viewer | null> {
-  const [[user], active] = await db.batch([
+/** The viewer's statements (the user and their active subscriptions), built once per database; placeholders viewerId and viewerNow. */
+const viewerStatements = preparedOnce((db: Db) => {
+  const userId = sql.placeholder('viewerId');
+  return [
     db
       .select({
         id: users.id,
@@ -31,9 +28,21 @@ export async function loadViewer(db: Db, userId: number, epoch: number, now: num
       })
       .from(users)
       .where(eq(users.id, userId))
-      .limit(1),
-    activeSubscriptionsQuery(db, userId, now),
-  ]);
+      .limit(1)
+      .prepare(),
+    // Placeholders where the builder takes numbers (drizzle binds either).
+    activeSubscriptionsQuery(db, userId as unknown as number, sql.placeholder('viewerNow') as unknown as number).prepare(),
+  ] as const;
+});
+
+type ViewerRows = PreparedResults<ReturnType<typeof viewerStatements>>;
+
+/**
+ * The one place a viewer's roles and permissions are computed: permissions = admin-granted ∪ active
+ * subscriptions (docs/decisions/0400-payments.md). Null when the user is gone or the token's session
+ * epoch has been retired.
+ */
+function toViewer([[user], active]: ViewerRows, epoch: number): Viewer | null {
   if (!user || user.sessionEpoch !== epoch) return null;
   const subscriptions = toSubscriptions(active);
   return {
@@ -44,4 +53,55 @@ export async function loadViewer(db: Db, userId: number, epoch: number, now: num
     permissions: withPlans(splitList(user.permissions), subscriptions),
     subscriptions,
   };
+}
+
+/**
+ * A read together with the viewer behind a verified token, in one batch: one round trip on Workers, so a
+ * signed-in read costs what the anonymous one does. The viewer is read from the database on every request
+ * so a revoked permission, an expired plan or "sign out everywhere" applies at once, and a payment applies
+ * to the very next request. `queries` are prepared statements with their placeholders in `values`; the
+ * reads must be harmless for any user id (the caller refuses once it sees the viewer is null). Without a
+ * session the queries run alone (a single one as a plain statement: on the Node host a batch adds BEGIN
+ * and COMMIT).
+ */
+export async function batchWithViewer<const Q extends readonly AnyPrepared[]>(
+  db: Db,
+  session: Session | null,
+  now: number,
+  queries: Q,
+  values: Record<string, unknown>,
+): Promise<{ viewer: Viewer | null; results: PreparedResults<Q> }> {
+  if (!session) {
+    const [only] = queries;
+    const results = queries.length === 1 && only ? [await only.all(values)] : await batchPrepared(db, queries, values);
+    return { viewer: null, results: results as PreparedResults<Q> };
+  }
+  const [user, active, ...results] = await batchPrepared(db, [...viewerStatements(db), ...queries], {
+    ...values,
+    viewerId: session.userId,
+    viewerNow: now,
+  });
+  return { viewer: toViewer([user, active] as ViewerRows, session.epoch), results: results as PreparedResults<Q> };
+}
+
+/**
+ * batchWithViewer for a member's own reads (/api/me): the same 401 as requireViewer when the token's user
+ * is gone or its session retired. The queries, keyed by the token's user id, read nothing another user
+ * could see, and their rows are dropped unanswered then.
+ */
+export async function batchAsMember<const Q extends readonly AnyPrepared[]>(
+  db: Db,
+  session: Session,
+  now: number,
+  queries: Q,
+  values: Record<string, unknown>,
+): Promise<{ viewer: Viewer; results: PreparedResults<Q> }> {
+  const { viewer, results } = await batchWithViewer(db, session, now, queries, values);
+  if (!viewer) throw unauthorized();
+  return { viewer, results };
+}
+
+/** The viewer behind a verified token on its own, for guards that must know it before the handler runs (lib/auth-middleware.ts). */
+export async function loadViewer(db: Db, session: Session, now: number): Promise<Viewer | null> {
+  return (await batchWithViewer(db, session, now, [], {})).viewer;
 }

@@ -1,11 +1,12 @@
 import { and, asc, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { batchPrepared, preparedOnce } from '../../db/prepared';
+import { batchPrepared, type PreparedResults, preparedOnce } from '../../db/prepared';
 import { countries, episodes, filmCountries, filmGenres, films, genres } from '../../db/schema';
-import type { Viewer } from '../../lib/context';
+import type { Session, Viewer } from '../../lib/context';
 import { notFound } from '../../lib/errors';
 import type { TtlCache } from '../../lib/ttl-cache';
 import type { EpisodeLink, FilmDetail, FilmDetailResponse, ServerEpisodes } from '../../schemas/catalogue';
+import { batchWithViewer } from '../auth/viewer';
 import { vipAccess } from './access';
 import { cardColumns, toFilmCard } from './film-card';
 import { filmCommentsQuery, toCommentDtos } from '../comments/comments';
@@ -160,29 +161,37 @@ export async function loadFilmDetail(db: Db, key: FilmKey, viewer: Viewer | null
 
 /**
  * GET /api/product/{slug}: the spec's detail response, with the VIP flags of docs/decisions/0003-vip-access.md. One batch, so
- * one round trip on Workers: the record (unless cached) with the comments and ratings, which are read
- * fresh every time so a new comment or rating shows on the next load.
+ * one round trip on Workers, signed in or not: the record (unless cached) with the comments and ratings,
+ * which are read fresh every time so a new comment or rating shows on the next load, and the viewer
+ * behind a verified token (services/auth/viewer.ts). Also answers that viewer (null when signed out or
+ * retired), for the response's cache rule.
  */
 export async function filmDetailBySlug(
   db: Db,
   slug: string,
-  viewer: Viewer | null,
+  who: { session: Session | null; now: number },
   cache?: FilmRecordCache,
-): Promise<FilmDetailResponse & { cached: boolean }> {
+): Promise<FilmDetailResponse & { cached: boolean; viewer: Viewer | null }> {
   const key = { slug };
   const hit = cache?.get(cacheKeyOf(key));
   const statements = statementsFor(db);
-  const viewerId = viewer?.id ?? 0;
+  // The token's user id for the own rating; used only once the viewer is known to be current.
+  const viewerId = who.session?.userId ?? 0;
   let record: FilmRecord | null | undefined = hit;
-  let fresh: Awaited<ReturnType<typeof batchPrepared<(typeof statements.fresh)['id']>>>;
+  let fresh: PreparedResults<(typeof statements.fresh)['id']>;
+  let viewer: Viewer | null;
   if (hit) {
-    fresh = await batchPrepared(db, statements.fresh.id, { id: hit.film.id, viewer: viewerId });
+    ({ viewer, results: fresh } = await batchWithViewer(db, who.session, who.now, statements.fresh.id, {
+      id: hit.film.id,
+      viewer: viewerId,
+    }));
   } else {
-    const [filmRows, genreRows, countryRows, episodeRows, recommendedRows, ...rest] = await batchPrepared(
-      db,
-      [...statements.record.slug, ...statements.fresh.slug] as const,
-      { slug, viewer: viewerId },
-    );
+    const read = await batchWithViewer(db, who.session, who.now, [...statements.record.slug, ...statements.fresh.slug] as const, {
+      slug,
+      viewer: viewerId,
+    });
+    const [filmRows, genreRows, countryRows, episodeRows, recommendedRows, ...rest] = read.results;
+    viewer = read.viewer;
     record = toRecord([filmRows, genreRows, countryRows, episodeRows, recommendedRows]);
     fresh = rest;
     if (record) cache?.set(cacheKeyOf(key), record);
@@ -193,10 +202,11 @@ export async function filmDetailBySlug(
   return {
     datafilm: detail,
     comments: toCommentDtos(commentRows),
-    rating_star: { rating: own[0]?.stars ?? null },
+    rating_star: { rating: viewer ? (own[0]?.stars ?? null) : null },
     general_assessment: toRatingSummary(ratingRows),
     recommended: recommendedFilms,
     cached: hit !== undefined,
+    viewer,
     ...(access === 'error1' ? { error1: true } : access === 'error' ? { error: true } : {}),
   };
 }

@@ -4,10 +4,12 @@
 import { and, desc, eq, lt, max, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { films, rateLimits, watchProgress } from '../../db/schema';
-import { tooManyRequests } from '../../lib/errors';
+import type { Session } from '../../lib/context';
+import { notFound, tooManyRequests } from '../../lib/errors';
 import { HISTORY_PAGE_SIZE, type HistoryResponse, type ProgressEntry, type ProgressItem } from '../../schemas/library';
 import { cardColumns, toFilmCard } from '../catalogue/film-card';
-import { filmIdBySlug } from '../catalogue/film-lookup';
+import { batchAsMember } from '../auth/viewer';
+import { filmBySlugStatement, filmIdBySlug } from '../catalogue/film-lookup';
 import { countHit, RATE_LIMITS, type RateLimitRule } from '../rate-limit';
 
 /** History older than this is deleted by the scheduled job (worker/scheduled.ts). */
@@ -48,19 +50,39 @@ export async function saveProgress(db: Db, input: { userId: number; items: Progr
   return { saved: written.rowsAffected };
 }
 
-/** GET /api/me/progress?slug=: every episode of the film the member has progress in, newest first. */
-export async function filmProgress(db: Db, userId: number, slug: string): Promise<{ data: ProgressEntry[] }> {
-  const filmId = await filmIdBySlug(db, slug, 'slug');
-  const data = await db
-    .select({
-      episode: watchProgress.episode,
-      position: watchProgress.position,
-      duration: watchProgress.duration,
-      updatedAt: watchProgress.updatedAt,
-    })
-    .from(watchProgress)
-    .where(and(eq(watchProgress.userId, userId), eq(watchProgress.filmId, filmId)))
-    .orderBy(desc(watchProgress.updatedAt), desc(watchProgress.episode));
+/**
+ * GET /api/me/progress?slug=: every episode of the film the member has progress in, newest first. The
+ * film, its progress and the member are one batch (services/auth/viewer.ts): one round trip.
+ */
+export async function filmProgress(db: Db, session: Session, now: number, slug: string): Promise<{ data: ProgressEntry[] }> {
+  const {
+    results: [[film], data],
+  } = await batchAsMember(
+    db,
+    session,
+    now,
+    [
+      filmBySlugStatement(db),
+      db
+        .select({
+          episode: watchProgress.episode,
+          position: watchProgress.position,
+          duration: watchProgress.duration,
+          updatedAt: watchProgress.updatedAt,
+        })
+        .from(watchProgress)
+        .where(
+          and(
+            eq(watchProgress.userId, session.userId),
+            eq(watchProgress.filmId, sql`(select ${films.id} from ${films} where ${films.slug} = ${slug})`),
+          ),
+        )
+        .orderBy(desc(watchProgress.updatedAt), desc(watchProgress.episode))
+        .prepare(),
+    ] as const,
+    { slug },
+  );
+  if (!film) throw notFound('slug: không tìm thấy phim');
   return { data };
 }
 
@@ -68,36 +90,47 @@ export async function filmProgress(db: Db, userId: number, slug: string): Promis
  * GET /api/me/history?page=: one row per film, its most recently watched episode, newest first
  * ("Xem tiếp" reads the first page).
  */
-export async function history(db: Db, userId: number, page: number): Promise<HistoryResponse> {
+export async function history(db: Db, session: Session, now: number, page: number): Promise<HistoryResponse> {
+  const { userId } = session;
   const latest = db
     .select({ filmId: watchProgress.filmId, updatedAt: max(watchProgress.updatedAt).as('latest') })
     .from(watchProgress)
     .where(eq(watchProgress.userId, userId))
     .groupBy(watchProgress.filmId)
     .as('latest');
-  const [rows, [total]] = await db.batch([
-    db
-      .select({
-        ...cardColumns,
-        episode: watchProgress.episode,
-        position: watchProgress.position,
-        watchedDuration: watchProgress.duration,
-        watchedAt: watchProgress.updatedAt,
-      })
-      .from(latest)
-      .innerJoin(
-        watchProgress,
-        and(eq(watchProgress.userId, userId), eq(watchProgress.filmId, latest.filmId), eq(watchProgress.updatedAt, latest.updatedAt)),
-      )
-      .innerJoin(films, eq(films.id, latest.filmId))
-      .orderBy(desc(latest.updatedAt), desc(watchProgress.episode))
-      .limit(HISTORY_PAGE_SIZE)
-      .offset((page - 1) * HISTORY_PAGE_SIZE),
-    db
-      .select({ n: sql<number>`count(distinct ${watchProgress.filmId})` })
-      .from(watchProgress)
-      .where(eq(watchProgress.userId, userId)),
-  ]);
+  const {
+    results: [rows, [total]],
+  } = await batchAsMember(
+    db,
+    session,
+    now,
+    [
+      db
+        .select({
+          ...cardColumns,
+          episode: watchProgress.episode,
+          position: watchProgress.position,
+          watchedDuration: watchProgress.duration,
+          watchedAt: watchProgress.updatedAt,
+        })
+        .from(latest)
+        .innerJoin(
+          watchProgress,
+          and(eq(watchProgress.userId, userId), eq(watchProgress.filmId, latest.filmId), eq(watchProgress.updatedAt, latest.updatedAt)),
+        )
+        .innerJoin(films, eq(films.id, latest.filmId))
+        .orderBy(desc(latest.updatedAt), desc(watchProgress.episode))
+        .limit(HISTORY_PAGE_SIZE)
+        .offset((page - 1) * HISTORY_PAGE_SIZE)
+        .prepare(),
+      db
+        .select({ n: sql<number>`count(distinct ${watchProgress.filmId})` })
+        .from(watchProgress)
+        .where(eq(watchProgress.userId, userId))
+        .prepare(),
+    ] as const,
+    {},
+  );
   // Two episodes written in the same millisecond tie: keep one row per film.
   const seen = new Set<number>();
   const data = rows

@@ -1,10 +1,12 @@
 // A member's list ("Tủ phim"): add, remove, read with what is new since the list was last opened.
 import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import type { Session } from '../../lib/context';
 import { episodeReleases, films, libraryState, watchlist } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
 import { LIBRARY_TEXTS, WATCHLIST_MAX, type WatchlistItem, type WatchlistResponse } from '../../schemas/library';
 import { cardColumns, toFilmCard } from '../catalogue/film-card';
+import { batchAsMember } from '../auth/viewer';
 import { filmIdBySlug } from '../catalogue/film-lookup';
 
 /**
@@ -37,18 +39,31 @@ export async function deleteWatchlist(db: Db, input: { userId: number; slug: str
   return { slug: input.slug, removed: true };
 }
 
-/** GET /api/me/watchlist: newest first, each with the episodes released since the list was last opened. */
-export async function listWatchlist(db: Db, userId: number): Promise<WatchlistResponse> {
-  const [rows, [state]] = await db.batch([
-    db
-      .select({ ...cardColumns, addedAt: watchlist.addedAt, notify: watchlist.notify })
-      .from(watchlist)
-      .innerJoin(films, eq(films.id, watchlist.filmId))
-      .where(eq(watchlist.userId, userId))
-      .orderBy(desc(watchlist.addedAt), desc(watchlist.filmId))
-      .limit(WATCHLIST_MAX),
-    db.select({ listSeenAt: libraryState.listSeenAt }).from(libraryState).where(eq(libraryState.userId, userId)),
-  ]);
+/**
+ * GET /api/me/watchlist: newest first, each with the episodes released since the list was last opened.
+ * The member is read in the list's batch (services/auth/viewer.ts): one round trip until something is new.
+ */
+export async function listWatchlist(db: Db, session: Session, now: number): Promise<WatchlistResponse> {
+  const { userId } = session;
+  const {
+    results: [rows, [state]],
+  } = await batchAsMember(
+    db,
+    session,
+    now,
+    [
+      db
+        .select({ ...cardColumns, addedAt: watchlist.addedAt, notify: watchlist.notify })
+        .from(watchlist)
+        .innerJoin(films, eq(films.id, watchlist.filmId))
+        .where(eq(watchlist.userId, userId))
+        .orderBy(desc(watchlist.addedAt), desc(watchlist.filmId))
+        .limit(WATCHLIST_MAX)
+        .prepare(),
+      db.select({ listSeenAt: libraryState.listSeenAt }).from(libraryState).where(eq(libraryState.userId, userId)).prepare(),
+    ] as const,
+    {},
+  );
   const seenAt = state?.listSeenAt ?? null;
   const fresh = new Map<number, number[]>();
   if (seenAt !== null && rows.length > 0) {
