@@ -43,7 +43,7 @@ describe('VIP films are visible before the tap (phone)', () => {
     const search = page.getByRole('combobox', { name: 'Tìm kiếm phim' });
     if (!(await search.isVisible())) await tap(page, menu);
     await tapAndType(page, search, film.title);
-    const option = page.getByRole('option', { name: new RegExp(film.title) }).first();
+    const option = page.getByRole('option', { name: new RegExp(film.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) }).first();
     await option.waitFor();
     expect(await option.getByTestId('vip-badge').innerText()).toBe('VIP');
     await screenshot(page, 'vip-badge-suggestion-mobile');

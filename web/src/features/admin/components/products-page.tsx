@@ -91,7 +91,10 @@ export function ProductsPage({
       toast.error('Không lưu được VIP1', { description: messageOf(error) });
     },
   });
-  const flipVip1 = (film: FilmCard, value: 0 | 1) => {
+  const flipVip1 = async (film: FilmCard, value: 0 | 1) => {
+    // A refetch already under way (after a save) would land with the old flag and undo the flip: it is
+    // cancelled first (its revert settles before the patch), and the next refetch reads the saved flag.
+    await queryClient.cancelQueries({ queryKey: ['admin', 'films'] });
     patchFilm(film.slug, { VIP1: value });
     vip1.mutate({ film, value });
   };
@@ -199,7 +202,7 @@ export function ProductsPage({
           type="checkbox"
           aria-label={`VIP1 của ${f.title}`}
           checked={f.VIP1 === 1}
-          onChange={(e) => flipVip1(f, e.target.checked ? 1 : 0)}
+          onChange={(e) => void flipVip1(f, e.target.checked ? 1 : 0)}
         />
       ),
     }),
