@@ -237,8 +237,10 @@ describe('admin area', () => {
     await toast(page, 'Không lưu được VIP1').waitFor();
     await expect.poll(() => row.getByLabel(/^VIP1 của /).isChecked()).toBe(false);
     const vip = page.waitForResponse((r) => r.url().endsWith('/api/product/edit_packageVIP1'));
-    await row.getByLabel(/^VIP1 của /).check();
+    await row.getByLabel(/^VIP1 của /).click();
+    await expect.poll(() => row.getByLabel(/^VIP1 của /).isChecked()).toBe(true);
     expect((await vip).status()).toBe(200);
+    expect(await row.getByLabel(/^VIP1 của /).isChecked()).toBe(true);
     expect(((await (await fetch(`${b.baseURL()}/api/product/${slug}`)).json()) as { datafilm: { VIP1: number } }).datafilm.VIP1).toBe(1);
     await screenshot(page, 'admin-products');
 

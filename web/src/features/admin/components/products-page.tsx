@@ -91,11 +91,11 @@ export function ProductsPage({
       toast.error('Không lưu được VIP1', { description: messageOf(error) });
     },
   });
-  const flipVip1 = async (film: FilmCard, value: 0 | 1) => {
-    // A refetch already under way (after a save) would land with the old flag and undo the flip: it is
-    // cancelled first (its revert settles before the patch), and the next refetch reads the saved flag.
-    await queryClient.cancelQueries({ queryKey: ['admin', 'films'] });
+  const flipVip1 = (film: FilmCard, value: 0 | 1) => {
     patchFilm(film.slug, { VIP1: value });
+    // A refetch already under way (after a save) would land with the old flag and undo the flip: it is
+    // cancelled. Its revert keeps the flip (setQueryData during a fetch becomes the state a cancel restores).
+    void queryClient.cancelQueries({ queryKey: ['admin', 'films'] });
     vip1.mutate({ film, value });
   };
 
@@ -202,7 +202,7 @@ export function ProductsPage({
           type="checkbox"
           aria-label={`VIP1 của ${f.title}`}
           checked={f.VIP1 === 1}
-          onChange={(e) => void flipVip1(f, e.target.checked ? 1 : 0)}
+          onChange={(e) => flipVip1(f, e.target.checked ? 1 : 0)}
         />
       ),
     }),
