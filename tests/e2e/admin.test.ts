@@ -131,7 +131,8 @@ describe('admin area', () => {
     expect(await page.locator('input[type="password"]').count()).toBe(0);
 
     const saved = page.waitForResponse((r) => r.url().endsWith('/api/update_permissions'));
-    await page.getByLabel(`VIP1 của ${email}`).check();
+    await page.getByLabel(`VIP1 của ${email}`).click();
+    await expect.poll(() => page.getByLabel(`VIP1 của ${email}`).isChecked()).toBe(true);
     expect((await saved).status()).toBe(200);
     await toast(page, `Đã cập nhật quyền của ${email}: VIP1`).waitFor();
     const roleSaved = page.waitForResponse((r) => r.url().endsWith('/api/update_roles'));

@@ -23,6 +23,9 @@ function usePatchUser() {
       { queryKey: ['admin', 'users'] },
       (old) => old && { ...old, data: old.data.map((u) => (u.id === id ? patch(u) : u)) },
     );
+    // A refetch under way would land with the user as they were and undo the change on screen: cancelled
+    // (its revert keeps what setQueriesData wrote during the fetch).
+    void queryClient.cancelQueries({ queryKey: ['admin', 'users'] });
   };
 }
 
