@@ -32,6 +32,18 @@ function closeQuietly(connection: Party.Connection, code?: number, reason?: stri
 const sameSecret = (given: string, expected: string) =>
   timingSafeEqual(new TextEncoder().encode(given), new TextEncoder().encode(expected));
 
+/** Why a push is refused before its body is read (not a POST; no secret configured; a wrong secret), or null. */
+function pushRefusal(req: Party.Request, env: Record<string, unknown>): Response | null {
+  if (req.method !== 'POST') return json({ error: { code: 'method_not_allowed', message: 'POST only' } }, 405);
+  const expected = env.PARTY_SECRET;
+  // Fail closed: a room without a configured secret accepts no pushes at all.
+  if (typeof expected !== 'string' || expected.length === 0)
+    return json({ error: { code: 'unavailable', message: 'PARTY_SECRET is not configured' } }, 503);
+  if (!sameSecret(req.headers.get(PARTY_SECRET_HEADER) ?? '', expected))
+    return json({ error: { code: 'unauthorized', message: 'bad secret' } }, 401);
+  return null;
+}
+
 /**
  * One room per film slug. The API pushes stored comments over HTTP with the shared secret and the
  * room broadcasts them; browsers only listen. Nothing a browser sends is ever relayed, so a socket
@@ -47,14 +59,18 @@ export default class CommentsRoom implements Party.Server {
     return req;
   }
 
+  /**
+   * Runs at the edge before the room is woken: a push that is not a POST with the secret is refused there,
+   * its body never read nor streamed into the room (which would log "Can't read from request stream after
+   * response has been sent" for every refused push).
+   */
+  static onBeforeRequest(req: Party.Request, lobby: Party.Lobby): Party.Request | Response {
+    return pushRefusal(req, lobby.env) ?? req;
+  }
+
   async onRequest(req: Party.Request): Promise<Response> {
-    if (req.method !== 'POST') return json({ error: { code: 'method_not_allowed', message: 'POST only' } }, 405);
-    const expected = this.room.env.PARTY_SECRET;
-    // Fail closed: a room without a configured secret accepts no pushes at all.
-    if (typeof expected !== 'string' || expected.length === 0)
-      return json({ error: { code: 'unavailable', message: 'PARTY_SECRET is not configured' } }, 503);
-    if (!sameSecret(req.headers.get(PARTY_SECRET_HEADER) ?? '', expected))
-      return json({ error: { code: 'unauthorized', message: 'bad secret' } }, 401);
+    const refusal = pushRefusal(req, this.room.env);
+    if (refusal) return refusal;
 
     const text = await req.text();
     if (text.length > MAX_PUSH_BYTES) return json({ error: { code: 'payload_too_large', message: 'too large' } }, 413);

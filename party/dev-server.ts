@@ -15,6 +15,8 @@ export interface PartyKitDev {
   url: string;
   /** host:port, for partysocket's `host`. */
   host: string;
+  /** What the dev server has printed so far (only with `capture`; empty otherwise). */
+  output: () => string;
   stop: () => Promise<void>;
 }
 
@@ -96,16 +98,20 @@ export async function startPartyKitDev(options: {
   secret: string;
   port?: number;
   timeoutMs?: number;
-  log?: boolean;
+  /** Print the dev server's output here (inherit), keep it for `output()` (capture), or drop it (default). */
+  log?: boolean | 'capture';
 }): Promise<PartyKitDev> {
   const port = options.port ?? (await freePort());
   const config = writePartyKitConfig(options.secret);
   const child = spawn(resolve(REPO_ROOT, 'node_modules/.bin/partykit'), partyKitDevArgs({ port, configPath: config.path }), {
     cwd: REPO_ROOT,
     detached: true,
-    stdio: options.log ? 'inherit' : 'ignore',
+    stdio: options.log === 'capture' ? ['ignore', 'pipe', 'pipe'] : options.log ? 'inherit' : 'ignore',
     env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
   });
+  let printed = '';
+  child.stdout?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   try {
@@ -128,6 +134,7 @@ export async function startPartyKitDev(options: {
   return {
     url,
     host: `127.0.0.1:${port}`,
+    output: () => printed,
     stop: async () => {
       await stopChild(child);
       config.remove();

@@ -12,7 +12,7 @@ const SECRET = `live-test-party-secret-${process.pid}-${Date.now()}`;
 let party: PartyKitDev;
 
 beforeAll(async () => {
-  party = await startPartyKitDev({ secret: SECRET });
+  party = await startPartyKitDev({ secret: SECRET, log: 'capture' });
 }, 90_000);
 
 afterAll(async () => {
@@ -94,6 +94,36 @@ describe('live comments through partykit dev', () => {
       for (const s of [a, b, elsewhere]) s.socket.close();
     }
   });
+});
+
+describe('sockets that close', () => {
+  const open = (slug: string) =>
+    new Promise<WebSocket>((done, fail) => {
+      const ws = new WebSocket(`ws://${party.host}/parties/comments/${slug}`);
+      ws.once('open', () => done(ws));
+      ws.once('error', fail);
+    });
+  const closed = (ws: WebSocket) => new Promise<void>((done) => (ws.readyState === WebSocket.CLOSED ? done() : ws.once('close', () => done())));
+
+  it('leave no uncaught exception in the dev server log, however the browser goes (nor does a refused push)', async () => {
+    // A clean close; "going away" (what a browser sends when the viewer leaves the page); a dropped
+    // connection with no close frame (a phone losing its network); a close after the socket sat idle.
+    const clean = await open('dong-sach');
+    clean.close();
+    const away = await open('roi-trang');
+    away.close(1001, 'going away');
+    const dropped = await open('mat-mang');
+    dropped.terminate();
+    const idle = await open('ngoi-yen');
+    await new Promise((r) => setTimeout(r, 2000));
+    idle.close();
+    await Promise.all([clean, away, dropped, idle].map(closed));
+    await new Promise((r) => setTimeout(r, 1500));
+    // The whole log so far: the first test's refused (unsigned) push is in it too.
+    const logged = party.output();
+    expect(logged).toContain('401 Unauthorized'); // the capture works
+    expect(logged).not.toMatch(/Uncaught|disconnected/);
+  }, 30_000);
 });
 
 describe('the room secret', () => {

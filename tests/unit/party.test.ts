@@ -140,6 +140,15 @@ describe('comments room: browsers only listen', () => {
     expect(refused).toBeInstanceOf(Response);
     expect((refused as Response).status).toBe(404);
   });
+
+  it('refuses an unsigned push at the edge, before the room is woken; a signed POST passes through', () => {
+    const lobby = { id: 'mat-biec', env: { PARTY_SECRET: SECRET } } as unknown as Party.Lobby;
+    const unsigned = push({ type: 'comment', comment }, {});
+    expect((CommentsRoom.onBeforeRequest(unsigned, lobby) as Response).status).toBe(401);
+    expect((CommentsRoom.onBeforeRequest(push(null, { 'x-party-secret': SECRET }, 'GET'), lobby) as Response).status).toBe(405);
+    const signed = push({ type: 'comment', comment });
+    expect(CommentsRoom.onBeforeRequest(signed, lobby)).toBe(signed);
+  });
 });
 
 describe('parseRoomEvent (what the web client uses)', () => {
