@@ -103,7 +103,8 @@ describe('sockets that close', () => {
       ws.once('open', () => done(ws));
       ws.once('error', fail);
     });
-  const closed = (ws: WebSocket) => new Promise<void>((done) => (ws.readyState === WebSocket.CLOSED ? done() : ws.once('close', () => done())));
+  const closed = (ws: WebSocket) =>
+    new Promise<void>((done) => (ws.readyState === WebSocket.CLOSED ? done() : ws.once('close', () => done())));
 
   it('leave no uncaught exception in the dev server log, however the browser goes (nor does a refused push)', async () => {
     // A clean close; "going away" (what a browser sends when the viewer leaves the page); a dropped
