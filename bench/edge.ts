@@ -135,9 +135,14 @@ async function startWorkerd(vars: Record<string, string>): Promise<Workerd> {
     try {
       const res = await fetch(`${base}/api/health`);
       if (res.ok) {
+        // wrangler dev runs two workerd processes: its proxy on the public port and the runtime that runs the
+        // Worker (the one with the inspector). The Worker's CPU is the second one's.
         const pid = descendants(child.pid!).find((p) => {
           try {
-            return readFileSync(`/proc/${p}/comm`, 'utf8').trim() === 'workerd';
+            return (
+              readFileSync(`/proc/${p}/comm`, 'utf8').trim() === 'workerd' &&
+              readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('--inspector-addr')
+            );
           } catch {
             return false;
           }
@@ -291,6 +296,8 @@ try {
   const cold = await startWorkerd(vars(0));
   stops.push(cold.stop);
   const pages: [string, string][] = [
+    // The floor: what the local runtime itself spends on any request (HTTP, miniflare's entry worker), no app work.
+    ['floor: /api/health', '/api/health'],
     ['SSR home', '/'],
     ['SSR listing /phim-bo', '/phim-bo'],
     ['SSR film', `/${series}`],
