@@ -27,6 +27,23 @@ export interface RenderedPage {
   structuredData: JsonLd[];
 }
 
+/** A route's code-split chunk and its lazy component, loaded (both are cached by the router and the component). */
+async function loadRouteCode(router: ReturnType<typeof createAppRouter>, routeId: string): Promise<void> {
+  const route = router.routesById[routeId as keyof typeof router.routesById];
+  await router.loadRouteChunk(route);
+  await (route.options.component as { preload?: () => Promise<void> } | undefined)?.preload?.();
+}
+
+/**
+ * Every server-rendered page's code, loaded as this module is evaluated: the host imports the renderer as
+ * its isolate starts (entry-server.tsx), so compiling the pages' chunks is start-up work, not the CPU of the
+ * first page a fresh isolate serves. A chunk that fails to load here is loaded again by the page that needs it.
+ */
+const serverRenderedCode = (() => {
+  const router = createAppRouter(createQueryClient({ server: true }), null, createMemoryHistory({ initialEntries: ['/'] }));
+  return Promise.all([...SERVER_RENDERED_ROUTES].map((id) => loadRouteCode(router, id).catch(() => undefined)));
+})();
+
 // Relative API paths (hc's base is '/') are resolved against a placeholder origin: the app routes by path.
 const API_ORIGIN = 'http://app.internal';
 
@@ -51,13 +68,8 @@ export async function renderPage(url: string, fetchApi: ApiFetch, origin: string
   }
   // The pages' code-split components, loaded now: a component that suspends while rendering would be sent
   // as a fallback with an inline script to swap it in later (the CSP allows no inline script).
-  await Promise.all(
-    matches.map(async (m) => {
-      const route = router.routesById[m.routeId as keyof typeof router.routesById];
-      await router.loadRouteChunk(route);
-      await (route.options.component as { preload?: () => Promise<void> } | undefined)?.preload?.();
-    }),
-  );
+  await serverRenderedCode;
+  await Promise.all(matches.map((m) => loadRouteCode(router, m.routeId)));
   // A loader that caught its query's error (the page shows its own error state) is not worth hydrating.
   if (
     !missing &&
