@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import type { AdminEpisodeWithAuthors, AdminFilm, FilmAuthor } from '../../../../../worker/schemas/admin';
-import { CATEGORIES, COUNTRIES, GENRES } from '../../../../../worker/schemas/taxonomy';
+import { COUNTRIES } from '../../../../../worker/schemas/taxonomy';
 import { ApiError } from '../../../lib/api-client';
 import { usePageMeta } from '../../../lib/page-meta';
 import { toast } from '../../../lib/toast';
@@ -10,37 +10,20 @@ import { messageOf } from '../api/admin-request';
 import { deleteEpisode, editEpisode, editFilm, filmEditorQuery, filmEpisodesQuery } from '../api/films-api';
 import { isHttpUrl } from '../http-url';
 import { AdminHeading } from './admin-layout';
-import { FormField, invalidProps } from './form-field';
+import {
+  CategorySelect,
+  DescriptionAndVip,
+  type FilmFieldValues,
+  FilmTextInputs,
+  filmFieldsBody,
+  GenreCheckboxes,
+  NameCheckboxes,
+  useFilmForm,
+  validateFilmFields,
+} from './film-fields';
+import { invalidProps } from './form-field';
 
-type TextKey =
-  | 'title'
-  | 'nameenglish'
-  | 'hinhanh'
-  | 'trangthai'
-  | 'sotap'
-  | 'thoiluong'
-  | 'namphathanh'
-  | 'chatluong'
-  | 'ngonngu'
-  | 'daodien'
-  | 'dienvien';
-
-const TEXT_FIELDS: { key: TextKey; label: string }[] = [
-  { key: 'title', label: 'Tên phim *' },
-  { key: 'nameenglish', label: 'Tên tiếng Anh' },
-  { key: 'hinhanh', label: 'Ảnh poster (URL)' },
-  { key: 'trangthai', label: 'Trạng thái' },
-  { key: 'sotap', label: 'Số tập' },
-  { key: 'thoiluong', label: 'Thời lượng' },
-  { key: 'namphathanh', label: 'Năm phát hành' },
-  { key: 'chatluong', label: 'Chất lượng' },
-  { key: 'ngonngu', label: 'Ngôn ngữ' },
-  { key: 'daodien', label: 'Đạo diễn' },
-  { key: 'dienvien', label: 'Diễn viên' },
-];
-
-type Form = Record<TextKey, string> & { descripts: string; theloai: string[]; quocgia: string[]; category_id: string; VIP1: boolean };
-type Errors = Partial<Record<keyof Form, string>>;
+type Form = FilmFieldValues & { quocgia: string[] };
 
 const formOf = (f: AdminFilm): Form => ({
   title: f.title,
@@ -60,16 +43,6 @@ const formOf = (f: AdminFilm): Form => ({
   category_id: String(f.category_id),
   VIP1: f.VIP1 === 1,
 });
-
-function validate(form: Form): Errors {
-  const errors: Errors = {};
-  if (!form.title.trim()) errors.title = 'Vui lòng nhập tên phim.';
-  if (form.hinhanh.trim() && !isHttpUrl(form.hinhanh.trim())) errors.hinhanh = 'Ảnh phải là một địa chỉ http(s).';
-  const year = form.namphathanh.trim();
-  if (year && !(/^\d{4}$/.test(year) && Number(year) >= 1900 && Number(year) <= 2100))
-    errors.namphathanh = 'Năm phát hành phải là năm từ 1900 đến 2100.';
-  return errors;
-}
 
 const authorText = (who: FilmAuthor | null) => (who ? who.email || `#${who.id}` : 'trình thu thập');
 
@@ -114,29 +87,9 @@ export function FilmEditorPage({ slug }: { slug: string }) {
 
 function FilmForm({ film }: { film: AdminFilm }) {
   const queryClient = useQueryClient();
-  const [form, setForm] = useState<Form>(() => formOf(film));
-  const [errors, setErrors] = useState<Errors>({});
+  const { form, setForm, errors, setErrors, patch } = useFilmForm<Form>(() => formOf(film));
   const save = useMutation({
-    mutationFn: (f: Form) =>
-      editFilm({
-        slug: film.slug,
-        title: f.title.trim(),
-        nameenglish: f.nameenglish.trim(),
-        hinhanh: f.hinhanh.trim(),
-        trangthai: f.trangthai.trim(),
-        sotap: f.sotap.trim(),
-        thoiluong: f.thoiluong.trim(),
-        namphathanh: f.namphathanh.trim() || undefined,
-        chatluong: f.chatluong.trim(),
-        ngonngu: f.ngonngu.trim(),
-        daodien: f.daodien.trim(),
-        dienvien: f.dienvien.trim(),
-        descripts: f.descripts.trim(),
-        theloai: f.theloai,
-        quocgia: f.quocgia,
-        category_id: Number(f.category_id),
-        VIP1: f.VIP1 ? 1 : 0,
-      }),
+    mutationFn: (f: Form) => editFilm({ slug: film.slug, ...filmFieldsBody(f), quocgia: f.quocgia }),
     onSuccess: (res) => {
       toast.success(res.message);
       void queryClient.invalidateQueries({ queryKey: ['admin', 'film', film.slug] });
@@ -150,15 +103,9 @@ function FilmForm({ film }: { film: AdminFilm }) {
       toast.error('Không lưu được phim', { description: messageOf(error) });
     },
   });
-  const set = <K extends keyof Form>(key: K, value: Form[K]) => {
-    setForm((f) => ({ ...f, [key]: value }));
-    if (errors[key]) setErrors((e) => ({ ...e, [key]: undefined }));
-  };
-  const toggle = (key: 'theloai' | 'quocgia', name: string, on: boolean) =>
-    set(key, on ? [...form[key], name] : form[key].filter((n) => n !== name));
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const found = validate(form);
+    const found = validateFilmFields(form);
     setErrors(found);
     if (Object.keys(found).length) {
       document.getElementById(`edit-${Object.keys(found)[0]}`)?.focus();
@@ -169,75 +116,16 @@ function FilmForm({ film }: { film: AdminFilm }) {
 
   return (
     <form className="admin-card admin-form" noValidate onSubmit={submit} aria-label="Sửa phim">
-      {TEXT_FIELDS.map(({ key, label }) => (
-        <FormField key={key} id={`edit-${key}`} label={label} error={errors[key]}>
-          <input
-            id={`edit-${key}`}
-            className="admin-input"
-            inputMode={key === 'namphathanh' ? 'numeric' : undefined}
-            type={key === 'hinhanh' ? 'url' : 'text'}
-            value={form[key]}
-            onChange={(e) => set(key, e.target.value)}
-            {...invalidProps(`edit-${key}`, errors[key])}
-          />
-        </FormField>
-      ))}
-      <FormField id="edit-category_id" label="Danh mục" error={errors.category_id}>
-        <select
-          id="edit-category_id"
-          className="admin-select"
-          value={form.category_id}
-          onChange={(e) => set('category_id', e.target.value)}
-        >
-          {CATEGORIES.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.name}
-            </option>
-          ))}
-        </select>
-      </FormField>
-      <label className="wide" style={{ display: 'flex', gap: 8, alignItems: 'center', fontWeight: 600 }}>
-        <input type="checkbox" checked={form.VIP1} onChange={(e) => set('VIP1', e.target.checked)} />
-        Chỉ dành cho thành viên VIP (VIP1)
-      </label>
-      <fieldset className="admin-field wide" style={{ border: 0, padding: 0, margin: 0 }}>
-        <legend>Thể loại</legend>
-        <div className="genre-grid">
-          {GENRES.map((g) => (
-            <label key={g.slug}>
-              <input
-                type="checkbox"
-                checked={form.theloai.includes(g.name)}
-                onChange={(e) => toggle('theloai', g.name, e.target.checked)}
-              />
-              {g.name}
-            </label>
-          ))}
-        </div>
-      </fieldset>
-      <fieldset className="admin-field wide" style={{ border: 0, padding: 0, margin: 0 }}>
-        <legend>Quốc gia</legend>
-        <div className="genre-grid">
-          {COUNTRIES.map((c) => (
-            <label key={c.slug}>
-              <input
-                type="checkbox"
-                checked={form.quocgia.includes(c.name)}
-                onChange={(e) => toggle('quocgia', c.name, e.target.checked)}
-              />
-              {c.name}
-            </label>
-          ))}
-        </div>
-      </fieldset>
-      <FormField id="edit-descripts" label="Mô tả" error={errors.descripts} wide>
-        <textarea
-          id="edit-descripts"
-          className="admin-textarea"
-          value={form.descripts}
-          onChange={(e) => set('descripts', e.target.value)}
-        />
-      </FormField>
+      <FilmTextInputs idPrefix="edit" form={form} errors={errors} patch={patch} />
+      <CategorySelect idPrefix="edit" form={form} errors={errors} patch={patch} />
+      <GenreCheckboxes form={form} patch={patch} />
+      <NameCheckboxes
+        legend="Quốc gia"
+        items={COUNTRIES}
+        checked={form.quocgia}
+        onToggle={(name, on) => patch({ quocgia: on ? [...form.quocgia, name] : form.quocgia.filter((n) => n !== name) })}
+      />
+      <DescriptionAndVip idPrefix="edit" form={form} errors={errors} patch={patch} />
       <div className="admin-form-actions">
         <button type="submit" className="btn btn-primary" disabled={save.isPending}>
           {save.isPending ? 'Đang lưu…' : 'Lưu phim'}
