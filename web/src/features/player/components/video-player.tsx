@@ -1,5 +1,6 @@
 import { forwardRef, type PointerEvent, type ReactNode, useEffect, useId, useImperativeHandle, useRef, useState } from 'react';
 import { formatClock } from '../../../lib/format';
+import { listen } from '../../../lib/listen';
 import { useMediaSession } from '../hooks/use-media-session';
 import { loadPlayerPrefs, PLAYBACK_RATES, savePlayerPrefs } from '../player-prefs';
 
@@ -236,22 +237,25 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
       setError(null);
       setPlayed(true);
     };
-    video.addEventListener('loadedmetadata', onMeta, { once: true });
-    video.addEventListener('timeupdate', onTimeUpdate);
-    video.addEventListener('pause', report);
-    video.addEventListener('ended', onEnd);
-    video.addEventListener('error', onError);
-    video.addEventListener('playing', onPlaying);
-    window.addEventListener('pagehide', report);
+    let resumed = false;
+    const onMetaOnce = () => {
+      if (resumed) return;
+      resumed = true;
+      onMeta();
+    };
+    const stopVideo = listen(video, [
+      ['loadedmetadata', onMetaOnce],
+      ['timeupdate', onTimeUpdate],
+      ['pause', report],
+      ['ended', onEnd],
+      ['error', onError],
+      ['playing', onPlaying],
+    ]);
+    const stopWindow = listen(window, [['pagehide', report]]);
     return () => {
       if (video.currentTime > 0) report();
-      video.removeEventListener('loadedmetadata', onMeta);
-      video.removeEventListener('timeupdate', onTimeUpdate);
-      video.removeEventListener('pause', report);
-      video.removeEventListener('ended', onEnd);
-      video.removeEventListener('error', onError);
-      video.removeEventListener('playing', onPlaying);
-      window.removeEventListener('pagehide', report);
+      stopVideo();
+      stopWindow();
     };
   }, [m3u8]);
 

@@ -1,4 +1,5 @@
 import { type RefObject, useEffect, useRef } from 'react';
+import { listen } from '../../../lib/listen';
 
 interface Session {
   /** 'Film - Tập 3' */
@@ -67,20 +68,17 @@ export function useMediaSession(video: RefObject<HTMLVideoElement | null>, enabl
         // an inconsistent state while seeking: the next update corrects it
       }
     };
-    media.addEventListener('play', state);
-    media.addEventListener('pause', state);
-    media.addEventListener('loadedmetadata', position);
-    media.addEventListener('seeked', position);
-    media.addEventListener('ratechange', position);
-    media.addEventListener('play', position);
+    const stop = listen(media, [
+      ['play', state],
+      ['pause', state],
+      ['loadedmetadata', position],
+      ['seeked', position],
+      ['ratechange', position],
+      ['play', position],
+    ]);
     state();
     return () => {
-      media.removeEventListener('play', state);
-      media.removeEventListener('pause', state);
-      media.removeEventListener('loadedmetadata', position);
-      media.removeEventListener('seeked', position);
-      media.removeEventListener('ratechange', position);
-      media.removeEventListener('play', position);
+      stop();
       for (const [action] of handlers) {
         try {
           ms.setActionHandler(action, null);
