@@ -93,14 +93,7 @@ function UploadsDashboard({ stats, refresh }: { stats: UploaderStats; refresh: R
   return (
     <section>
       <AdminHeading title="Phim của bạn">{refresh}</AdminHeading>
-      <dl className="stat-grid">
-        {cards.map(([label, value]) => (
-          <div key={label} className="stat-card">
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <StatCards cards={cards} />
       <div className="admin-card">
         <h2>Phim cập nhật gần đây</h2>
         {stats.recentFilms.length === 0 ? (
@@ -180,14 +173,7 @@ export function DashboardPage() {
       <AdminHeading title="Tổng quan">
         <RefreshButton query={stats} />
       </AdminHeading>
-      <dl className="stat-grid">
-        {cards.map(([label, value]) => (
-          <div key={label} className="stat-card">
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <StatCards cards={cards} />
       <div className="chart-grid">
         <div className="admin-card">
           <h2>Lượt xem 30 ngày qua</h2>
@@ -214,5 +200,19 @@ export function DashboardPage() {
         </div>
       </div>
     </section>
+  );
+}
+
+/** The figures at the top of a dashboard, one card each: [label, formatted value]. */
+function StatCards({ cards }: { cards: readonly (readonly [string, string])[] }) {
+  return (
+    <dl className="stat-grid">
+      {cards.map(([label, value]) => (
+        <div key={label} className="stat-card">
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }

@@ -43,38 +43,20 @@ export function OrdersPage({ filter, onFilter }: { filter: OrdersFilter; onFilte
         <RefreshButton query={orders} />
       </AdminHeading>
       <div className="admin-toolbar">
-        <label>
-          Phương thức{' '}
-          <select
-            className="admin-input"
-            aria-label="Phương thức thanh toán"
-            value={filter.method}
-            onChange={(e) => onFilter({ method: e.target.value as PaymentMethod | '', page: 1 })}
-          >
-            <option value="">Tất cả</option>
-            {PAYMENT_METHODS.map((m) => (
-              <option key={m} value={m}>
-                {METHOD_TEXT[m]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Trạng thái{' '}
-          <select
-            className="admin-input"
-            aria-label="Trạng thái đơn"
-            value={filter.status}
-            onChange={(e) => onFilter({ status: e.target.value as OrderStatus | '', page: 1 })}
-          >
-            <option value="">Tất cả</option>
-            {ORDER_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {STATUS_TEXT[s]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Phương thức"
+          ariaLabel="Phương thức thanh toán"
+          value={filter.method}
+          options={PAYMENT_METHODS.map((m) => [m, METHOD_TEXT[m]] as const)}
+          onChange={(value) => onFilter({ method: value as PaymentMethod | '', page: 1 })}
+        />
+        <FilterSelect
+          label="Trạng thái"
+          ariaLabel="Trạng thái đơn"
+          value={filter.status}
+          options={ORDER_STATUSES.map((st) => [st, STATUS_TEXT[st]] as const)}
+          onChange={(value) => onFilter({ status: value as OrderStatus | '', page: 1 })}
+        />
       </div>
       {orders.isError && (
         <p className="field-error" role="alert">
@@ -138,5 +120,34 @@ export function OrdersPage({ filter, onFilter }: { filter: OrdersFilter; onFilte
       </div>
       {orders.data && <AdminPager pagination={orders.data.pagination} onPage={(page) => onFilter({ page })} />}
     </section>
+  );
+}
+
+/** One of the list's filters: "Tất cả" (the empty value) and each [value, text]. */
+function FilterSelect({
+  label,
+  ariaLabel,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  ariaLabel: string;
+  value: string;
+  options: readonly (readonly [string, string])[];
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label>
+      {label}{' '}
+      <select className="admin-input" aria-label={ariaLabel} value={value} onChange={(e) => onChange(e.target.value)}>
+        <option value="">Tất cả</option>
+        {options.map(([optionValue, text]) => (
+          <option key={optionValue} value={optionValue}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
