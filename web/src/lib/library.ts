@@ -177,7 +177,8 @@ export const historyQuery = (userId: string, page: number) =>
     staleTime: 15_000,
   });
 
-function entryOf(h: HistoryResponse['data'][number]): WatchEntry {
+/** An account history row as the device's watch entry (what the history list and "Xem tiếp" show). */
+export function entryOf(h: HistoryResponse['data'][number]): WatchEntry {
   return {
     slug: h.slug,
     title: h.film.title,

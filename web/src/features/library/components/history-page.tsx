@@ -3,7 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { Poster } from '../../../components/film/poster';
 import { formatClock, formatDateTime } from '../../../lib/format';
-import { clearWatched, forgetWatched, historyQuery } from '../../../lib/library';
+import { clearWatched, entryOf, forgetWatched, historyQuery } from '../../../lib/library';
 import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
 import { useSession } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
@@ -19,18 +19,7 @@ export function HistoryPage() {
   const [page, setPage] = useState(1);
   const device = useWatchHistory();
   const server = useQuery({ ...historyQuery(session?.id ?? '', page), enabled: !!session });
-  const entries: WatchEntry[] = session
-    ? (server.data?.data.map((h) => ({
-        slug: h.slug,
-        title: h.film.title,
-        poster: h.film.thumb || h.film.hinhanh,
-        episode: h.episode,
-        server: '',
-        time: h.position,
-        duration: h.duration,
-        updatedAt: h.updatedAt,
-      })) ?? [])
-    : device;
+  const entries: WatchEntry[] = session ? (server.data?.data.map(entryOf) ?? []) : device;
   const totalPages = session ? (server.data?.pagination.totalPages ?? 1) : 1;
 
   const clearAll = () => {
