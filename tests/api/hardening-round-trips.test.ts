@@ -1,44 +1,18 @@
 // Round trips on the Worker path: the app over @libsql/client/web, as worker/index.ts builds it, against
 // the Hrana test server. Each pipeline the server sees is one network round trip to Turso in production.
-import { createClient } from '@libsql/client/web';
-import { drizzle } from 'drizzle-orm/libsql/web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../worker/app';
-import { loadConfig } from '../../worker/config';
-import { schema } from '../../worker/db/client';
-import { openDatabase } from '../../worker/db/node-client';
-import { seedCatalogue } from '../helpers/catalogue-fixture';
-import { type HranaServer, startHranaServer } from '../helpers/hrana-server';
+import { startWorkerPath, type WorkerPath } from '../helpers/worker-path';
 
-let server: HranaServer;
-let app: ReturnType<typeof createApp>;
-const closers: (() => void)[] = [];
-
+let worker: WorkerPath;
 beforeAll(async () => {
-  server = await startHranaServer();
-  // Seeded through a file connection (fast); the app reads through Hrana like a Worker.
-  const local = openDatabase(`file:${server.path}`);
-  await seedCatalogue(local.db);
-  local.client.close();
-  const client = createClient({ url: server.url });
-  closers.push(() => client.close());
-  const config = loadConfig({ APP_ENV: 'test', PUBLIC_CACHE_SECONDS: '0' });
-  app = createApp({ db: drizzle(client, { schema }), config, now: Date.now, fetch: globalThis.fetch });
-  // The client's first call probes the protocol version: not a cost of any endpoint.
-  await app.request('/api/health');
+  worker = await startWorkerPath();
 });
 afterAll(async () => {
-  for (const close of closers) close();
-  await server?.close();
+  await worker?.close();
 });
 
 /** Round trips one request costs, and its status. */
-async function roundTrips(path: string): Promise<{ trips: number; status: number }> {
-  const before = server.stats.pipelines();
-  const res = await app.request(path);
-  await res.arrayBuffer();
-  return { trips: server.stats.pipelines() - before, status: res.status };
-}
+const roundTrips = (url: string) => worker.measure(url);
 
 /** Every public read endpoint of the issue's goal; one line each as endpoints are added. */
 const PUBLIC_READS: [string, string][] = [

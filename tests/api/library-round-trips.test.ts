@@ -1,48 +1,29 @@
 // PUT /api/me/progress on the Worker path (@libsql/client/web against the Hrana test server): each
 // pipeline the server sees is one network round trip to Turso in production. The write itself is one.
-import { createClient } from '@libsql/client/web';
-import { drizzle } from 'drizzle-orm/libsql/web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../worker/app';
-import { loadConfig } from '../../worker/config';
-import { schema } from '../../worker/db/client';
-import { openDatabase } from '../../worker/db/node-client';
-import { createUser } from '../helpers/auth';
-import { seedCatalogue } from '../helpers/catalogue-fixture';
-import { type HranaServer, startHranaServer } from '../helpers/hrana-server';
+import { createUser, type TestUser } from '../helpers/auth';
+import { startWorkerPath, type WorkerPath } from '../helpers/worker-path';
 
-let server: HranaServer;
-let app: ReturnType<typeof createApp>;
+let worker: WorkerPath;
 let token = '';
-const closers: (() => void)[] = [];
 
 beforeAll(async () => {
-  server = await startHranaServer();
-  const local = openDatabase(`file:${server.path}`);
-  await seedCatalogue(local.db);
-  const user = await createUser(local.db);
-  local.client.close();
-  const client = createClient({ url: server.url });
-  closers.push(() => client.close());
-  app = createApp({ db: drizzle(client, { schema }), config: loadConfig({ APP_ENV: 'test' }), now: Date.now, fetch: globalThis.fetch });
-  const res = await app.request('/api/dang-nhap', {
+  let user: TestUser | undefined;
+  worker = await startWorkerPath(async (db) => {
+    user = await createUser(db);
+  });
+  const res = await worker.app.request('/api/dang-nhap', {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.77' },
-    body: JSON.stringify({ email: user.email, password: user.password }),
+    body: JSON.stringify({ email: user?.email, password: user?.password }),
   });
   token = ((await res.json()) as { token: string }).token;
 });
 afterAll(async () => {
-  for (const close of closers) close();
-  await server?.close();
+  await worker?.close();
 });
 
-async function tripsOf(path: string, init: RequestInit): Promise<{ trips: number; status: number }> {
-  const before = server.stats.pipelines();
-  const res = await app.request(path, init);
-  await res.arrayBuffer();
-  return { trips: server.stats.pipelines() - before, status: res.status };
-}
+const tripsOf = (path: string, init: RequestInit) => worker.measure(path, init);
 
 describe('PUT /api/me/progress on the Worker path', () => {
   it('a batch of 50 items costs one round trip for the write (plus one reading the viewer)', async () => {
@@ -61,10 +42,9 @@ describe('PUT /api/me/progress on the Worker path', () => {
     expect(read.status).toBe(200);
     expect(read.trips).toBe(1);
     const viewer = 1;
-    const before = server.stats.pipelines();
-    const res = await app.request('/api/me/progress', { method: 'PUT', headers, body: JSON.stringify({ items }) });
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ saved: 50 });
-    expect(server.stats.pipelines() - before - viewer).toBe(1);
+    const write = await tripsOf('/api/me/progress', { method: 'PUT', headers, body: JSON.stringify({ items }) });
+    expect(write.status).toBe(200);
+    expect(write.body).toEqual({ saved: 50 });
+    expect(write.trips - viewer).toBe(1);
   });
 });

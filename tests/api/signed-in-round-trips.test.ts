@@ -1,47 +1,24 @@
 // Signed-in reads on the Worker path (@libsql/client/web against the Hrana test server): each pipeline the
 // server sees is one network round trip to Turso in production. The viewer behind a token is read in the
 // handler's own batch (services/auth/viewer.ts: batchWithViewer), so signing in adds no round trip.
-import { createClient } from '@libsql/client/web';
 import { eq } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/libsql/web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../worker/app';
-import { loadConfig } from '../../worker/config';
-import { schema } from '../../worker/db/client';
-import { openDatabase } from '../../worker/db/node-client';
 import { users } from '../../worker/db/schema';
 import { createUser, type TestUser } from '../helpers/auth';
-import { seedCatalogue } from '../helpers/catalogue-fixture';
-import { type HranaServer, startHranaServer } from '../helpers/hrana-server';
+import { startWorkerPath, type WorkerPath } from '../helpers/worker-path';
 
-let server: HranaServer;
-let app: ReturnType<typeof createApp>;
-let db: ReturnType<typeof drizzle<typeof schema>>;
-const closers: (() => void)[] = [];
-
+let worker: WorkerPath;
 beforeAll(async () => {
-  server = await startHranaServer();
-  const local = openDatabase(`file:${server.path}`);
-  await seedCatalogue(local.db);
-  local.client.close();
-  const client = createClient({ url: server.url });
-  closers.push(() => client.close());
-  db = drizzle(client, { schema });
-  // No whole-response or film record reuse: every request below reads the database.
-  const config = loadConfig({ APP_ENV: 'test', PUBLIC_CACHE_SECONDS: '0' });
-  app = createApp({ db, config, now: Date.now, fetch: globalThis.fetch });
-  // The client's first call probes the protocol version: not a cost of any endpoint.
-  await app.request('/api/health');
+  worker = await startWorkerPath();
 });
 afterAll(async () => {
-  for (const close of closers) close();
-  await server?.close();
+  await worker?.close();
 });
 
 let ip = 10;
 async function signIn(user: TestUser): Promise<Record<string, string>> {
   ip += 1;
-  const res = await app.request('/api/dang-nhap', {
+  const res = await worker.app.request('/api/dang-nhap', {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${ip}` },
     body: JSON.stringify({ email: user.email, password: user.password }),
@@ -51,10 +28,8 @@ async function signIn(user: TestUser): Promise<Record<string, string>> {
 }
 
 async function request(path: string, headers: Record<string, string> = {}) {
-  const before = server.stats.pipelines();
-  const res = await app.request(path, { headers });
-  const body = (await res.json()) as Record<string, unknown>;
-  return { trips: server.stats.pipelines() - before, status: res.status, body, res };
+  const measured = await worker.measure(path, { headers });
+  return { ...measured, body: measured.body as Record<string, unknown> };
 }
 
 const FILM = '/api/product/dat-rung-phuong-nam';
@@ -64,7 +39,7 @@ const MEMBER_READS = ['/api/me/watchlist', '/api/me/history?page=1', '/api/me/pr
 describe('signed-in reads cost the round trips of the anonymous ones', () => {
   it('film detail: one round trip signed out and signed in, with the viewer own rating', async () => {
     const headers = await signIn(await createUserThrough());
-    const rated = await app.request('/api/product/rating_star', {
+    const rated = await worker.app.request('/api/product/rating_star', {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
       body: JSON.stringify({ titlefilm: 'dat-rung-phuong-nam', starselect: 4 }),
@@ -114,12 +89,12 @@ describe('a token whose user is gone or whose session is retired is still refuse
   it('sign out everywhere: /api/me reads answer 401, the film page is the anonymous one', async () => {
     const user = await createUserThrough();
     const headers = await signIn(user);
-    await app.request('/api/product/rating_star', {
+    await worker.app.request('/api/product/rating_star', {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
       body: JSON.stringify({ titlefilm: 'dat-rung-phuong-nam', starselect: 5 }),
     });
-    await db.update(users).set({ sessionEpoch: 7 }).where(eq(users.id, user.id));
+    await worker.db.update(users).set({ sessionEpoch: 7 }).where(eq(users.id, user.id));
     for (const path of MEMBER_READS) {
       const read = await request(path, headers);
       expect(read.status, path).toBe(401);
@@ -134,7 +109,7 @@ describe('a token whose user is gone or whose session is retired is still refuse
   it('a deleted user: /api/me reads answer 401', async () => {
     const user = await createUserThrough();
     const headers = await signIn(user);
-    await db.delete(users).where(eq(users.id, user.id));
+    await worker.db.delete(users).where(eq(users.id, user.id));
     for (const path of MEMBER_READS) expect((await request(path, headers)).status, path).toBe(401);
   });
 
@@ -149,5 +124,5 @@ describe('a token whose user is gone or whose session is retired is still refuse
 
 /** A user written through the app's own client (the Hrana server's database). */
 async function createUserThrough(): Promise<TestUser> {
-  return createUser(db);
+  return createUser(worker.db);
 }
