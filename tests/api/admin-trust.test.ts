@@ -317,7 +317,11 @@ describe('deleted films stay deleted', () => {
     expect(cli.filmsNew).toBe(0);
     expect(await slugs()).toEqual(['hanh-dong-3']);
 
-    // Restore: the film is back with its episodes, the tombstone is gone, and crawls update it again.
+    // Restore: the film is back with its episodes, the tombstone is gone, and crawls update it again. The public
+    // listing read (and kept in the response cache) while it was deleted shows it at once.
+    const listed = async () =>
+      (await json<{ data: { slug: string }[] }>(await t.request('/api/product/product-phimhanhdong?page=1'))).data.map((f) => f.slug);
+    expect(await listed()).not.toContain('hanh-dong-1');
     const one = deleted.data.find((d) => d.slug === 'hanh-dong-1')!;
     const restored = await json<RestoreFilmResponse>(
       await t.request(`/api/admin/deleted-films/${one.id}/restore`, { method: 'POST', headers: admin }),
@@ -325,6 +329,7 @@ describe('deleted films stay deleted', () => {
     expect(restored).toMatchObject({ message: 'Đã khôi phục phim', slug: 'hanh-dong-1' });
     const detail = await json<FilmDetailResponse>(await t.request('/api/product/hanh-dong-1'));
     expect(detail.datafilm.linkfilms.length).toBeGreaterThan(0);
+    expect(await listed()).toContain('hanh-dong-1');
     expect((await t.request(`/api/admin/deleted-films/${one.id}/restore`, { method: 'POST', headers: admin })).status).toBe(404);
     const left = await json<DeletedFilmsResponse>(await t.request('/api/admin/deleted-films', { headers: admin }));
     expect(left.data.map((d) => d.slug)).toEqual(['hanh-dong-2']);
