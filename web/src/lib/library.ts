@@ -2,7 +2,7 @@
 // come from the account (/api/me/*), written through the outbox of lib/library-sync.ts; a visitor's
 // live on the device and merge into the account at sign-in (docs/decisions/0800-member-library.md).
 import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
-import { useSyncExternalStore } from 'react';
+import { createContext, createElement, type ReactNode, useContext, useMemo, useSyncExternalStore } from 'react';
 import type { FilmCard } from '../../../worker/schemas/catalogue';
 import type { HistoryResponse, WatchlistItem, WatchlistResponse } from '../../../worker/schemas/library';
 import { api, unwrap } from './api-client';
@@ -96,13 +96,42 @@ export const watchlistQuery = (userId: string) =>
     networkMode: 'always',
   });
 
-/** The list the hearts read: the member's from the account (signed in) or the device's (visitor). */
-export function useWatchlistSlugs(): { slugs: ReadonlySet<string>; ready: boolean } {
+export interface WatchlistSlugs {
+  slugs: ReadonlySet<string>;
+  ready: boolean;
+}
+
+/**
+ * The list the hearts read: the member's from the account (signed in) or the device's (visitor). Read once
+ * for the whole page (WatchlistSlugsProvider), not once per heart: a page of cards had a query observer and a
+ * Set per card, a tenth of a home page's render on the host.
+ */
+function useWatchlistSlugsOnce(): WatchlistSlugs {
   const session = useSession();
   const visitor = useVisitorList();
   const member = useQuery({ ...watchlistQuery(session?.id ?? ''), enabled: !!session });
-  if (!session) return { slugs: new Set(visitor.map((e) => e.slug)), ready: true };
-  return { slugs: new Set(member.data?.data.map((i) => i.slug) ?? []), ready: member.isSuccess };
+  const memberData = member.data;
+  const ready = !session || member.isSuccess;
+  return useMemo(
+    () => ({
+      slugs: new Set(session ? (memberData?.data.map((i) => i.slug) ?? []) : visitor.map((e) => e.slug)),
+      ready,
+    }),
+    [session, visitor, memberData, ready],
+  );
+}
+
+const WatchlistSlugsContext = createContext<WatchlistSlugs | null>(null);
+
+/** Holds the hearts' list for everything below it (the app's root). */
+export function WatchlistSlugsProvider({ children }: { children: ReactNode }) {
+  return createElement(WatchlistSlugsContext.Provider, { value: useWatchlistSlugsOnce() }, children);
+}
+
+export function useWatchlistSlugs(): WatchlistSlugs {
+  const value = useContext(WatchlistSlugsContext);
+  if (!value) throw new Error('useWatchlistSlugs needs a WatchlistSlugsProvider above it');
+  return value;
 }
 
 /** Items of the list page: the member's (with what is new) or the visitor's. */

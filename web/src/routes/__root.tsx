@@ -6,6 +6,7 @@ import { SiteFooter } from '../components/layout/site-footer';
 import { SiteHeader } from '../components/layout/site-header';
 import { AccountLinks } from '../features/auth/components/account-links';
 import { SearchBox } from '../features/search/components/search-box';
+import { WatchlistSlugsProvider } from '../lib/library';
 import type { Session } from '../lib/session';
 import { AppToaster } from '../lib/toast';
 
@@ -31,7 +32,14 @@ function RootLayout() {
       <OfflineBanner />
       {publicChrome && <SiteHeader account={<AccountLinks />} search={<SearchBox />} />}
       <main id="main" tabIndex={-1}>
-        <Outlet />
+        {/* The hearts on the public pages' cards read the list once for the page. */}
+        {publicChrome ? (
+          <WatchlistSlugsProvider>
+            <Outlet />
+          </WatchlistSlugsProvider>
+        ) : (
+          <Outlet />
+        )}
       </main>
       {publicChrome && <SiteFooter />}
       <AppToaster />
