@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest';
+import { DEMO } from './helpers/accounts';
 import { screenshot, setupBrowser } from './helpers/browser';
+import { PHONE, signInByTouch, tap } from './helpers/phone';
 
 const b = setupBrowser();
 const phone = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
@@ -29,6 +31,33 @@ describe('mobile (390x844)', () => {
     await page.getByRole('heading', { level: 1 }).waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await screenshot(page, 'film-mobile');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('after signing in, the welcome toast sits below the header: the menu button can be tapped at once', async () => {
+    const { page, context, errors } = await b.newPage(PHONE);
+    await page.goto('/dang-nhap');
+    await signInByTouch(page, DEMO.user);
+    const toast = page.locator('[data-sonner-toast]').first();
+    await toast.waitFor({ state: 'visible' });
+    const header = await page.locator('.site-header').boundingBox();
+    // Once it has slid in (its box stops moving), its top is below the header's bottom.
+    let settled = -1;
+    await expect
+      .poll(async () => {
+        const y = (await toast.boundingBox())?.y ?? -1;
+        const same = y === settled;
+        settled = y;
+        return same;
+      })
+      .toBe(true);
+    expect(settled).toBeGreaterThanOrEqual(header!.y + header!.height);
+    await screenshot(page, 'toast-below-header-mobile');
+    // While the toast still shows, a finger on the menu button opens the menu.
+    await tap(page, page.getByRole('button', { name: 'Mở menu' }));
+    expect(await page.locator('#site-nav').isVisible()).toBe(true);
+    expect(await toast.isVisible()).toBe(true);
     expect(errors).toEqual([]);
     await context.close();
   });

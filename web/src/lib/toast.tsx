@@ -20,11 +20,25 @@ const mounted = new Promise<void>((resolve) => {
   markMounted = resolve;
 });
 
+const BELOW_HEADER = 'calc(var(--header-bottom, var(--header-h)) + 8px)';
+
 const LazyToaster = lazy(() =>
   loadSonner().then(({ Toaster }) => ({
     default: function ToasterMounted() {
       useEffect(() => markMounted(), []);
-      return <Toaster position="top-right" duration={5000} theme="dark" richColors closeButton />;
+      // Top right, as the spec says, below the header (components/layout/site-header.tsx sets --header-bottom):
+      // on a phone the menu button is in that corner, on a laptop the account links.
+      return (
+        <Toaster
+          position="top-right"
+          offset={{ top: BELOW_HEADER }}
+          mobileOffset={{ top: BELOW_HEADER }}
+          duration={5000}
+          theme="dark"
+          richColors
+          closeButton
+        />
+      );
     },
   })),
 );

@@ -1,5 +1,5 @@
 import { Link, useRouterState } from '@tanstack/react-router';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { CATEGORIES, COUNTRIES, GENRES } from '../../../../worker/schemas/taxonomy';
 import { Logo } from './logo';
 import { NavDropdown, type NavEntry } from './nav-dropdown';
@@ -21,9 +21,23 @@ export function SiteHeader({ account, search }: { account: ReactNode; search: Re
   // The menu is open for the page it was opened on: navigating closes it without an effect.
   const [openOn, setOpenOn] = useState<string | null>(null);
   const menuOpen = openOn === pathname;
+  const header = useRef<HTMLElement>(null);
+  // The header's height as --header-bottom (it wraps to two rows on a phone and grows with the open menu):
+  // toasts sit below it (lib/toast.tsx), never over the menu button.
+  useEffect(() => {
+    const el = header.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const root = document.documentElement.style;
+    const observer = new ResizeObserver(() => root.setProperty('--header-bottom', `${Math.ceil(el.getBoundingClientRect().height)}px`));
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      root.removeProperty('--header-bottom');
+    };
+  }, []);
 
   return (
-    <header className="site-header">
+    <header className="site-header" ref={header}>
       <div className="container header-row">
         <Link to="/" className="logo" aria-label="PhimViet - Trang chủ">
           <Logo />
