@@ -146,6 +146,7 @@ describe('settings', () => {
       bankName: '',
       bankAccount: '',
       bankHolder: '',
+      bankBin: '970436',
       crawlSource: 'http://127.0.0.1:8788',
     });
     expect(first.allowedCrawlSources).toEqual(['http://127.0.0.1:8788', 'https://ophim1.com']);
@@ -164,6 +165,10 @@ describe('settings', () => {
     expect(put.status).toBe(200);
     const saved = (await (await t.request('/api/admin/settings', { headers: auth })).json()) as SettingsResponse;
     expect(saved.data).toMatchObject({ hotline: '0909 000 111', bankName: 'Vietcombank', crawlSource: 'https://ophim1.com' });
+    // A save of one field keeps the others (the bank account is not erased by a new hotline).
+    expect((await t.request('/api/admin/settings', { method: 'PUT', json: { hotline: '0909 222 333' }, headers: auth })).status).toBe(200);
+    const partial = (await (await t.request('/api/admin/settings', { headers: auth })).json()) as SettingsResponse;
+    expect(partial.data).toEqual({ ...saved.data, hotline: '0909 222 333' });
 
     const evil = await t.request('/api/admin/settings', {
       method: 'PUT',
@@ -176,9 +181,11 @@ describe('settings', () => {
     expect(bad.status).toBe(400);
 
     const audit = (await (await t.request('/api/admin/audit?action=settings.update', { headers: auth })).json()) as AuditResponse;
-    expect(audit.data).toHaveLength(1);
-    expect(audit.data[0]?.before).toMatchObject({ hotline: '1900 1234', crawlSource: 'http://127.0.0.1:8788' });
-    expect(audit.data[0]?.after).toMatchObject({ hotline: '0909 000 111', crawlSource: 'https://ophim1.com' });
+    expect(audit.data).toHaveLength(2);
+    expect(audit.data[1]?.before).toMatchObject({ hotline: '1900 1234', crawlSource: 'http://127.0.0.1:8788' });
+    expect(audit.data[1]?.after).toMatchObject({ hotline: '0909 000 111', crawlSource: 'https://ophim1.com' });
+    expect(audit.data[0]?.before).toEqual({ hotline: '0909 000 111' });
+    expect(audit.data[0]?.after).toEqual({ hotline: '0909 222 333' });
   });
 });
 

@@ -519,6 +519,42 @@ describe('bank transfer and admin confirmation', () => {
   });
 });
 
+describe('the VietQR bank BIN', () => {
+  it("comes from the settings beside the account it belongs to: an admin's BIN reaches the transfer details, a bad one is refused by name, empty shows no code", async () => {
+    const user = await buyer();
+    const admin = await buyer();
+    await t.deps.db.run(sql`update users set roles = 'user,admin' where id = ${admin.id}`);
+    const transfer = async () =>
+      (
+        (await (
+          await t.request('/api/product/bank_transfer', { json: { plan: 'VIP1', months: 1 }, headers: user.auth })
+        ).json()) as BankTransferResponse
+      ).bank;
+    expect((await transfer()).bin).toBe(cfg().BANK_BIN ?? null);
+
+    const save = (json: Record<string, string>) => t.request('/api/admin/settings', { method: 'PUT', json, headers: admin.auth });
+    expect(
+      (await save({ bankName: 'VietinBank', bankAccount: '1122334455', bankHolder: 'CONG TY PHIM VIET', bankBin: '970415' })).status,
+    ).toBe(200);
+    expect(await transfer()).toEqual({
+      name: 'VietinBank',
+      accountNumber: '1122334455',
+      accountHolder: 'CONG TY PHIM VIET',
+      bin: '970415',
+    });
+
+    for (const bad of ['97041', '9704155', 'abcdef']) {
+      const refused = await save({ bankBin: bad });
+      expect(refused.status).toBe(400);
+      expect((await errorOf(refused)).message).toMatch(/^bankBin:/);
+    }
+    expect((await transfer()).bin).toBe('970415');
+
+    expect((await save({ bankBin: '' })).status).toBe(200);
+    expect((await transfer()).bin).toBeNull();
+  });
+});
+
 describe('orders of the signed-in user', () => {
   it('a buyer opens at most 10 orders per 10 minutes: the 11th is 429 in the JSON error shape and writes no row', async () => {
     const user = await buyer();

@@ -253,6 +253,33 @@ describe('back office', () => {
     expect(errors).toEqual([]);
     await phone.context.close();
   });
+
+  test('the VietQR bank BIN is set beside the account in settings: a wrong one is named under its field', async () => {
+    const { page, errors } = admin;
+    await page.goto('/admin/settings');
+    const form = page.getByRole('form', { name: 'Cài đặt' });
+    const bin = form.getByLabel(/^Mã BIN ngân hàng/);
+    expect(await bin.inputValue()).toBe('970436');
+    await bin.fill('97041');
+    await form.getByRole('button', { name: 'Lưu cài đặt' }).click();
+    await form.getByText('Mã BIN gồm đúng 6 chữ số (hoặc để trống).').waitFor();
+    expect(await bin.getAttribute('aria-invalid')).toBe('true');
+    expect((await api<{ data: { bankBin: string } }>('/api/admin/settings')).data.bankBin).toBe('970436');
+
+    await bin.fill('970415');
+    await form.getByRole('button', { name: 'Lưu cài đặt' }).click();
+    await toast(page, 'Đã lưu cài đặt').waitFor();
+    expect((await api<{ data: { bankBin: string } }>('/api/admin/settings')).data.bankBin).toBe('970415');
+    const details = await api<{ bank: { bin: string | null } }>('/api/product/bank_transfer', {
+      method: 'POST',
+      body: JSON.stringify({ plan: 'VIP1', months: 1 }),
+    });
+    expect(details.bank.bin).toBe('970415');
+
+    // The demo's bank again, for the other tests of the run.
+    await api('/api/admin/settings', { method: 'PUT', body: JSON.stringify({ bankBin: '970436' }) });
+    expect(errors).toEqual([]);
+  });
 });
 
 describe('loose ends seen from the outside', () => {

@@ -574,15 +574,23 @@ export interface AdminAnalytics {
 // Settings (admin only): GET/PUT /api/admin/settings
 
 export const settingsSchema = z.object({
-  hotline: text(50).default(''),
-  bankName: text(100).default(''),
-  bankAccount: text(50).default(''),
-  bankHolder: text(100).default(''),
+  hotline: text(50),
+  bankName: text(100),
+  bankAccount: text(50),
+  bankHolder: text(100),
+  /** The bank's 6-digit NAPAS BIN, for the transfer's VietQR code; empty: the page shows no code. */
+  bankBin: z
+    .string({ error: 'must be text' })
+    .trim()
+    .regex(/^(?:\d{6})?$/, 'must be the 6-digit NAPAS BIN of the bank, or empty'),
   /** Base URL crawled by admin and scheduled crawls; its origin must be in CRAWL_SOURCES. */
   crawlSource: httpUrl,
 });
 export type AdminSettings = z.infer<typeof settingsSchema>;
-/** PUT body: any subset of the fields. */
+/**
+ * PUT body: any subset of the fields; a field left out keeps its value (no defaults here: a default would
+ * fill the missing fields with '' and a save of the hotline alone would erase the bank account).
+ */
 export const updateSettingsSchema = settingsSchema.partial();
 export interface SettingsResponse {
   data: AdminSettings;

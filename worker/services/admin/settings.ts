@@ -11,10 +11,17 @@ import { type Actor, auditInsert } from './audit';
 
 type SettingsConfig = Pick<
   Config,
-  'PAYMENT_HOTLINE' | 'BANK_NAME' | 'BANK_ACCOUNT_NUMBER' | 'BANK_ACCOUNT_HOLDER' | 'CRAWL_SOURCE' | 'CRAWL_SOURCES'
+  'PAYMENT_HOTLINE' | 'BANK_NAME' | 'BANK_ACCOUNT_NUMBER' | 'BANK_ACCOUNT_HOLDER' | 'BANK_BIN' | 'CRAWL_SOURCE' | 'CRAWL_SOURCES'
 >;
 
-const KEYS = ['hotline', 'bankName', 'bankAccount', 'bankHolder', 'crawlSource'] as const satisfies readonly (keyof AdminSettings)[];
+const KEYS = [
+  'hotline',
+  'bankName',
+  'bankAccount',
+  'bankHolder',
+  'bankBin',
+  'crawlSource',
+] as const satisfies readonly (keyof AdminSettings)[];
 
 function defaults(config: SettingsConfig): AdminSettings {
   return {
@@ -22,6 +29,7 @@ function defaults(config: SettingsConfig): AdminSettings {
     bankName: config.BANK_NAME ?? '',
     bankAccount: config.BANK_ACCOUNT_NUMBER ?? '',
     bankHolder: config.BANK_ACCOUNT_HOLDER ?? '',
+    bankBin: config.BANK_BIN ?? '',
     crawlSource: config.CRAWL_SOURCE,
   };
 }

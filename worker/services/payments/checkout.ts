@@ -108,7 +108,7 @@ export async function startBankTransfer(
   input: { buyer: Buyer; plan: PlanId; months: number },
 ): Promise<BankTransferResponse> {
   // The operator's settings page overrides the environment's account (services/admin/settings.ts).
-  const { bankName, bankAccount, bankHolder, hotline } = await readSettings(deps.db, deps.config);
+  const { bankName, bankAccount, bankHolder, bankBin, hotline } = await readSettings(deps.db, deps.config);
   if (!bankName || !bankAccount || !bankHolder) throw unavailable();
   const order = await createOrder(deps.db, {
     userId: input.buyer.id,
@@ -123,7 +123,7 @@ export async function startBankTransfer(
     planName: PLANS[order.plan].name,
     months: order.months,
     amount: order.amount,
-    bank: { name: bankName, accountNumber: bankAccount, accountHolder: bankHolder, bin: deps.config.BANK_BIN ?? null },
+    bank: { name: bankName, accountNumber: bankAccount, accountHolder: bankHolder, bin: bankBin || null },
     note: input.buyer.email,
     name: input.buyer.name,
     email: input.buyer.email,

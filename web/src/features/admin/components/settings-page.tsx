@@ -15,6 +15,11 @@ const FIELDS: { key: keyof AdminSettings; label: string; hint?: string }[] = [
   { key: 'bankName', label: 'Ngân hàng nhận chuyển khoản' },
   { key: 'bankAccount', label: 'Số tài khoản' },
   { key: 'bankHolder', label: 'Chủ tài khoản' },
+  {
+    key: 'bankBin',
+    label: 'Mã BIN ngân hàng (NAPAS, 6 số)',
+    hint: 'Mã VietQR trên trang chuyển khoản ghi ngân hàng theo mã này: đổi ngân hàng thì đổi cả mã. Để trống thì trang không hiện mã QR.',
+  },
   { key: 'crawlSource', label: 'Nguồn thu thập phim (URL)' },
 ];
 
@@ -47,7 +52,13 @@ export function SettingsPage() {
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (form) save.mutate(form);
+    if (!form) return;
+    if (!/^(?:\d{6})?$/.test(form.bankBin.trim())) {
+      setError({ field: 'bankBin', message: 'Mã BIN gồm đúng 6 chữ số (hoặc để trống).' });
+      document.getElementById('settings-bankBin')?.focus();
+      return;
+    }
+    save.mutate(form);
   };
 
   return (
@@ -57,7 +68,7 @@ export function SettingsPage() {
       {!form && settings.isPending && <p className="muted">Loading...</p>}
       {form && (
         <form className="admin-card admin-form" onSubmit={submit} noValidate aria-label="Cài đặt">
-          {FIELDS.map(({ key, label }) => {
+          {FIELDS.map(({ key, label, hint }) => {
             const message = error?.field === key ? error.message : undefined;
             return (
               <FormField key={key} id={`settings-${key}`} label={label} error={message} wide={key === 'crawlSource'}>
@@ -65,10 +76,12 @@ export function SettingsPage() {
                   id={`settings-${key}`}
                   className="admin-input"
                   type={key === 'crawlSource' ? 'url' : 'text'}
+                  inputMode={key === 'bankBin' ? 'numeric' : undefined}
                   value={form[key]}
                   onChange={(e) => setForm({ ...form, [key]: e.target.value })}
                   {...invalidProps(`settings-${key}`, message)}
                 />
+                {hint && <p className="form-hint">{hint}</p>}
               </FormField>
             );
           })}
