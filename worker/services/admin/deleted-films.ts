@@ -80,31 +80,23 @@ export async function filmRestoreSnapshots(db: Db, ids: readonly number[]): Prom
 
 /** The tombstone inserts, for the delete's batch (one transaction with the deletes). */
 export function tombstoneInserts(db: Db, actor: Actor, snapshots: readonly FilmSnapshot[], now: number) {
-  return snapshots.map((f) =>
-    db
-      .insert(deletedFilms)
-      .values({
-        sourceKey: f.sourceKey ?? null,
-        slug: f.slug,
-        title: f.title,
-        snapshot: JSON.stringify(f),
-        deletedBy: actor.id,
-        deletedByEmail: actor.email,
-        deletedAt: now,
-      })
-      // Deleted again after a restore that a crawl has not yet matched: the newest snapshot wins.
-      .onConflictDoUpdate({
-        target: deletedFilms.sourceKey,
-        set: {
-          slug: f.slug,
-          title: f.title,
-          snapshot: JSON.stringify(f),
-          deletedBy: actor.id,
-          deletedByEmail: actor.email,
-          deletedAt: now,
-        },
-      }),
-  );
+  return snapshots.map((f) => {
+    const tombstone = {
+      slug: f.slug,
+      title: f.title,
+      snapshot: JSON.stringify(f),
+      deletedBy: actor.id,
+      deletedByEmail: actor.email,
+      deletedAt: now,
+    };
+    return (
+      db
+        .insert(deletedFilms)
+        .values({ ...tombstone, sourceKey: f.sourceKey ?? null })
+        // Deleted again after a restore that a crawl has not yet matched: the newest snapshot wins.
+        .onConflictDoUpdate({ target: deletedFilms.sourceKey, set: tombstone })
+    );
+  });
 }
 
 /** GET /api/admin/deleted-films?page=: newest deletions first. */
