@@ -1,47 +1,13 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { collectDialogs, DEMO, freeFilms, sessionStorageOf } from './helpers/accounts';
-import { screenshot, setupBrowser } from './helpers/browser';
+import { screenshot, setupBrowser, waitForServiceWorker } from './helpers/browser';
+import { PHONE, signInByTouch, tap } from './helpers/phone';
 
 const b = setupBrowser();
-const phone = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
-
-/** A finger on the middle of what the viewer sees. */
-async function tap(page: Page, target: Locator): Promise<void> {
-  // Scrolled to the middle of the screen, clear of the header and of a banner along the bottom.
-  await target.evaluate((el) => el.scrollIntoView({ block: 'center' }));
-  const box = await target.boundingBox();
-  if (!box) throw new Error('nothing to tap');
-  await page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
-}
-
-/** Signs in on the phone as a person does: taps the fields, types, taps the button. */
-async function signInByTouch(page: Page, account: { email: string; password: string; name: string }): Promise<void> {
-  await page.goto('/dang-nhap');
-  await tap(page, page.getByLabel('Email'));
-  await page.keyboard.type(account.email);
-  await tap(page, page.getByLabel('Mật khẩu'));
-  await page.keyboard.type(account.password);
-  await page.keyboard.press('Enter');
-  await page.waitForURL((u) => u.pathname !== '/dang-nhap');
-  await page.waitForFunction(() => !!sessionStorage.getItem('token'));
-}
-
-/** The worker registers once the page is idle after load, precaches the app and claims the page. */
-async function waitForServiceWorker(page: Page): Promise<void> {
-  await page
-    .waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout: 75_000 })
-    .catch(async () => {
-      await page.evaluate(() => navigator.serviceWorker.ready);
-      await page.reload();
-      await page.waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout: 15_000 });
-    });
-}
 
 /** On a phone the header's links are in the menu: open it, tap "Tủ phim". */
 async function openListFromMenu(page: Page): Promise<void> {
-  // A toast along the top covers the menu button for a few seconds: wait until it has gone, as a person would.
-  await expect.poll(() => page.locator('[data-sonner-toast]').count(), { timeout: 15_000 }).toBe(0);
   await tap(page, page.getByRole('button', { name: 'Mở menu' }));
   await tap(page, page.getByRole('link', { name: 'Tủ phim' }));
   await page.getByRole('heading', { level: 1, name: 'Tủ phim' }).waitFor();
@@ -102,7 +68,7 @@ describe("the member's library", () => {
     const saved = (await progress()).data[0]!;
 
     // The phone: nothing on it, signed in as the same member.
-    const phoneB = await b.newPage(phone);
+    const phoneB = await b.newPage(PHONE);
     await signInByTouch(phoneB.page, DEMO.user);
     await phoneB.page.goto(`/${slug}`);
     const seconds = Math.floor(saved.position);
@@ -129,7 +95,7 @@ describe("the member's library", () => {
     timeout: 120_000,
   }, async () => {
     const baseURL = b.baseURL();
-    const { page, context, errors } = await b.newPage(phone);
+    const { page, context, errors } = await b.newPage(PHONE);
     // A visitor hearts a film: kept on the device.
     await page.goto('/phim-le');
     const firstCard = page.locator('.film-card').first();
@@ -170,7 +136,7 @@ describe("the member's library", () => {
 
   test('the list page: new films first, notify bell, remove; it opens offline from the last copy', { timeout: 150_000 }, async () => {
     const baseURL = b.baseURL();
-    const { page, context, errors } = await b.newPage(phone);
+    const { page, context, errors } = await b.newPage(PHONE);
     await signInByTouch(page, DEMO.vip2);
     await emptyLibrary(baseURL, page);
     const slugs = (await freeFilms(baseURL, 'product-phimbo')).slice(0, 2);
@@ -208,7 +174,7 @@ describe("the member's library", () => {
 
   test('the history page lists what was watched, newest first, with remove one and clear all', async () => {
     const baseURL = b.baseURL();
-    const { page, context, errors } = await b.newPage(phone);
+    const { page, context, errors } = await b.newPage(PHONE);
     const dialogs = collectDialogs(page);
     await signInByTouch(page, DEMO.admin);
     await emptyLibrary(baseURL, page);

@@ -4,11 +4,10 @@ import { screenshot, setupBrowser } from './helpers/browser';
 import { PHONE, signInByTouch, tap } from './helpers/phone';
 
 const b = setupBrowser();
-const phone = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 
 describe('mobile (390x844)', () => {
   test('the menu button toggles the navigation and nothing overflows sideways', async () => {
-    const { page, context, errors } = await b.newPage(phone);
+    const { page, context, errors } = await b.newPage(PHONE);
     await page.goto('/');
     await expect.poll(() => page.locator('.hot-slide a').count()).toBeGreaterThan(0);
     const nav = page.locator('#site-nav');

@@ -3,9 +3,9 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { screenshot, setupBrowser } from './helpers/browser';
+import { PHONE } from './helpers/phone';
 
 const b = setupBrowser();
-const phone = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 
 interface Series {
   slug: string;
@@ -83,7 +83,7 @@ async function doubleTap(page: Page, where: 'left' | 'right'): Promise<void> {
 describe('player on a phone (390x844, touch)', () => {
   test('one tap plays in a 16:9 box; a tap shows the controls, the next one pauses', async () => {
     const series = await freeSeries(b.baseURL());
-    const { page, context, errors } = await b.newPage(phone);
+    const { page, context, errors } = await b.newPage(PHONE);
     await openEpisode(page, series, series.episodes[0]!);
     const box = (await page.locator('.player-box').boundingBox())!;
     expect(box.width / box.height).toBeCloseTo(16 / 9, 1);
@@ -128,7 +128,7 @@ describe('player on a phone (390x844, touch)', () => {
 
   test("a tap while the player's script is still loading plays as soon as it has loaded", async () => {
     const series = await freeSeries(b.baseURL());
-    const { page, context, errors } = await b.newPage(phone);
+    const { page, context, errors } = await b.newPage(PHONE);
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => {
       release = resolve;
@@ -155,7 +155,7 @@ describe('player on a phone (390x844, touch)', () => {
 
   test('the big play button plays with one tap', async () => {
     const series = await freeSeries(b.baseURL());
-    const { page, context } = await b.newPage(phone);
+    const { page, context } = await b.newPage(PHONE);
     await openEpisode(page, series, series.episodes[0]!);
     const button = (await page.getByTestId('big-play').boundingBox())!;
     await page.touchscreen.tap(button.x + button.width / 2, button.y + button.height / 2);
@@ -166,7 +166,7 @@ describe('player on a phone (390x844, touch)', () => {
 
   test('a double tap on the right third seeks 10 s forward, on the left third 10 s back', async () => {
     const series = await freeSeries(b.baseURL());
-    const { page, context, errors } = await b.newPage(phone);
+    const { page, context, errors } = await b.newPage(PHONE);
     await openEpisode(page, series, series.episodes[0]!);
     await tapToPlay(page);
     await expect.poll(async () => (await videoState(page)).time, { timeout: 10_000 }).toBeGreaterThan(1);
@@ -188,7 +188,7 @@ describe('player on a phone (390x844, touch)', () => {
 
   test('control bar in Vietnamese: speed, quality and captions menus; speed, volume and quality remembered', async () => {
     const series = await freeSeries(b.baseURL());
-    const { page, context, errors } = await b.newPage(phone);
+    const { page, context, errors } = await b.newPage(PHONE);
     await openEpisode(page, series, series.episodes[0]!);
     await tapToPlay(page);
     const bar = page.locator('media-control-bar.player-bar');
@@ -255,7 +255,7 @@ describe('player on a phone (390x844, touch)', () => {
 
   test('up next: at the credits a 10 s countdown; "Hủy" stays; otherwise the next episode plays', async () => {
     const series = await freeSeries(b.baseURL());
-    const { page, context, errors } = await b.newPage(phone);
+    const { page, context, errors } = await b.newPage(PHONE);
     const first = series.episodes[0]!;
     await openEpisode(page, series, first);
     await tapToPlay(page);
@@ -290,7 +290,7 @@ describe('player on a phone (390x844, touch)', () => {
 
   test('the last episode ends on recommended films', async () => {
     const series = await freeSeries(b.baseURL());
-    const { page, context } = await b.newPage(phone);
+    const { page, context } = await b.newPage(PHONE);
     await openEpisode(page, series, series.episodes.at(-1)!);
     await tapToPlay(page);
     await doubleTap(page, 'right');
@@ -304,7 +304,7 @@ describe('player on a phone (390x844, touch)', () => {
 
   test("an embed-only episode keeps the source's iframe at 16:9, on the phone and on desktop", async () => {
     const series = await freeSeries(b.baseURL());
-    for (const options of [phone, {}]) {
+    for (const options of [PHONE, {}]) {
       const { page, context } = await b.newPage(options);
       // The demo source gives m3u8 links only: this episode's answer is turned into an embed-only one, as
       // OPhim gives for some sources (an allowed frame-src host; the frame need not load for its box).
@@ -327,7 +327,7 @@ describe('player on a phone (390x844, touch)', () => {
 
   test('resume: "Xem tiếp từ" where this device stopped', async () => {
     const series = await freeSeries(b.baseURL());
-    const { page, context } = await b.newPage(phone);
+    const { page, context } = await b.newPage(PHONE);
     const episode = series.episodes[0]!;
     await openEpisode(page, series, episode);
     await tapToPlay(page);

@@ -1,23 +1,7 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { screenshot, setupBrowser } from './helpers/browser';
+import { screenshot, setupBrowser, waitForServiceWorker } from './helpers/browser';
 
 const b = setupBrowser();
-
-/**
- * The app registers its worker once the page is idle after load; the worker then precaches the shell
- * and claims the page. Waits for that (generously: CI machines are busy), reloading once if the
- * worker activated without claiming.
- */
-async function waitForServiceWorker(page: Page): Promise<void> {
-  await page
-    .waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout: 75_000 })
-    .catch(async () => {
-      await page.evaluate(() => navigator.serviceWorker.ready);
-      await page.reload();
-      await page.waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout: 15_000 });
-    });
-}
 
 describe('installable offline PWA', () => {
   test('the manifest is served with the install fields', async () => {

@@ -93,3 +93,18 @@ export async function expectVideoPlays(page: Page): Promise<void> {
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.5);
 }
+
+/**
+ * The app registers its worker once the page is idle after load; the worker then precaches the shell
+ * and claims the page. Waits for that (generously: CI machines are busy), reloading once if the
+ * worker activated without claiming.
+ */
+export async function waitForServiceWorker(page: Page): Promise<void> {
+  await page
+    .waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout: 75_000 })
+    .catch(async () => {
+      await page.evaluate(() => navigator.serviceWorker.ready);
+      await page.reload();
+      await page.waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout: 15_000 });
+    });
+}

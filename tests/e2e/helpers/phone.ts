@@ -3,10 +3,13 @@ import type { Locator, Page } from 'playwright-core';
 /** A 390x844 touch phone (the viewport held-out checks use). */
 export const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } as const;
 
-/** A finger on the middle of what the locator shows (scrolled into view first), as a person taps. */
+/**
+ * A finger on the middle of what the locator shows, as a person taps: scrolled to the middle of the screen
+ * first, clear of the sticky header and of a banner along the bottom.
+ */
 export async function tap(page: Page, target: Locator): Promise<void> {
   await target.waitFor({ state: 'visible' });
-  await target.scrollIntoViewIfNeeded();
+  await target.evaluate((el) => el.scrollIntoView({ block: 'center' }));
   const box = await target.boundingBox();
   if (!box) throw new Error('nothing to tap: the element has no box');
   await page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
