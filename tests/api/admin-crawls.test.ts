@@ -3,14 +3,13 @@
 // overlapping ticks, and a run cut short by a tick's time budget resumes from its cursor on the next.
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loadConfig } from '../../worker/config';
 import { auditLog, crawlRuns, crawlSchedules, films } from '../../worker/db/schema';
 import { runScheduledJobs } from '../../worker/scheduled';
 import type { CrawlRunDto, CrawlRunsResponse, CreateScheduleResponse, SchedulesResponse } from '../../worker/schemas/admin';
 import { claimDueSchedules, crawlTick } from '../../worker/services/admin/crawls';
 import { createTestApp, errorOf, type TestApp } from '../helpers/app';
 import { bearer, fakeClock, signedInUser } from '../helpers/auth';
-import { ophimFilm, startOphimStandin, type Standin } from '../helpers/ophim-standin';
+import { crawlConfigFor, ophimFilm, startOphimStandin, type Standin } from '../helpers/ophim-standin';
 
 const ACTION = { name: 'Hành Động', slug: 'hanh-dong' };
 const ROMANCE = { name: 'Tình Cảm', slug: 'tinh-cam' };
@@ -30,13 +29,7 @@ async function setup(options: { clock?: boolean; fetch?: typeof fetch } = {}) {
   t = await createTestApp({
     ...(clock ? { now: clock.now } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
-    config: {
-      ...loadConfig({ APP_ENV: 'test' }),
-      CRAWL_SOURCES: [source.origin],
-      CRAWL_SOURCE: source.url,
-      CRAWL_DELAY_MS: 0,
-      CRAWL_CONCURRENCY: 1,
-    },
+    config: crawlConfigFor(source),
   });
   auth = bearer((await signedInUser(t, { roles: 'admin' })).session.token);
 }

@@ -5,7 +5,6 @@
 // diacritics; the footer's pages are real and editable by admins.
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadConfig } from '../../worker/config';
 import { auditLog, films, payments } from '../../worker/db/schema';
 import { runScheduledJobs } from '../../worker/scheduled';
 import type {
@@ -24,7 +23,7 @@ import type { AdminOrdersResponse, BankTransferResponse } from '../../worker/sch
 import { runCrawl } from '../../worker/services/crawler';
 import { createTestApp, errorOf, type TestApp } from '../helpers/app';
 import { bearer, createUser, fakeClock, signedInUser } from '../helpers/auth';
-import { ophimFilm, startOphimStandin, type Standin } from '../helpers/ophim-standin';
+import { crawlConfigFor, ophimFilm, startOphimStandin, type Standin } from '../helpers/ophim-standin';
 
 type Auth = { authorization: string };
 let t: TestApp;
@@ -253,13 +252,7 @@ describe('deleted films stay deleted', () => {
       source.films.push(ophimFilm({ slug: `hanh-dong-${i}`, name: `Hành Động ${i}`, category: [ACTION] }, { episodeCount: 2 }));
     t = await createTestApp({
       ...(clock ? { now: clock.now } : {}),
-      config: {
-        ...loadConfig({ APP_ENV: 'test' }),
-        CRAWL_SOURCES: [source.origin],
-        CRAWL_SOURCE: source.url,
-        CRAWL_DELAY_MS: 0,
-        CRAWL_CONCURRENCY: 1,
-      },
+      config: crawlConfigFor(source),
     });
     return bearer((await signedInUser(t, { roles: 'admin' })).session.token);
   }

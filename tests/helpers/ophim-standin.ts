@@ -184,3 +184,8 @@ export function ophimFilm(
     episodes,
   };
 }
+
+/** The config of an app that crawls this stand-in: its origin allowed, no pause between requests, one film at a time. */
+export function crawlConfigFor(source: Pick<Standin, 'origin' | 'url'>) {
+  return { CRAWL_SOURCES: [source.origin], CRAWL_SOURCE: source.url, CRAWL_DELAY_MS: 0, CRAWL_CONCURRENCY: 1 };
+}
