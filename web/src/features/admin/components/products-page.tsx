@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createColumnHelper, getCoreRowModel, type RowSelectionState, useReactTable } from '@tanstack/react-table';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
-import type { FilmCard, Paginated } from '../../../../../worker/schemas/catalogue';
+import type { FilmCard } from '../../../../../worker/schemas/catalogue';
 import { CATEGORIES } from '../../../../../worker/schemas/taxonomy';
 import { formatNumber } from '../../../lib/format';
 import { usePageMeta } from '../../../lib/page-meta';
@@ -13,6 +13,7 @@ import { adminFilmsQuery, deleteFilms, editFilm, type FilmEdit, setFilmVip1 } fr
 import { AdminHeading } from './admin-layout';
 import { AdminPager } from './admin-pager';
 import { DataTable } from './data-table';
+import { usePatchListRow } from '../patch-list-rows';
 
 const column = createColumnHelper<FilmCard>();
 const CATEGORY_NAME = new Map<number, string>(CATEGORIES.map((c) => [c.id, c.name]));
@@ -38,15 +39,6 @@ const draftOf = (f: FilmCard): Draft => ({
 });
 
 /** Changes one film in every cached page of the list, in place. */
-function usePatchFilm() {
-  const queryClient = useQueryClient();
-  return (slug: string, patch: Partial<FilmCard>) =>
-    queryClient.setQueriesData<Paginated<FilmCard>>(
-      { queryKey: ['admin', 'films'] },
-      (old) => old && { ...old, data: old.data.map((f) => (f.slug === slug ? { ...f, ...patch } : f)) },
-    );
-}
-
 /**
  * /admin/products (admin): 50 films per page from the server, filtered by title on the server, one
  * row editable at a time, the VIP1 flag flipped at once and saved (rolled back on failure), several
@@ -70,7 +62,8 @@ export function ProductsPage({
   }, [debounced, q, onSearch]);
 
   const films = useQuery(adminFilmsQuery({ page, q }));
-  const patchFilm = usePatchFilm();
+  const patchRow = usePatchListRow<FilmCard, string>(['admin', 'films'], (f) => f.slug);
+  const patchFilm = (slug: string, fields: Partial<FilmCard>) => patchRow(slug, (f) => ({ ...f, ...fields }));
   const [editing, setEditing] = useState<{ slug: string; draft: Draft } | null>(null);
   const [selection, setSelection] = useState<RowSelectionState>({});
   // A new page or filter starts with nothing selected and nothing being edited.
@@ -93,9 +86,6 @@ export function ProductsPage({
   });
   const flipVip1 = (film: FilmCard, value: 0 | 1) => {
     patchFilm(film.slug, { VIP1: value });
-    // A refetch already under way (after a save) would land with the old flag and undo the flip: it is
-    // cancelled. Its revert keeps the flip (setQueryData during a fetch becomes the state a cancel restores).
-    void queryClient.cancelQueries({ queryKey: ['admin', 'films'] });
     vip1.mutate({ film, value });
   };
 

@@ -1,7 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { createColumnHelper, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { useEffect, useState } from 'react';
-import { ADMIN_TEXTS, type AdminUser, type AdminUsersResponse, type Permission, type Role } from '../../../../../worker/schemas/admin';
+import { ADMIN_TEXTS, type AdminUser, type Permission, type Role } from '../../../../../worker/schemas/admin';
 import { formatDateTime } from '../../../lib/format';
 import { usePageMeta } from '../../../lib/page-meta';
 import { toast } from '../../../lib/toast';
@@ -11,23 +11,10 @@ import { resetPassword, updatePermissions, updateRole, usersQuery } from '../api
 import { AdminHeading } from './admin-layout';
 import { AdminPager } from './admin-pager';
 import { DataTable } from './data-table';
+import { usePatchListRow } from '../patch-list-rows';
 
 const ROLE_LABEL: Record<Role, string> = { user: 'Thành viên (user)', admin: 'Quản trị viên (admin)' };
 const column = createColumnHelper<AdminUser>();
-
-/** Replaces one user in every cached page of the list (in place, no reload). */
-function usePatchUser() {
-  const queryClient = useQueryClient();
-  return (id: number, patch: (u: AdminUser) => AdminUser) => {
-    queryClient.setQueriesData<AdminUsersResponse>(
-      { queryKey: ['admin', 'users'] },
-      (old) => old && { ...old, data: old.data.map((u) => (u.id === id ? patch(u) : u)) },
-    );
-    // A refetch under way would land with the user as they were and undo the change on screen: cancelled
-    // (its revert keeps what setQueriesData wrote during the fetch).
-    void queryClient.cancelQueries({ queryKey: ['admin', 'users'] });
-  };
-}
 
 /** /admin/users (admin): search and paging on the server, role and VIP permissions saved on change. */
 export function UsersPage({ page, q, onSearch }: { page: number; q: string; onSearch: (search: { page?: number; q?: string }) => void }) {
@@ -43,7 +30,7 @@ export function UsersPage({ page, q, onSearch }: { page: number; q: string; onSe
     if (users.isError) toast.error(ADMIN_TEXTS.fetchUsersFailed);
   }, [users.isError]);
 
-  const patchUser = usePatchUser();
+  const patchUser = usePatchListRow<AdminUser, number>(['admin', 'users'], (u) => u.id);
   const [temporary, setTemporary] = useState<{ email: string; password: string } | null>(null);
 
   const roleMutation = useMutation({
