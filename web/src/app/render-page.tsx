@@ -3,7 +3,7 @@
 // HTML with the dehydrated query cache it is sent with.
 import { dehydrate } from '@tanstack/react-query';
 import { createMemoryHistory } from '@tanstack/react-router';
-import { prerender } from 'react-dom/static.edge';
+import { renderToString } from 'react-dom/server.edge';
 import { AppRoot, createAppRouter, createQueryClient, SERVER_RENDERED_ROUTES } from './router';
 import { setApiFetch } from '../lib/api-client';
 import type { JsonLd, PageMeta } from '../lib/page-meta';
@@ -44,6 +44,9 @@ const serverRenderedCode = (() => {
   return Promise.all([...SERVER_RENDERED_ROUTES].map((id) => loadRouteCode(router, id).catch(() => undefined)));
 })();
 
+/** What React writes for a Suspense boundary it left to the browser (a part that suspended or threw). */
+const CLIENT_RENDERED_BOUNDARY = '<!--$!-->';
+
 // Relative API paths (hc's base is '/') are resolved against a placeholder origin: the app routes by path.
 const API_ORIGIN = 'http://app.internal';
 
@@ -66,8 +69,8 @@ export async function renderPage(url: string, fetchApi: ApiFetch, origin: string
     if (matches.length < 2) return null;
     if (matches.some((m) => !SERVER_RENDERED_ROUTES.has(m.routeId) || m.status !== 'success')) return null;
   }
-  // The pages' code-split components, loaded now: a component that suspends while rendering would be sent
-  // as a fallback with an inline script to swap it in later (the CSP allows no inline script).
+  // The pages' code-split components, loaded now: a component that suspended while rendering would be sent
+  // as its fallback, for the browser to render.
   await serverRenderedCode;
   await Promise.all(matches.map((m) => loadRouteCode(router, m.routeId)));
   // A loader that caught its query's error (the page shows its own error state) is not worth hydrating.
@@ -79,19 +82,13 @@ export async function renderPage(url: string, fetchApi: ApiFetch, origin: string
       .some((q) => q.state.status !== 'success')
   )
     return null;
-  let failed: unknown;
-  // prerender (not the streaming renderer) waits for every lazy part; with no chunk size limit no Suspense
-  // boundary is outlined behind a fallback and an inline script to reveal it (the CSP allows none).
+  // Every part the page renders is loaded by now (its data in the query cache, its code-split components
+  // above), so nothing suspends and the synchronous string renderer is enough: no stream to encode into bytes
+  // and decode again. A part that did suspend would be sent as a client-rendered boundary (`<!--$!-->`, its
+  // fallback); the shell is better than that.
   const meta: PageMeta = { title: '' };
-  const { prelude } = await prerender(<AppRoot router={router} queryClient={queryClient} meta={meta} />, {
-    progressiveChunkSize: Number.POSITIVE_INFINITY,
-    onError(error) {
-      failed ??= error;
-    },
-  });
-  const html = await new Response(prelude).text();
-  // An error inside a Suspense boundary leaves a client-rendered hole: the shell is better than a mismatch.
-  if (failed) throw failed;
+  const html = renderToString(<AppRoot router={router} queryClient={queryClient} meta={meta} />);
+  if (html.includes(CLIENT_RENDERED_BOUNDARY)) throw new Error(`a part of ${url} suspended while rendering`);
   const { structuredData, ...tags } = meta;
   const documents = structuredData?.(origin) ?? [];
   return missing
