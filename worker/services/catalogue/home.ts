@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import { batchPrepared, preparedOnce } from '../../db/prepared';
 import { filmViewsHourly, films, trendingViews, trendingWindows } from '../../db/schema';
 import type { FilmCard, HomeData, SideFilm, SidebarData } from '../../schemas/catalogue';
-import { type CardRow, cardColumns, toFilmCard } from './film-card';
+import { cardArray, cardJson, cardsFromJson } from './film-card';
 import { hasGenre } from './listing';
 import { HOUR } from './trending';
 
@@ -11,8 +11,17 @@ const RAIL = 12;
 const SIDEBAR = 8;
 const HOT = 10;
 
-const rail = (db: Db, where: SQL | undefined, limit = RAIL) =>
-  db.select(cardColumns).from(films).where(where).orderBy(desc(films.updatedAt), desc(films.id)).limit(limit);
+/** The most recently updated films that match `where`, as one JSON array of cards (film-card.ts cardArray). */
+function rail(db: Db, where: SQL | undefined, limit = RAIL) {
+  const list = db
+    .select({ card: cardJson.as('card') })
+    .from(films)
+    .where(where)
+    .orderBy(desc(films.updatedAt), desc(films.id))
+    .limit(limit)
+    .as('list');
+  return db.select({ cards: cardArray(list.card) }).from(list);
+}
 
 type Span = 'day' | 'week' | 'month';
 
@@ -34,7 +43,12 @@ const sinceOf = (span: Span, offset = 0) => sql.placeholder(offset ? `${span}Sin
  */
 function watchedIn(db: Db, span: Span, limit: number) {
   const kept = db
-    .select({ ...cardColumns, n: sql<number>`${trendingViews.views}`.as('n'), tie: sql<number>`${trendingViews.filmViews}`.as('tie') })
+    .select({
+      card: cardJson.as('card'),
+      id: films.id,
+      n: sql<number>`${trendingViews.views}`.as('n'),
+      tie: sql<number>`${trendingViews.filmViews}`.as('tie'),
+    })
     .from(trendingWindows)
     .innerJoin(trendingViews, eq(trendingViews.span, trendingWindows.name))
     .innerJoin(films, eq(films.id, trendingViews.filmId))
@@ -50,13 +64,14 @@ function watchedIn(db: Db, span: Span, limit: number) {
     .groupBy(filmViewsHourly.filmId)
     .as('counts');
   const summed = db
-    .select({ ...cardColumns, n: sql<number>`${counts.n}`.as('n'), tie: sql<number>`${films.views}`.as('tie') })
+    .select({ card: cardJson.as('card'), id: films.id, n: sql<number>`${counts.n}`.as('n'), tie: sql<number>`${films.views}`.as('tie') })
     .from(counts)
     .innerJoin(films, eq(films.id, counts.filmId))
     .orderBy(desc(counts.n), desc(films.views), desc(films.id))
     .limit(limit)
     .as('summed');
-  return db.select().from(kept).unionAll(db.select().from(summed)).orderBy(sql`"n" desc, "tie" desc, "id" desc`);
+  const watched = db.select().from(kept).unionAll(db.select().from(summed)).orderBy(sql`"n" desc, "tie" desc, "id" desc`).as('watched');
+  return db.select({ cards: cardArray(watched.card) }).from(watched);
 }
 
 /**
@@ -64,8 +79,15 @@ function watchedIn(db: Db, span: Span, limit: number) {
  * fresh install). Asked in the same batch as the lists, whether needed or not (a few index rows): a second
  * round trip would cost more. HOT of them cover every window, whatever it already holds.
  */
-const topUpCandidates = (db: Db) =>
-  db.select(cardColumns).from(films).orderBy(desc(films.views), desc(films.updatedAt), desc(films.id)).limit(HOT);
+function topUpCandidates(db: Db) {
+  const list = db
+    .select({ card: cardJson.as('card') })
+    .from(films)
+    .orderBy(desc(films.views), desc(films.updatedAt), desc(films.id))
+    .limit(HOT)
+    .as('list');
+  return db.select({ cards: cardArray(list.card) }).from(list);
+}
 
 const WINDOWS = [
   { span: 'day' as const, hours: 24, limit: SIDEBAR },
@@ -106,8 +128,8 @@ export async function homeData(db: Db, now: number): Promise<HomeData> {
     homeStatements(db),
     windowValues(windows),
   );
-  const [day, week, month] = trendingLists(windows, lists as CardRow[][], candidates);
-  const cards = (rows: CardRow[]) => rows.map((r) => toFilmCard(r));
+  const [day, week, month] = trendingLists(windows, lists, candidates);
+  const cards = (rows: { cards: string }[]) => cardsFromJson(rows[0]?.cards);
   return {
     phimhot: week,
     phimtrending: { day, week: week.slice(0, SIDEBAR), month },
@@ -137,7 +159,7 @@ const sidebarStatements = preparedOnce(
 export async function sidebarData(db: Db, now: number): Promise<SidebarData> {
   const windows = windowsAt(now);
   const [hanhDong, sapChieu, candidates, ...lists] = await batchPrepared(db, sidebarStatements(db), windowValues(windows));
-  const [day, week, month] = trendingLists(windows, lists as CardRow[][], candidates);
+  const [day, week, month] = trendingLists(windows, lists, candidates);
   const side = (cards: FilmCard[]): SideFilm[] =>
     cards.map(({ id, slug, title, hinhanh, thumb, namphathanh, views, VIP1 }) => ({
       id,
@@ -150,8 +172,8 @@ export async function sidebarData(db: Db, now: number): Promise<SidebarData> {
       VIP1,
     }));
   return {
-    phimhanhdong: side(hanhDong.map((r) => toFilmCard(r))),
-    phimsapchieu: side(sapChieu.map((r) => toFilmCard(r))),
+    phimhanhdong: side(cardsFromJson(hanhDong[0]?.cards)),
+    phimsapchieu: side(cardsFromJson(sapChieu[0]?.cards)),
     phimtrending: { day: side(day), week: side(week.slice(0, SIDEBAR)), month: side(month) },
   };
 }
@@ -173,11 +195,16 @@ const windowValues = (windows: Window[]) =>
   );
 
 /** Each window's most watched films, topped up from the candidates when a window had too few views. */
-function trendingLists(windows: Window[], watched: CardRow[][], candidates: CardRow[]): [FilmCard[], FilmCard[], FilmCard[]] {
+function trendingLists(
+  windows: Window[],
+  watched: { cards: string }[][],
+  candidateRows: { cards: string }[],
+): [FilmCard[], FilmCard[], FilmCard[]] {
+  const candidates = cardsFromJson(candidateRows[0]?.cards);
   return windows.map((w, i) => {
-    const rows = watched[i] as CardRow[];
-    const listed = new Set(rows.map((r) => r.id));
-    const fill = rows.length < w.limit ? candidates.filter((c) => !listed.has(c.id)).slice(0, w.limit - rows.length) : [];
-    return [...rows, ...fill].map((r) => toFilmCard(r));
+    const cards = cardsFromJson(watched[i]?.[0]?.cards);
+    const listed = new Set(cards.map((c) => c.id));
+    const fill = cards.length < w.limit ? candidates.filter((c) => !listed.has(c.id)).slice(0, w.limit - cards.length) : [];
+    return [...cards, ...fill];
   }) as [FilmCard[], FilmCard[], FilmCard[]];
 }

@@ -1,0 +1,112 @@
+// Card lists built by the database as JSON (services/catalogue/film-card.ts cardJson, cardArray) answer exactly
+// what toFilmCard makes of the same films' rows: every field, its type and its order, the list's order, and
+// the description cut the same way whatever its length or characters.
+import { inArray } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { films } from '../../worker/db/schema';
+import type { FilmCard, HomeData, SidebarData } from '../../worker/schemas/catalogue';
+import { cardColumns, toFilmCard } from '../../worker/services/catalogue/film-card';
+import { upsertFilm } from '../../worker/services/films/film-writer';
+import { createTestApp, type TestApp } from '../helpers/app';
+import { seedCatalogue } from '../helpers/catalogue-fixture';
+
+let t: TestApp;
+
+const word = 'Phim ';
+const DESCRIPTIONS = {
+  short: 'Ngắn gọn.',
+  exactly200: 'a'.repeat(200),
+  exactly201: 'b'.repeat(201),
+  longWords: word.repeat(80),
+  noSpace: 'x'.repeat(400),
+  // Characters outside the BMP count two UTF-16 units in JavaScript, one character in SQLite.
+  emoji: `${'🎬 '.repeat(90)}hết`,
+  quotes: `"Trích dẫn" \\ và </script> ${'chữ '.repeat(70)}`,
+};
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const now = Date.now();
+  await seedCatalogue(t.deps.db, now - 60_000);
+  // Newest of all, so they lead the series rail; one VIP-only, one with no year.
+  for (const [i, [key, description]] of Object.entries(DESCRIPTIONS).entries()) {
+    await upsertFilm(
+      t.deps.db,
+      {
+        title: `Phim mô tả ${key}`,
+        categoryId: 24,
+        description,
+        year: i === 0 ? null : 2000 + i,
+        vipOnly: i === 1,
+        genreSlugs: ['hanh-dong'],
+        countrySlugs: ['han-quoc'],
+      },
+      { now: () => now - i * 1000 },
+    );
+  }
+});
+
+async function expectRowCards(cards: FilmCard[]) {
+  const rows = await t.deps.db
+    .select(cardColumns)
+    .from(films)
+    .where(
+      inArray(
+        films.id,
+        cards.map((c) => c.id),
+      ),
+    );
+  const byId = new Map(rows.map((r) => [r.id, toFilmCard(r)]));
+  for (const card of cards) {
+    const expected = byId.get(card.id);
+    expect(card).toEqual(expected);
+    expect(Object.keys(card)).toEqual(Object.keys(expected!));
+  }
+}
+
+describe('card lists built by the database', () => {
+  it('answer the home rails and trending lists exactly as toFilmCard would, in their order', async () => {
+    const home = (await (await t.request('/api/product/product-home')).json()) as HomeData;
+    const series = home.phimbomoicapnhat;
+    expect(series.slice(0, 7).map((c) => c.title)).toEqual(Object.keys(DESCRIPTIONS).map((k) => `Phim mô tả ${k}`));
+    const lists = [
+      home.phimhot,
+      home.phimtrending.day,
+      home.phimtrending.week,
+      home.phimtrending.month,
+      series,
+      home.phimlemoicapnhat,
+      home.phimdahoanthanh,
+      home.phimhoathinh,
+      home.phimtamlytimcam,
+      home.phimvientuong,
+      home.phimhanhdong,
+      home.phimsapchieu,
+    ];
+    for (const list of lists) await expectRowCards(list);
+    const byTitle = new Map(series.map((c) => [c.title, c]));
+    expect(byTitle.get('Phim mô tả short')?.descripts).toBe('Ngắn gọn.');
+    expect(byTitle.get('Phim mô tả short')?.namphathanh).toBeNull();
+    expect(byTitle.get('Phim mô tả exactly200')?.descripts).toBe('a'.repeat(200));
+    expect(byTitle.get('Phim mô tả exactly200')?.VIP1).toBe(1);
+    expect(byTitle.get('Phim mô tả exactly201')?.descripts).toBe(`${'b'.repeat(200)}…`);
+    expect(byTitle.get('Phim mô tả noSpace')?.descripts).toBe(`${'x'.repeat(200)}…`);
+    for (const card of series) expect(card.descripts.length).toBeLessThanOrEqual(201);
+  });
+
+  it('answer the sidebar with the home sidebar films', async () => {
+    const sidebar = (await (await t.request('/api/product/sidebar')).json()) as SidebarData;
+    const home = (await (await t.request('/api/product/product-home')).json()) as HomeData;
+    expect(sidebar.phimhanhdong.map((f) => f.id)).toEqual(home.phimhanhdong.map((f) => f.id));
+    expect(sidebar.phimhanhdong[0]).toEqual({
+      id: home.phimhanhdong[0]!.id,
+      slug: home.phimhanhdong[0]!.slug,
+      title: home.phimhanhdong[0]!.title,
+      hinhanh: home.phimhanhdong[0]!.hinhanh,
+      thumb: home.phimhanhdong[0]!.thumb,
+      namphathanh: home.phimhanhdong[0]!.namphathanh,
+      views: home.phimhanhdong[0]!.views,
+      VIP1: home.phimhanhdong[0]!.VIP1,
+    });
+  });
+});
