@@ -1,10 +1,10 @@
-// Card lists built by the database as JSON (services/catalogue/film-card.ts cardJson, cardArray) answer exactly
+// Card lists built by the database as JSON (services/catalogue/film-card.ts cardJson, cardList) answer exactly
 // what toFilmCard makes of the same films' rows: every field, its type and its order, the list's order, and
 // the description cut the same way whatever its length or characters.
 import { inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { films } from '../../worker/db/schema';
-import type { FilmCard, HomeData, SidebarData } from '../../worker/schemas/catalogue';
+import type { FilmCard, FilmDetailResponse, HomeData, Paginated, SidebarData } from '../../worker/schemas/catalogue';
 import { cardColumns, toFilmCard } from '../../worker/services/catalogue/film-card';
 import { upsertFilm } from '../../worker/services/films/film-writer';
 import { createTestApp, type TestApp } from '../helpers/app';
@@ -108,5 +108,50 @@ describe('card lists built by the database', () => {
       views: home.phimhanhdong[0]!.views,
       VIP1: home.phimhanhdong[0]!.VIP1,
     });
+  });
+});
+
+describe('every other card list', () => {
+  const page = async (path: string) => {
+    const res = await t.request(path);
+    expect(res.status, path).toBe(200);
+    return ((await res.json()) as Paginated<FilmCard>).data;
+  };
+
+  it('listings (with and without filters, any page), search, recommendations and the whole catalogue', async () => {
+    const series = await page('/api/product/product-phimbo');
+    expect(series.slice(0, 7).map((c) => c.title)).toEqual(Object.keys(DESCRIPTIONS).map((k) => `Phim mô tả ${k}`));
+    const lists = [
+      series,
+      await page('/api/product/product-phimbo?page=2'),
+      await page('/api/product/product-phimhanhdong?country=han-quoc&sort=views'),
+      await page(`/api/product/search?q=${encodeURIComponent('phim mô tả')}&limit=20`),
+      await page('/api/product/search?q=ph&limit=20&page=2'),
+    ];
+    const detail = (await (await t.request(`/api/product/${series[0]!.slug}`)).json()) as FilmDetailResponse;
+    lists.push(detail.recommended);
+    for (const list of lists) {
+      expect(list.length).toBeGreaterThan(0);
+      await expectRowCards(list);
+    }
+    const filtered = lists[2]!;
+    expect(filtered.map((c) => c.title)).toEqual(expect.arrayContaining(Object.keys(DESCRIPTIONS).map((k) => `Phim mô tả ${k}`)));
+    const found = lists[3]!;
+    expect(found.map((c) => c.title).sort()).toEqual(
+      Object.keys(DESCRIPTIONS)
+        .map((k) => `Phim mô tả ${k}`)
+        .sort(),
+    );
+  });
+
+  it('a search with no match and a page past the end are empty lists with their totals', async () => {
+    const none = (await (await t.request('/api/product/search?q=khongcophimnao')).json()) as Paginated<FilmCard>;
+    expect(none.data).toEqual([]);
+    expect(none.pagination.totalItems).toBe(0);
+    const past = (await (
+      await t.request(`/api/product/search?q=${encodeURIComponent('phim mô tả')}&limit=5&page=9`)
+    ).json()) as Paginated<FilmCard>;
+    expect(past.data).toEqual([]);
+    expect(past.pagination.totalItems).toBe(7);
   });
 });

@@ -8,7 +8,7 @@ import type { TtlCache } from '../../lib/ttl-cache';
 import type { EpisodeLink, FilmDetail, FilmDetailResponse, ServerEpisodes } from '../../schemas/catalogue';
 import { batchWithViewer } from '../auth/viewer';
 import { vipAccess } from './access';
-import { cardColumns, toFilmCard } from './film-card';
+import { cardColumns, cardJson, cardList, cardsFromJson, toFilmCard } from './film-card';
 import { filmCommentsQuery, toCommentDtos } from '../comments/comments';
 import { ownRatingQuery, ratingSummaryQuery, toRatingSummary } from '../ratings/ratings';
 
@@ -84,18 +84,20 @@ function recordQueries(db: Db, kind: KeyKind) {
       .prepare(),
     db.select().from(episodes).where(eq(episodes.filmId, id)).orderBy(asc(episodes.id)).prepare(),
     // The most viewed films of the main genre, the film itself excluded.
-    db
-      .select(cardColumns)
-      .from(films)
-      .where(
-        and(
-          sql`exists (select 1 from ${filmGenres} where ${filmGenres.filmId} = ${films.id} and ${filmGenres.genreId} = ${mainGenre})`,
-          ne(films.id, id),
-        ),
-      )
-      .orderBy(desc(films.views), desc(films.id))
-      .limit(RECOMMENDED)
-      .prepare(),
+    cardList(
+      db,
+      db
+        .select({ card: cardJson.as('card') })
+        .from(films)
+        .where(
+          and(
+            sql`exists (select 1 from ${filmGenres} where ${filmGenres.filmId} = ${films.id} and ${filmGenres.genreId} = ${mainGenre})`,
+            ne(films.id, id),
+          ),
+        )
+        .orderBy(desc(films.views), desc(films.id))
+        .limit(RECOMMENDED),
+    ).prepare(),
   ] as const;
 }
 
@@ -123,7 +125,7 @@ type RecordResults = Awaited<ReturnType<typeof batchPrepared<RecordStatements>>>
 
 function toRecord([[film], genreRows, countryRows, episodeRows, recommendedRows]: RecordResults) {
   if (!film) return null;
-  return { film, genreRows, countryRows, episodeRows, recommendedFilms: recommendedRows.map((r) => toFilmCard(r)) };
+  return { film, genreRows, countryRows, episodeRows, recommendedFilms: cardsFromJson(recommendedRows) };
 }
 
 export type FilmRecord = NonNullable<ReturnType<typeof toRecord>>;

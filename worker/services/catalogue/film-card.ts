@@ -1,4 +1,5 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { type SQL, type Subquery, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
 import { films, type Film } from '../../db/schema';
 import type { FilmCard } from '../../schemas/catalogue';
 
@@ -54,11 +55,18 @@ export const cardJson = sql<string>`json_object(
   'createdAt', ${films.createdAt}, 'updatedAt', ${films.updatedAt})`;
 
 /** The `card` column of a list's rows (cardJson, in the list's order) as one JSON array; '[]' when there are none. */
-export const cardArray = (card: SQL.Aliased | SQL) => sql<string>`coalesce('[' || group_concat(${card}, ',') || ']', '[]')`;
+export const cardArray = (card: SQL.Aliased<string>) => sql<string>`coalesce('[' || group_concat(${card}, ',') || ']', '[]')`;
 
-/** A cardArray's text → the cards, each description cut as toFilmCard cuts it. */
-export function cardsFromJson(json: string | undefined): FilmCard[] {
-  const cards = JSON.parse(json ?? '[]') as FilmCard[];
+/** A select of cards ({ card: cardJson.as('card') }, ordered and limited as the list is) as one row of their JSON array. */
+export function cardList(db: Db, select: { as(alias: 'list'): Subquery & { card: SQL.Aliased<string> } }) {
+  const list = select.as('list');
+  return db.select({ cards: cardArray(list.card) }).from(list);
+}
+
+/** A cardArray's text (or a cardList's rows) → the cards, each description cut as toFilmCard cuts it. */
+export function cardsFromJson(json: string | readonly { cards: string }[] | undefined): FilmCard[] {
+  const text = typeof json === 'string' ? json : json?.[0]?.cards;
+  const cards = JSON.parse(text ?? '[]') as FilmCard[];
   for (const card of cards) card.descripts = shorten(card.descripts, CARD_DESCRIPTION_LENGTH);
   return cards;
 }

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import { batchPrepared, preparedOnce } from '../../db/prepared';
 import { filmViewsHourly, films, trendingViews, trendingWindows } from '../../db/schema';
 import type { FilmCard, HomeData, SideFilm, SidebarData } from '../../schemas/catalogue';
-import { cardArray, cardJson, cardsFromJson } from './film-card';
+import { cardJson, cardList, cardsFromJson } from './film-card';
 import { hasGenre } from './listing';
 import { HOUR } from './trending';
 
@@ -12,16 +12,16 @@ const SIDEBAR = 8;
 const HOT = 10;
 
 /** The most recently updated films that match `where`, as one JSON array of cards (film-card.ts cardArray). */
-function rail(db: Db, where: SQL | undefined, limit = RAIL) {
-  const list = db
-    .select({ card: cardJson.as('card') })
-    .from(films)
-    .where(where)
-    .orderBy(desc(films.updatedAt), desc(films.id))
-    .limit(limit)
-    .as('list');
-  return db.select({ cards: cardArray(list.card) }).from(list);
-}
+const rail = (db: Db, where: SQL | undefined, limit = RAIL) =>
+  cardList(
+    db,
+    db
+      .select({ card: cardJson.as('card') })
+      .from(films)
+      .where(where)
+      .orderBy(desc(films.updatedAt), desc(films.id))
+      .limit(limit),
+  );
 
 type Span = 'day' | 'week' | 'month';
 
@@ -70,8 +70,7 @@ function watchedIn(db: Db, span: Span, limit: number) {
     .orderBy(desc(counts.n), desc(films.views), desc(films.id))
     .limit(limit)
     .as('summed');
-  const watched = db.select().from(kept).unionAll(db.select().from(summed)).orderBy(sql`"n" desc, "tie" desc, "id" desc`).as('watched');
-  return db.select({ cards: cardArray(watched.card) }).from(watched);
+  return cardList(db, db.select().from(kept).unionAll(db.select().from(summed)).orderBy(sql`"n" desc, "tie" desc, "id" desc`));
 }
 
 /**
@@ -79,15 +78,15 @@ function watchedIn(db: Db, span: Span, limit: number) {
  * fresh install). Asked in the same batch as the lists, whether needed or not (a few index rows): a second
  * round trip would cost more. HOT of them cover every window, whatever it already holds.
  */
-function topUpCandidates(db: Db) {
-  const list = db
-    .select({ card: cardJson.as('card') })
-    .from(films)
-    .orderBy(desc(films.views), desc(films.updatedAt), desc(films.id))
-    .limit(HOT)
-    .as('list');
-  return db.select({ cards: cardArray(list.card) }).from(list);
-}
+const topUpCandidates = (db: Db) =>
+  cardList(
+    db,
+    db
+      .select({ card: cardJson.as('card') })
+      .from(films)
+      .orderBy(desc(films.views), desc(films.updatedAt), desc(films.id))
+      .limit(HOT),
+  );
 
 const WINDOWS = [
   { span: 'day' as const, hours: 24, limit: SIDEBAR },
@@ -129,18 +128,17 @@ export async function homeData(db: Db, now: number): Promise<HomeData> {
     windowValues(windows),
   );
   const [day, week, month] = trendingLists(windows, lists, candidates);
-  const cards = (rows: { cards: string }[]) => cardsFromJson(rows[0]?.cards);
   return {
     phimhot: week,
     phimtrending: { day, week: week.slice(0, SIDEBAR), month },
-    phimbomoicapnhat: cards(bo),
-    phimlemoicapnhat: cards(le),
-    phimdahoanthanh: cards(hoanThanh),
-    phimhoathinh: cards(hoatHinh),
-    phimtamlytimcam: cards(tamLy),
-    phimvientuong: cards(vienTuong),
-    phimhanhdong: cards(hanhDong),
-    phimsapchieu: cards(sapChieu),
+    phimbomoicapnhat: cardsFromJson(bo),
+    phimlemoicapnhat: cardsFromJson(le),
+    phimdahoanthanh: cardsFromJson(hoanThanh),
+    phimhoathinh: cardsFromJson(hoatHinh),
+    phimtamlytimcam: cardsFromJson(tamLy),
+    phimvientuong: cardsFromJson(vienTuong),
+    phimhanhdong: cardsFromJson(hanhDong),
+    phimsapchieu: cardsFromJson(sapChieu),
   };
 }
 
@@ -172,8 +170,8 @@ export async function sidebarData(db: Db, now: number): Promise<SidebarData> {
       VIP1,
     }));
   return {
-    phimhanhdong: side(cardsFromJson(hanhDong[0]?.cards)),
-    phimsapchieu: side(cardsFromJson(sapChieu[0]?.cards)),
+    phimhanhdong: side(cardsFromJson(hanhDong)),
+    phimsapchieu: side(cardsFromJson(sapChieu)),
     phimtrending: { day: side(day), week: side(week.slice(0, SIDEBAR)), month: side(month) },
   };
 }
@@ -200,9 +198,9 @@ function trendingLists(
   watched: { cards: string }[][],
   candidateRows: { cards: string }[],
 ): [FilmCard[], FilmCard[], FilmCard[]] {
-  const candidates = cardsFromJson(candidateRows[0]?.cards);
+  const candidates = cardsFromJson(candidateRows);
   return windows.map((w, i) => {
-    const cards = cardsFromJson(watched[i]?.[0]?.cards);
+    const cards = cardsFromJson(watched[i]);
     const listed = new Set(cards.map((c) => c.id));
     const fill = cards.length < w.limit ? candidates.filter((c) => !listed.has(c.id)).slice(0, w.limit - cards.length) : [];
     return [...cards, ...fill];

@@ -6,7 +6,7 @@ import { countries, filmCountries, filmGenres, films, genres, listingCounts, lis
 import { badRequest } from '../../lib/errors';
 import type { FilmCard, ListingQuery, Paginated } from '../../schemas/catalogue';
 import { COUNTRIES, GENRES, PAGE_SIZE, type ListingScope } from '../../schemas/taxonomy';
-import { cardColumns, toFilmCard } from './film-card';
+import { cardJson, cardList, cardsFromJson } from './film-card';
 
 const genreSlugs = new Set(GENRES.map((g) => g.slug));
 const countrySlugs = new Set(COUNTRIES.map((c) => c.slug));
@@ -195,14 +195,16 @@ const unfilteredListing = preparedOnce((db: Db) => {
     const key = scopeKey(kind, scope);
     const kept = sql`(select ${listingCounts.films} from ${listingCounts} where ${listingCounts.scope} = ${key})`;
     return [
-      db
-        .select(cardColumns)
-        .from(films)
-        .where(where)
-        .orderBy(...listingOrder(sort))
-        .limit(limitFromKept(kept, offset))
-        .offset(offset)
-        .prepare(),
+      cardList(
+        db,
+        db
+          .select({ card: cardJson.as('card') })
+          .from(films)
+          .where(where)
+          .orderBy(...listingOrder(sort))
+          .limit(limitFromKept(kept, offset))
+          .offset(offset),
+      ).prepare(),
       db.select({ n: listingCounts.films }).from(listingCounts).where(eq(listingCounts.scope, key)).prepare(),
     ] as const;
   }
@@ -228,32 +230,38 @@ export async function listFilms(db: Db, scope: ListingScope, query: ListingQuery
       scope: scopeValue(scope),
       offset: (query.page - 1) * PAGE_SIZE,
     });
-    return { data: rows.map((r) => toFilmCard(r)), pagination: pagination(query.page, PAGE_SIZE, kept?.n ?? 0) };
+    return { data: cardsFromJson(rows), pagination: pagination(query.page, PAGE_SIZE, kept?.n ?? 0) };
   }
   const [rows, total] = await Promise.all([
-    db
-      .select(cardColumns)
-      .from(films)
-      .where(and(scopeCondition(scope), ...filters))
-      .orderBy(...listingOrder(query.sort))
-      .limit(pageLimit(scope, query))
-      .offset((query.page - 1) * PAGE_SIZE),
+    cardList(
+      db,
+      db
+        .select({ card: cardJson.as('card') })
+        .from(films)
+        .where(and(scopeCondition(scope), ...filters))
+        .orderBy(...listingOrder(query.sort))
+        .limit(pageLimit(scope, query))
+        .offset((query.page - 1) * PAGE_SIZE),
+    ),
     countListing(db, scope, query, filters),
   ]);
-  return { data: rows.map((r) => toFilmCard(r)), pagination: pagination(query.page, PAGE_SIZE, total) };
+  return { data: cardsFromJson(rows), pagination: pagination(query.page, PAGE_SIZE, total) };
 }
 
 /** GET /api/product: every film, a page at a time (admin list and anything that needs the catalogue). */
 export async function listAllFilms(db: Db, input: { page: number; pageSize: number; q?: string }): Promise<Paginated<FilmCard>> {
   const where = input.q ? containsFolded(input.q) : undefined;
   const [rows, [total]] = await Promise.all([
-    db
-      .select(cardColumns)
-      .from(films)
-      .where(where)
-      .orderBy(desc(films.updatedAt), desc(films.id))
-      .limit(input.pageSize)
-      .offset((input.page - 1) * input.pageSize),
+    cardList(
+      db,
+      db
+        .select({ card: cardJson.as('card') })
+        .from(films)
+        .where(where)
+        .orderBy(desc(films.updatedAt), desc(films.id))
+        .limit(input.pageSize)
+        .offset((input.page - 1) * input.pageSize),
+    ),
     // Every film has one category: without a query, the total is the sum of the kept category counts.
     where
       ? db.select({ n: count() }).from(films).where(where)
@@ -262,5 +270,5 @@ export async function listAllFilms(db: Db, input: { page: number; pageSize: numb
           .from(listingCounts)
           .where(like(listingCounts.scope, 'category:%')),
   ]);
-  return { data: rows.map((r) => toFilmCard(r)), pagination: pagination(input.page, input.pageSize, total?.n ?? 0) };
+  return { data: cardsFromJson(rows), pagination: pagination(input.page, input.pageSize, total?.n ?? 0) };
 }

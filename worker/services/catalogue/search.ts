@@ -5,7 +5,7 @@ import { sqlLimit } from '../../db/prepared';
 import { films } from '../../db/schema';
 import { type AnySQLiteColumn, alias } from 'drizzle-orm/sqlite-core';
 import type { FilmCard, Paginated } from '../../schemas/catalogue';
-import { cardColumns, toFilmCard } from './film-card';
+import { cardArray, cardJson, cardsFromJson } from './film-card';
 import { ftsPhrase, likeLiteral, pagination } from './listing';
 
 /** Trigram FTS needs 3 characters; shorter queries are a prefix match on the folded title instead. */
@@ -108,11 +108,16 @@ function searchStatement(
     .limit(sqlLimit(limit))
     .offset(p.offset)
     .as('ranked');
-  return db
-    .select({ ...cardColumns, total: ranked.total })
+  // The page's cards in rank order as one JSON array (film-card.ts cardList), with the total its rows carry.
+  const list = db
+    .select({ card: cardJson.as('card'), total: ranked.total })
     .from(ranked)
     .innerJoin(films, sql`${films.id} = "ranked"."id"`)
     .orderBy(sql`"ranked"."rank"`, sql`"ranked"."views" desc`, sql`"ranked"."id" desc`)
+    .as('list');
+  return db
+    .select({ cards: cardArray(list.card), total: sql<number | null>`max(${list.total})` })
+    .from(list)
     .prepare();
 }
 
@@ -171,7 +176,7 @@ export async function searchFilms(db: Db, input: { q: string; limit: number; pag
     needed: input.page * input.limit,
   };
   const { bounded, page, count } = statementsFor(db)[folded.length < TRIGRAM ? 'prefix' : 'fts'];
-  const rows = await (input.page * input.limit <= SEARCH_CANDIDATES ? bounded : page).all(values);
-  const total = rows[0]?.total ?? (input.page > 1 ? ((await count.all(values))[0]?.n ?? 0) : 0);
-  return { data: rows.map((r) => toFilmCard(r)), pagination: pagination(input.page, input.limit, total) };
+  const [found] = await (input.page * input.limit <= SEARCH_CANDIDATES ? bounded : page).all(values);
+  const total = found?.total ?? (input.page > 1 ? ((await count.all(values))[0]?.n ?? 0) : 0);
+  return { data: cardsFromJson(found?.cards), pagination: pagination(input.page, input.limit, total) };
 }
