@@ -114,15 +114,40 @@ function shellRequest(request: Request): Request {
 }
 
 /**
- * The shell with the page rendered in it (404: the not-found page), public for shared caches; or the static
- * shell, revalidated by browsers, when the answer is not a rendered page (a HEAD, a client-only route). The
- * page's reads are the app's, in-process and anonymous.
+ * The shell's text, read from Static Assets once per isolate: the Worker and its assets deploy as one
+ * version, so an isolate's shell never changes, and each page then spends nothing on asking for it again.
+ * Null (not kept, asked again next time) when Static Assets answers anything but the HTML shell.
  */
-async function renderedPage(request: Request, shell: Response, host: Host, env: Env, ctx: ExecutionContext): Promise<Response> {
-  if (request.method !== 'GET' || shell.status !== 200 || !shell.headers.get('content-type')?.startsWith('text/html'))
+const shells = new WeakMap<Fetcher, Promise<string | null>>();
+
+function shellText(request: Request, env: Env): Promise<string | null> {
+  let text = shells.get(env.ASSETS);
+  if (!text) {
+    text = env.ASSETS.fetch(shellRequest(request)).then((shell) =>
+      shell.status === 200 && shell.headers.get('content-type')?.startsWith('text/html') ? shell.text() : null,
+    );
+    shells.set(env.ASSETS, text);
+    text.then(
+      (kept) => kept === null && shells.delete(env.ASSETS),
+      () => shells.delete(env.ASSETS),
+    );
+  }
+  return text;
+}
+
+/**
+ * The shell with the page rendered in it (404: the not-found page), public for shared caches; or the static
+ * shell, revalidated by browsers, when the answer is not a rendered page (a client-only route). Anything but
+ * a GET, or a shell Static Assets could not give, is Static Assets' own answer. The page's reads are the
+ * app's, in-process and anonymous.
+ */
+async function renderedPage(request: Request, host: Host, env: Env, ctx: ExecutionContext): Promise<Response> {
+  const text = request.method === 'GET' ? await shellText(request, env) : null;
+  if (text === null) {
+    const shell = await env.ASSETS.fetch(shellRequest(request));
     return new Response(shell.body, shell);
+  }
   const url = new URL(request.url);
-  const text = await shell.text();
   const page = await renderShell(
     text,
     url,
@@ -131,7 +156,7 @@ async function renderedPage(request: Request, shell: Response, host: Host, env: 
     host.deps.config.PUBLIC_URL,
   );
   const rendered = page.html !== text || page.status === 404;
-  // A new body: the asset's ETag and length no longer describe it; the platform compresses it at the edge.
+  // A new body: the asset's ETag and length do not describe it; the platform compresses it at the edge.
   return new Response(page.html, {
     status: page.status,
     headers: {
@@ -178,9 +203,7 @@ export default {
     }
     if (!host) return env.ASSETS.fetch(shellRequest(request));
     const ready = host;
-    const page = await withEdgeCache(request, edgeCache(ready, ctx), async () =>
-      renderedPage(request, await env.ASSETS.fetch(shellRequest(request)), ready, env, ctx),
-    );
+    const page = await withEdgeCache(request, edgeCache(ready, ctx), () => renderedPage(request, ready, env, ctx));
     const answer = new Response(page.body, page);
     for (const [name, value] of Object.entries(ready.headers)) answer.headers.set(name, value);
     return answer;

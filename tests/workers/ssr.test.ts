@@ -94,4 +94,33 @@ describe('Workers entry: the first page rendered in the shell', () => {
     const { html } = await page(`/${slug}`, misconfigured);
     expect(rootOf(html)).toBe('<div class="app-spinner"></div>');
   });
+
+  it('asks Static Assets for the shell once per isolate, and again after an answer that was not the shell', async () => {
+    let asked = 0;
+    let broken = true;
+    const assets = {
+      fetch: (input: RequestInfo | URL, init?: RequestInit) => {
+        asked++;
+        if (broken) return Promise.resolve(new Response('not here', { status: 404 }));
+        return env.ASSETS.fetch(input as Request, init);
+      },
+      connect: env.ASSETS.connect.bind(env.ASSETS),
+    } as Fetcher;
+    const bindings = { ...env, ASSETS: assets } as Cloudflare.Env;
+    const ctx = createExecutionContext();
+    // Paths no earlier test asked for: the edge cache holds none of them.
+    const failed = await worker.fetch(
+      new Request(`${ORIGIN}/phim-le`, navigation) as Request<unknown, IncomingRequestCfProperties>,
+      bindings,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    // Static Assets' own answer goes out as it was (the first ask, and the one that passes it on).
+    expect(failed.status).toBe(404);
+    broken = false;
+    asked = 0;
+    for (const path of ['/phim-le', `/xem-phim/${slug}/tap-1`, '/phim-shows'])
+      expect((await page(path, bindings)).html, path).toContain('ssr-state');
+    expect(asked).toBe(1);
+  });
 });
