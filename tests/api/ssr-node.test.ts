@@ -121,6 +121,34 @@ describe('Node host renders the first page', () => {
     expect(res.headers.get('cache-control')).not.toContain('immutable');
   });
 
+  it("a built shell's head: its tags changed where they are, the missing ones added, the critical CSS untouched", async () => {
+    // web/index.html after a build: the site's tags, then the critical CSS, then the manifest, then </head>.
+    const style = '<style>:root{--bg:#0c0e13}body{margin:0}</style>';
+    const built = SHELL.replace(
+      '<title>PhimViet</title></head>',
+      `<title>PhimViet</title><meta name="description" content="Trang chủ" /><meta property="og:type" content="website" />${style}<link rel="manifest" href="/manifest.webmanifest"></head>`,
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'web-dist-'));
+    mkdirSync(join(dir, 'assets'));
+    writeFileSync(join(dir, 'index.html'), built);
+    const res = await createNodeRoot(test.deps, undefined, dir, load).request('/dat-rung-phuong-nam');
+    const html = await res.text();
+    const head = html.slice(0, html.indexOf('</head>'));
+    expect(html.split('<title>').length).toBe(2);
+    expect(head).toContain('<title>Đất Rừng Phương Nam');
+    expect(html.split('name="description"').length).toBe(2);
+    expect(head).not.toContain('content="Trang chủ"');
+    expect(html.split('property="og:type"').length).toBe(2);
+    expect(head).toContain('<meta property="og:type" content="video.tv_show" />');
+    for (const tag of ['<link rel="canonical"', 'property="og:url"', 'name="twitter:card"', '<script type="application/ld+json">'])
+      expect(head, tag).toContain(tag);
+    expect(html.split(style).length).toBe(2);
+    expect(head).toContain('<link rel="manifest" href="/manifest.webmanifest">');
+    expect(html.indexOf('<meta name="ssr" content="1">')).toBeLessThan(html.indexOf('/assets/boot-abc.js'));
+    expect(rootOf(html)).toContain('Đất Rừng Phương Nam');
+    expect(html).toMatch(/<script type="application\/json" id="ssr-state">[^<]*<\/script><\/body><\/html>$/);
+  });
+
   it('canonical, og:url, og:image and JSON-LD come from PUBLIC_URL, never from the Host header', async () => {
     const root = createNodeRoot(test.deps, undefined, web, load);
     const res = await root.request('http://evil.example/dat-rung-phuong-nam', { headers: { host: 'evil.example' } });

@@ -61,6 +61,46 @@ const loaded = new WeakMap<LoadEntry, Promise<SsrEntry>>();
 let missingLogged = false;
 
 /**
+ * The shell cut once where every page differs: the head's first part (title, description, sharing tags, the
+ * boot script: what withMeta edits, a couple of KB) apart from the rest of the head (the critical CSS, most of
+ * the shell's 36 KB), and the markers of #root and </body>. A host hands every page the same shell, so it is
+ * cut once and each page only joins strings.
+ */
+interface ShellParts {
+  head: string;
+  restOfHead: string;
+  beforeRoot: string;
+  rootOpen: string;
+  afterApp: string;
+  end: string;
+}
+
+let lastCut: { shell: string; parts: ShellParts | null } | undefined;
+
+function cutShell(shell: string): ShellParts | null {
+  if (lastCut?.shell === shell) return lastCut.parts;
+  const headEnd = shell.indexOf('</head>');
+  const root = ROOT.exec(shell);
+  const bodyEnd = shell.lastIndexOf('</body>');
+  let parts: ShellParts | null = null;
+  if (headEnd >= 0 && root && root.index > headEnd && bodyEnd > root.index) {
+    const style = shell.indexOf('<style', 0);
+    const editEnd = style >= 0 && style < headEnd ? style : headEnd;
+    const rootEnd = root.index + root[0].length;
+    parts = {
+      head: shell.slice(0, editEnd),
+      restOfHead: shell.slice(editEnd, headEnd),
+      beforeRoot: shell.slice(headEnd + '</head>'.length, root.index),
+      rootOpen: root[1]!,
+      afterApp: shell.slice(rootEnd, bodyEnd),
+      end: shell.slice(bodyEnd + '</body>'.length),
+    };
+  }
+  lastCut = { shell, parts };
+  return parts;
+}
+
+/**
  * The shell (index.html) with #root holding the server-rendered page and the query cache it came from,
  * or the shell unchanged when the page is not one the host renders, the build is missing, or rendering
  * fails (logged). An unknown path, film, genre or country is the not-found page with status 404.
@@ -76,7 +116,9 @@ export async function renderShell(
   publicUrl: string,
 ): Promise<ShellPage> {
   const unchanged: ShellPage = { html: shell, status: 200 };
-  if (!isPagePath(url.pathname) || !ROOT.test(shell)) return unchanged;
+  if (!isPagePath(url.pathname)) return unchanged;
+  const parts = cutShell(shell);
+  if (!parts) return unchanged;
   let entry: SsrEntry;
   try {
     let load = loaded.get(loadEntry);
@@ -104,17 +146,26 @@ export async function renderShell(
     // The async boot script (web/vite-plugins.ts bootPrefetch) may run before the body is parsed: a marker
     // ahead of it says the page's data is already here (no prefetch). The state itself ends the body, so
     // the content comes first in the bytes; the app reads it once the document is parsed.
-    const boot = BOOT_SCRIPT.exec(shell);
-    const marked = boot && state ? shell.slice(0, boot.index) + SSR_MARKER + shell.slice(boot.index) : shell;
+    const boot = state ? BOOT_SCRIPT.exec(parts.head) : null;
+    const head = boot ? parts.head.slice(0, boot.index) + SSR_MARKER + parts.head.slice(boot.index) : parts.head;
     // React puts the resources it hoists (image preloads of the first posters) before the markup: they
     // belong in <head>, where the browser finds them first and hydration does not look.
     const hoisted = /^(?:<link [^>]*>)+/.exec(page.html)?.[0] ?? '';
     const body = page.html.slice(hoisted.length);
-    // The head is edited while the document is the small shell; the page and its state go in last.
-    const html = withMeta(marked, page.meta ?? {}, url, origin)
-      .replace('</head>', () => `${hoisted}${structured}</head>`)
-      .replace(ROOT, (_all, open: string) => `${open}${body}</div><!--/app-->`)
-      .replace('</body>', () => `${state}</body>`);
+    const html =
+      withMeta(head, page.meta ?? {}, url, origin) +
+      parts.restOfHead +
+      hoisted +
+      structured +
+      '</head>' +
+      parts.beforeRoot +
+      parts.rootOpen +
+      body +
+      '</div><!--/app-->' +
+      parts.afterApp +
+      state +
+      '</body>' +
+      parts.end;
     return { html, status };
   } catch (error) {
     console.error(`[ssr] rendering ${url.pathname} failed; sending the static shell:`, error);
@@ -126,22 +177,21 @@ const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '
 
 /**
  * The page's own title, description, robots, canonical link and sharing tags (Open Graph, Twitter card) in
- * the shell's <head> (the browser's usePageMeta then finds and keeps them): the first paint and crawlers see
- * the page's title, not the site's. Absolute URLs are made from `origin` (PUBLIC_URL's).
+ * the head's first part (cutShell; the browser's usePageMeta then finds and keeps them): the first paint and
+ * crawlers see the page's title, not the site's. A tag the shell has is changed where it is; one it lacks is
+ * added at the end of that part. Absolute URLs are made from `origin` (PUBLIC_URL's).
  */
-function withMeta(shell: string, meta: PageMeta, url: URL, origin: string): string {
-  let html = shell;
+function withMeta(head: string, meta: PageMeta, url: URL, origin: string): string {
+  let html = head;
   const setContent = (attr: 'name' | 'property', key: string, value: string | undefined) => {
     if (!value) return;
     const tag = new RegExp(`<meta ${attr}="${key}" content="[^"]*"\\s*/?>`);
     const next = `<meta ${attr}="${key}" content="${escapeHtml(value)}" />`;
-    html = tag.test(html) ? html.replace(tag, () => next) : html.replace('</head>', () => `${next}</head>`);
+    html = tag.test(html) ? html.replace(tag, () => next) : `${html}${next}`;
   };
   if (meta.title) {
     const title = `<title>${escapeHtml(meta.title)}</title>`;
-    html = /<title>[^<]*<\/title>/.test(html)
-      ? html.replace(/<title>[^<]*<\/title>/, () => title)
-      : html.replace('</head>', () => `${title}</head>`);
+    html = /<title>[^<]*<\/title>/.test(html) ? html.replace(/<title>[^<]*<\/title>/, () => title) : `${html}${title}`;
     setContent('property', 'og:title', meta.title);
   }
   setContent('name', 'description', meta.description);
@@ -156,5 +206,5 @@ function withMeta(shell: string, meta: PageMeta, url: URL, origin: string): stri
   setContent('name', 'twitter:title', meta.title);
   setContent('name', 'twitter:description', meta.description);
   setContent('name', 'twitter:image', image);
-  return html.replace('</head>', () => `<link rel="canonical" href="${escapeHtml(canonical)}"></head>`);
+  return `${html}<link rel="canonical" href="${escapeHtml(canonical)}">`;
 }
