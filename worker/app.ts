@@ -7,6 +7,7 @@ import { securityHeaders } from './lib/security-headers';
 import type { CachedResponse } from './lib/public-cache';
 import { TtlCache } from './lib/ttl-cache';
 import { forgetCatalogueVersion } from './services/catalogue/version';
+import { prepareAll } from './db/prepared';
 import type { FilmRecord } from './services/catalogue/detail';
 import { accountRoutes } from './routes/account';
 import { backOfficeRoutes } from './routes/admin/back-office';
@@ -99,6 +100,8 @@ export function createApp(deps: AppDeps) {
     if (status >= 500) console.error('[api]', c.req.method, c.req.path, err);
     return c.json(body, status);
   });
+  // Every prepared statement of the routes above, built now rather than by the first request that needs it.
+  prepareAll(deps.db);
   return routes;
 }
 

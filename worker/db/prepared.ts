@@ -9,6 +9,9 @@ type ResultOf<Q> = Q extends SQLitePreparedQuery<infer T> ? Awaited<T['execute']
 /** What batchPrepared answers for `Q`: each statement's rows. */
 export type PreparedResults<Q extends readonly AnyPrepared[]> = { -readonly [K in keyof Q]: ResultOf<Q[K]> };
 
+/** Every preparedOnce set, for prepareAll. */
+const everySet: ((db: Db) => unknown)[] = [];
+
 /**
  * Statements built once per database (drizzle's `.prepare()` with sql.placeholder), reused by every
  * request. Building a select is a few tens of microseconds of drizzle per statement and per request (the
@@ -16,7 +19,7 @@ export type PreparedResults<Q extends readonly AnyPrepared[]> = { -readonly [K i
  */
 export function preparedOnce<T>(build: (db: Db) => T): (db: Db) => T {
   const built = new WeakMap<Db, T>();
-  return (db) => {
+  const statementsFor = (db: Db) => {
     let statements = built.get(db);
     if (!statements) {
       statements = build(db);
@@ -24,6 +27,17 @@ export function preparedOnce<T>(build: (db: Db) => T): (db: Db) => T {
     }
     return statements;
   };
+  everySet.push(statementsFor);
+  return statementsFor;
+}
+
+/**
+ * Builds every preparedOnce set of the modules loaded so far for `db`, now: the app does it as it is created,
+ * which on Workers is while the isolate starts (worker/index.ts), so no visitor's request pays for drizzle
+ * building its statements, the slowest part of a fresh isolate's first page (bench/edge.ts).
+ */
+export function prepareAll(db: Db): void {
+  for (const statementsFor of everySet) statementsFor(db);
 }
 
 /**

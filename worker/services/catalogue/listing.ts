@@ -208,15 +208,10 @@ const unfilteredListing = preparedOnce((db: Db) => {
       db.select({ n: listingCounts.films }).from(listingCounts).where(eq(listingCounts.scope, key)).prepare(),
     ] as const;
   }
-  return (kind: ListingScope['kind'], sort: ListingQuery['sort']) => {
-    const id = `${kind}:${sort ?? ''}`;
-    let statements = built.get(id);
-    if (!statements) {
-      statements = build(kind, sort);
-      built.set(id, statements);
-    }
-    return statements;
-  };
+  // Every scope kind and sort, built at once (prepareAll builds them as the app is created).
+  for (const kind of ['category', 'genre', 'country'] as const)
+    for (const sort of [undefined, 'createdAt', 'views'] as const) built.set(`${kind}:${sort ?? ''}`, build(kind, sort));
+  return (kind: ListingScope['kind'], sort: ListingQuery['sort']) => built.get(`${kind}:${sort ?? ''}`)!;
 });
 
 const scopeValue = (scope: ListingScope) =>

@@ -1,7 +1,7 @@
 import { desc, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { fold } from '../../db/fold';
-import { sqlLimit } from '../../db/prepared';
+import { preparedOnce, sqlLimit } from '../../db/prepared';
 import { films } from '../../db/schema';
 import { type AnySQLiteColumn, alias } from 'drizzle-orm/sqlite-core';
 import type { FilmCard, Paginated } from '../../schemas/catalogue';
@@ -126,32 +126,20 @@ function countStatement(db: Db, where: SQL, from: SQL | typeof films = films) {
   return db.select({ n: sql<number>`count(*)` }).from(from).where(where).prepare();
 }
 
-type Statements = Record<
-  'fts' | 'prefix',
-  { bounded: ReturnType<typeof searchStatement>; page: ReturnType<typeof searchStatement>; count: ReturnType<typeof countStatement> }
->;
-const statements = new WeakMap<Db, Statements>();
-
-function statementsFor(db: Db): Statements {
-  let built = statements.get(db);
-  if (!built) {
-    built = {
-      fts: {
-        bounded: searchStatement(db, { from: boundedFts, t: candidates }, undefined, ftsCount),
-        page: searchStatement(db, { from: films, t: films }, ftsMatch, undefined, pastTheEnd(ftsCount)),
-        // In the FTS index alone, as the first page counts: not joined to films.
-        count: countStatement(db, sql`films_fts match ${p.phrase}`, sql`films_fts`),
-      },
-      prefix: {
-        bounded: searchStatement(db, { from: boundedPrefix, t: candidates }, undefined, prefixCount),
-        page: searchStatement(db, { from: films, t: films }, titleStartsWith, undefined, pastTheEnd(prefixCount)),
-        count: countStatement(db, titleStartsWith),
-      },
-    };
-    statements.set(db, built);
-  }
-  return built;
-}
+/** Built once per database (db/prepared.ts). */
+const statementsFor = preparedOnce((db: Db) => ({
+  fts: {
+    bounded: searchStatement(db, { from: boundedFts, t: candidates }, undefined, ftsCount),
+    page: searchStatement(db, { from: films, t: films }, ftsMatch, undefined, pastTheEnd(ftsCount)),
+    // In the FTS index alone, as the first page counts: not joined to films.
+    count: countStatement(db, sql`films_fts match ${p.phrase}`, sql`films_fts`),
+  },
+  prefix: {
+    bounded: searchStatement(db, { from: boundedPrefix, t: candidates }, undefined, prefixCount),
+    page: searchStatement(db, { from: films, t: films }, titleStartsWith, undefined, pastTheEnd(prefixCount)),
+    count: countStatement(db, titleStartsWith),
+  },
+}));
 
 /**
  * Diacritics-insensitive title search (docs/decisions/0002), ranked: exact title, title prefix, a word
