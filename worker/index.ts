@@ -2,6 +2,7 @@
 // /api/*, robots.txt and the sitemaps to the shared Hono app, page routes to the shell with the first page rendered
 // in it (worker/ssr/render.ts), both behind the Cache API (lib/edge-cache.ts), files to Workers Static Assets; Cron Triggers
 // to the shared scheduled jobs. Nothing Node-only may be imported here: no node:*, no db/node-client.ts.
+import { env as isolateEnv } from 'cloudflare:workers';
 import { createClient } from '@libsql/client/web';
 import { drizzle } from 'drizzle-orm/libsql/web';
 import type { z } from 'zod';
@@ -24,10 +25,15 @@ import { isPagePath, type LoadEntry, renderShell, type SsrEntry } from './ssr/re
  */
 const SSR_ENTRY = './ssr/dist/entry-server.js';
 /**
- * Imported as the isolate starts, not on its first page: compiling and evaluating the renderer is then
- * start-up work instead of the first request's CPU. A missing build rejects; pages then get the static shell.
+ * Imported and warmed up as the isolate starts, not on its first page: compiling the renderer and running it
+ * until V8 has compiled its hot paths (web/src/app/warm-up.ts) is then start-up work instead of the first
+ * request's CPU. A missing build rejects; pages then get the static shell. A failed warm-up only leaves the
+ * first page colder.
  */
-const ssrEntry = import(SSR_ENTRY) as Promise<SsrEntry>;
+const ssrEntry = (import(SSR_ENTRY) as Promise<SsrEntry>).then(async (entry) => {
+  await entry.warmUp?.().catch(() => 0);
+  return entry;
+});
 ssrEntry.catch(() => undefined);
 const loadSsrEntry: LoadEntry = () => ssrEntry;
 
@@ -61,16 +67,35 @@ const hosts = new WeakMap<Env, Host | Error>();
 function hostFor(env: Env): Host {
   let host = hosts.get(env);
   if (!host) {
-    try {
-      host = buildHost(env);
-    } catch (err) {
-      host = err instanceof Error ? err : new Error(String(err));
-    }
+    host = sameConfiguration(env, startup.env) ? startup.host : hostOrError(env);
     hosts.set(env, host);
   }
   if (host instanceof Error) throw host;
   return host;
 }
+
+function hostOrError(env: Env): Host | Error {
+  try {
+    return buildHost(env);
+  } catch (err) {
+    return err instanceof Error ? err : new Error(String(err));
+  }
+}
+
+/** Whether two envs carry the same variables and secrets (the bindings' objects may differ by identity). */
+function sameConfiguration(a: Env, b: Env): boolean {
+  const values = (env: Env) => Object.entries(env).filter(([, value]) => typeof value === 'string');
+  const left = values(a);
+  return left.length === values(b).length && left.every(([name, value]) => (b as unknown as Record<string, unknown>)[name] === value);
+}
+
+/**
+ * The host of the isolate's own bindings (cloudflare:workers `env`), built while the isolate starts: the
+ * configuration parsed, the app created and its statements prepared (db/prepared.ts prepareAll) before the
+ * first request, not during it. The runtime hands requests an env object of another identity with the same
+ * bindings; one with the same variables and secrets gets this host.
+ */
+const startup = { env: isolateEnv as unknown as Env, host: hostOrError(isolateEnv as unknown as Env) };
 
 function buildHost(env: Env): Host {
   const config: Config = loadConfig(env as unknown as Record<string, unknown>);
