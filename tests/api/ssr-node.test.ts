@@ -149,6 +149,15 @@ describe('Node host renders the first page', () => {
     expect(html).toMatch(/<script type="application\/json" id="ssr-state">[^<]*<\/script><\/body><\/html>$/);
   });
 
+  it('the start-up warm-up renders every kind of page, and later pages read the real catalogue', async () => {
+    const entry = await load();
+    // Home, a listing, a film, an episode and a search page, three rounds each (web/src/app/warm-up.ts).
+    expect(await entry.warmUp?.()).toBe(15);
+    const root = rootOf(await page('/'));
+    expect(root).toContain('Đất Rừng Phương Nam');
+    expect(root).not.toContain('Khởi động');
+  });
+
   it('canonical, og:url, og:image and JSON-LD come from PUBLIC_URL, never from the Host header', async () => {
     const root = createNodeRoot(test.deps, undefined, web, load);
     const res = await root.request('http://evil.example/dat-rung-phuong-nam', { headers: { host: 'evil.example' } });

@@ -14,3 +14,13 @@ export async function renderPage(url: string, fetchApi: ApiFetch, origin: string
   const { renderPage: render } = await renderer;
   return render(url, fetchApi, origin);
 }
+
+/**
+ * Renders each kind of page a few times with a one-film catalogue (app/warm-up.ts), so a fresh isolate's first
+ * page runs compiled code. The Worker calls it while its isolate starts, when nothing else runs; resolves with
+ * the number of pages rendered.
+ */
+export async function warmUp(): Promise<number> {
+  const { warmUpRenderer } = await renderer;
+  return warmUpRenderer();
+}

@@ -26,6 +26,8 @@ export interface SsrEntry {
     fetchApi: ApiFetch,
     origin: string,
   ): Promise<{ html: string; state: unknown; meta?: PageMeta; structuredData?: unknown[]; status?: number } | null>;
+  /** Renders each kind of page a few times with a stand-in catalogue; only while a Worker isolate starts. */
+  warmUp?(): Promise<number>;
 }
 
 /** The page a host sends: the shell, rendered or not, and its status (404: the not-found page). */

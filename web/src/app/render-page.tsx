@@ -7,6 +7,7 @@ import { renderToString } from 'react-dom/server.edge';
 import { AppRoot, createAppRouter, createQueryClient, SERVER_RENDERED_ROUTES } from './router';
 import { setApiFetch } from '../lib/api-client';
 import type { JsonLd, PageMeta } from '../lib/page-meta';
+import { warmUp } from './warm-up';
 
 /** Answers an API request the way the app does over HTTP (the host calls its app in-process). */
 export type ApiFetch = (request: Request) => Promise<Response> | Response;
@@ -95,3 +96,6 @@ export async function renderPage(url: string, fetchApi: ApiFetch, origin: string
     ? { html, state: null, meta: tags, structuredData: [], status: 404 }
     : { html, state: dehydrate(queryClient), meta: tags, structuredData: documents, status: 200 };
 }
+
+/** Renders each kind of page a few times with a one-film catalogue (app/warm-up.ts): for the Worker's start-up only. */
+export const warmUpRenderer = () => warmUp(renderPage);

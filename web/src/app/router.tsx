@@ -18,7 +18,8 @@ export function createQueryClient(options: { server?: boolean } = {}): QueryClie
     defaultOptions: {
       queries: {
         staleTime: 30_000,
-        gcTime: 10 * 60_000,
+        // On the server a query client lives for one page: no timer to collect its queries.
+        gcTime: options.server ? Number.POSITIVE_INFINITY : 10 * 60_000,
         // 'offlineFirst' still calls fetch when the browser says it is offline, so the service
         // worker can answer from its cache; the default 'online' mode would just pause.
         networkMode: 'offlineFirst',
