@@ -8,7 +8,7 @@ import type { TtlCache } from '../../lib/ttl-cache';
 import type { EpisodeLink, FilmDetail, FilmDetailResponse, ServerEpisodes } from '../../schemas/catalogue';
 import { batchWithViewer } from '../auth/viewer';
 import { vipAccess } from './access';
-import { cardColumns, cardJson, cardList, cardsFromJson, toFilmCard } from './film-card';
+import { cardColumns, cardList, cardsFromJson, selectCards, toFilmCard } from './film-card';
 import { filmCommentsQuery, toCommentDtos } from '../comments/comments';
 import { ownRatingQuery, ratingSummaryQuery, toRatingSummary } from '../ratings/ratings';
 
@@ -86,9 +86,7 @@ function recordQueries(db: Db, kind: KeyKind) {
     // The most viewed films of the main genre, the film itself excluded.
     cardList(
       db,
-      db
-        .select({ card: cardJson.as('card') })
-        .from(films)
+      selectCards(db)
         .where(
           and(
             sql`exists (select 1 from ${filmGenres} where ${filmGenres.filmId} = ${films.id} and ${filmGenres.genreId} = ${mainGenre})`,

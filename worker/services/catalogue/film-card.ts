@@ -57,6 +57,9 @@ export const cardJson = sql<string>`json_object(
 /** The `card` column of a list's rows (cardJson, in the list's order) as one JSON array; '[]' when there are none. */
 export const cardArray = (card: SQL.Aliased<string>) => sql<string>`coalesce('[' || group_concat(${card}, ',') || ']', '[]')`;
 
+/** Films as cards, for cardList: `cardList(db, selectCards(db).where(…).orderBy(…).limit(…))`. */
+export const selectCards = (db: Db) => db.select({ card: cardJson.as('card') }).from(films);
+
 /** A select of cards ({ card: cardJson.as('card') }, ordered and limited as the list is) as one row of their JSON array. */
 export function cardList(db: Db, select: { as(alias: 'list'): Subquery & { card: SQL.Aliased<string> } }) {
   const list = select.as('list');

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import { batchPrepared, preparedOnce } from '../../db/prepared';
 import { filmViewsHourly, films, trendingViews, trendingWindows } from '../../db/schema';
 import type { FilmCard, HomeData, SideFilm, SidebarData } from '../../schemas/catalogue';
-import { cardJson, cardList, cardsFromJson } from './film-card';
+import { cardJson, cardList, cardsFromJson, selectCards } from './film-card';
 import { hasGenre } from './listing';
 import { HOUR } from './trending';
 
@@ -13,15 +13,7 @@ const HOT = 10;
 
 /** The most recently updated films that match `where`, as one JSON array of cards (film-card.ts cardArray). */
 const rail = (db: Db, where: SQL | undefined, limit = RAIL) =>
-  cardList(
-    db,
-    db
-      .select({ card: cardJson.as('card') })
-      .from(films)
-      .where(where)
-      .orderBy(desc(films.updatedAt), desc(films.id))
-      .limit(limit),
-  );
+  cardList(db, selectCards(db).where(where).orderBy(desc(films.updatedAt), desc(films.id)).limit(limit));
 
 type Span = 'day' | 'week' | 'month';
 
@@ -79,14 +71,7 @@ function watchedIn(db: Db, span: Span, limit: number) {
  * round trip would cost more. HOT of them cover every window, whatever it already holds.
  */
 const topUpCandidates = (db: Db) =>
-  cardList(
-    db,
-    db
-      .select({ card: cardJson.as('card') })
-      .from(films)
-      .orderBy(desc(films.views), desc(films.updatedAt), desc(films.id))
-      .limit(HOT),
-  );
+  cardList(db, selectCards(db).orderBy(desc(films.views), desc(films.updatedAt), desc(films.id)).limit(HOT));
 
 const WINDOWS = [
   { span: 'day' as const, hours: 24, limit: SIDEBAR },

@@ -6,7 +6,7 @@ import { countries, filmCountries, filmGenres, films, genres, listingCounts, lis
 import { badRequest } from '../../lib/errors';
 import type { FilmCard, ListingQuery, Paginated } from '../../schemas/catalogue';
 import { COUNTRIES, GENRES, PAGE_SIZE, type ListingScope } from '../../schemas/taxonomy';
-import { cardJson, cardList, cardsFromJson } from './film-card';
+import { cardList, cardsFromJson, selectCards } from './film-card';
 
 const genreSlugs = new Set(GENRES.map((g) => g.slug));
 const countrySlugs = new Set(COUNTRIES.map((c) => c.slug));
@@ -197,9 +197,7 @@ const unfilteredListing = preparedOnce((db: Db) => {
     return [
       cardList(
         db,
-        db
-          .select({ card: cardJson.as('card') })
-          .from(films)
+        selectCards(db)
           .where(where)
           .orderBy(...listingOrder(sort))
           .limit(limitFromKept(kept, offset))
@@ -230,9 +228,7 @@ export async function listFilms(db: Db, scope: ListingScope, query: ListingQuery
   const [rows, total] = await Promise.all([
     cardList(
       db,
-      db
-        .select({ card: cardJson.as('card') })
-        .from(films)
+      selectCards(db)
         .where(and(scopeCondition(scope), ...filters))
         .orderBy(...listingOrder(query.sort))
         .limit(pageLimit(scope, query))
@@ -249,9 +245,7 @@ export async function listAllFilms(db: Db, input: { page: number; pageSize: numb
   const [rows, [total]] = await Promise.all([
     cardList(
       db,
-      db
-        .select({ card: cardJson.as('card') })
-        .from(films)
+      selectCards(db)
         .where(where)
         .orderBy(desc(films.updatedAt), desc(films.id))
         .limit(input.pageSize)
