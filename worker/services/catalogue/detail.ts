@@ -14,7 +14,38 @@ import { ownRatingQuery, ratingSummaryQuery, toRatingSummary } from '../ratings/
 
 const RECOMMENDED = 8;
 
-type EpisodeRow = typeof episodes.$inferSelect;
+/** What a film page needs of an episode. */
+type EpisodeRow = Pick<typeof episodes.$inferSelect, 'id' | 'serverName' | 'episode' | 'name' | 'm3u8Url' | 'embedUrl'>;
+
+/**
+ * A film's episodes in id order as one JSON array of [id, server, episode, name, m3u8, embed], built by the
+ * database: a series has tens to hundreds of them, which Hrana would answer as a row of tagged values each.
+ */
+function episodeList(db: Db, filmId: SQL) {
+  const list = db
+    .select({
+      id: episodes.id,
+      server: episodes.serverName,
+      episode: episodes.episode,
+      name: episodes.name,
+      m3u8: episodes.m3u8Url,
+      embed: episodes.embedUrl,
+    })
+    .from(episodes)
+    .where(eq(episodes.filmId, filmId))
+    .orderBy(asc(episodes.id))
+    .as('list');
+  return db
+    .select({
+      list: sql<string>`coalesce(json_group_array(json_array(${list.id}, ${list.server}, ${list.episode}, ${list.name}, ${list.m3u8}, ${list.embed})), '[]')`,
+    })
+    .from(list);
+}
+
+function episodesFromJson(json: string | undefined): EpisodeRow[] {
+  const rows = JSON.parse(json ?? '[]') as [number, string, number, string, string, string][];
+  return rows.map(([id, serverName, episode, name, m3u8Url, embedUrl]) => ({ id, serverName, episode, name, m3u8Url, embedUrl }));
+}
 
 function toEpisodeLink(row: EpisodeRow, withLinks: boolean): EpisodeLink {
   const link_m3u8 = withLinks ? row.m3u8Url : '';
@@ -82,7 +113,7 @@ function recordQueries(db: Db, kind: KeyKind) {
       .innerJoin(countries, eq(countries.id, filmCountries.countryId))
       .where(eq(filmCountries.filmId, id))
       .prepare(),
-    db.select().from(episodes).where(eq(episodes.filmId, id)).orderBy(asc(episodes.id)).prepare(),
+    episodeList(db, id).prepare(),
     // The most viewed films of the main genre, the film itself excluded.
     cardList(
       db,
@@ -123,7 +154,13 @@ type RecordResults = Awaited<ReturnType<typeof batchPrepared<RecordStatements>>>
 
 function toRecord([[film], genreRows, countryRows, episodeRows, recommendedRows]: RecordResults) {
   if (!film) return null;
-  return { film, genreRows, countryRows, episodeRows, recommendedFilms: cardsFromJson(recommendedRows) };
+  return {
+    film,
+    genreRows,
+    countryRows,
+    episodeRows: episodesFromJson(episodeRows[0]?.list),
+    recommendedFilms: cardsFromJson(recommendedRows),
+  };
 }
 
 export type FilmRecord = NonNullable<ReturnType<typeof toRecord>>;
