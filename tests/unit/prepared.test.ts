@@ -2,7 +2,7 @@
 // (prepareAll), so no request pays for drizzle building its statements; reads started together share one batch.
 import { describe, expect, it, vi } from 'vitest';
 import type { Db } from '../../worker/db/client';
-import { type AnyPrepared, batchPrepared, prepareAll, preparedOnce } from '../../worker/db/prepared';
+import { type AnyPrepared, batchPrepared, prepareAll, preparedOnce, shareReadBatches } from '../../worker/db/prepared';
 
 describe('preparedOnce and prepareAll', () => {
   it('builds a set once per database, at prepareAll or at its first use, whichever comes first', () => {
@@ -36,10 +36,11 @@ describe('preparedOnce and prepareAll', () => {
 describe('batchPrepared: the reads started in one turn share one batch', () => {
   const statement = (sql: string) =>
     ({ getQuery: () => ({ sql, params: [] }), mapResult: (result: unknown) => result }) as unknown as AnyPrepared;
-  const fakeDb = (batch: (statements: { sql: string }[]) => Promise<unknown[]>) =>
-    ({ $client: { batch: vi.fn(batch) } }) as unknown as Db & {
-      $client: { batch: ReturnType<typeof vi.fn> };
-    };
+  const fakeDb = (batch: (statements: { sql: string }[]) => Promise<unknown[]>, shared = true) => {
+    const db = { $client: { batch: vi.fn(batch) } } as unknown as Db & { $client: { batch: ReturnType<typeof vi.fn> } };
+    if (shared) shareReadBatches(db);
+    return db;
+  };
 
   it('sends them as one batch and answers each with its own results, in order', async () => {
     const db = fakeDb(async (statements) => statements.map((s) => `result of ${s.sql}`));
@@ -63,5 +64,11 @@ describe('batchPrepared: the reads started in one turn share one batch', () => {
     const reads = [batchPrepared(db, [statement('a')], {}), batchPrepared(db, [statement('b')], {})];
     for (const read of reads) await expect(read).rejects.toThrow('database unavailable');
     expect(db.$client.batch).toHaveBeenCalledTimes(1);
+  });
+
+  it('goes batch by batch on a database that does not share them (a local file)', async () => {
+    const db = fakeDb(async (statements) => statements.map((s) => s.sql), false);
+    await Promise.all([batchPrepared(db, [statement('a')], {}), batchPrepared(db, [statement('b')], {})]);
+    expect(db.$client.batch).toHaveBeenCalledTimes(2);
   });
 });

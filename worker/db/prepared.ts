@@ -43,8 +43,8 @@ export function prepareAll(db: Db): void {
 /**
  * Runs prepared statements in one batch (one round trip on Workers, as db.batch), each with its
  * placeholders filled from `values`. db.batch itself takes only query builders: it would send a
- * prepared statement's placeholders unfilled. Every caller only reads, so the reads a request starts together
- * (a listing page's listing and sidebar, read in-process by the renderer) share one batch: see readTogether.
+ * prepared statement's placeholders unfilled. Every caller only reads, so on a database where each batch is a
+ * network round trip (shareReadBatches) the reads a request starts together share one batch: see readTogether.
  */
 export async function batchPrepared<const Q extends readonly AnyPrepared[]>(
   db: Db,
@@ -57,7 +57,7 @@ export async function batchPrepared<const Q extends readonly AnyPrepared[]>(
   });
   // drizzle() sets $client on every database it makes (both hosts, the tests); Db's type does not say so.
   const client = (db as Db & { $client: Client }).$client;
-  const results = await readTogether(client, statements);
+  const results = sharing.has(db) ? await readTogether(client, statements) : await client.batch(statements);
   return queries.map((query, i) => query.mapResult(results[i], true)) as PreparedResults<Q>;
 }
 
@@ -69,14 +69,23 @@ export function sqlLimit(expression: SQL): number {
   return expression as unknown as number;
 }
 
+/** Databases whose read batches started together go as one (shareReadBatches). */
+const sharing = new WeakSet<Db>();
+
+/**
+ * Makes the read batches (batchPrepared) started in the same turn of the event loop go to `db` as one batch. For a
+ * database over the network (the Worker's Turso): a listing page's listing and sidebar, which its renderer reads at
+ * once, then cost one round trip instead of two. A local file gains nothing from it.
+ */
+export function shareReadBatches(db: Db): void {
+  sharing.add(db);
+}
+
 interface PendingRead {
   statements: InStatement[];
   done: (results: ResultSet[]) => void;
   failed: (error: unknown) => void;
 }
-
-/** After the current turn of the event loop: Node's setImmediate (its setTimeout waits at least 1 ms), else a 0 ms timer. */
-const nextTurn = (run: () => void) => (typeof setImmediate === 'function' ? setImmediate(run) : setTimeout(run, 0));
 
 /** Reads waiting for the current turn of the event loop to end, per client. */
 const waiting = new WeakMap<Client, PendingRead[]>();
@@ -93,10 +102,10 @@ function readTogether(client: Client, statements: InStatement[]): Promise<Result
       const reads: PendingRead[] = [];
       pending = reads;
       waiting.set(client, reads);
-      nextTurn(() => {
+      setTimeout(() => {
         waiting.delete(client);
         void sendTogether(client, reads);
-      });
+      }, 0);
     }
     pending.push({ statements, done, failed });
   });
