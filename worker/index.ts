@@ -9,7 +9,6 @@ import type { z } from 'zod';
 import { createApp } from './app';
 import { loadConfig, type Config, type configSchema } from './config';
 import { schema } from './db/client';
-import { shareReadBatches } from './db/prepared';
 import type { AppDeps } from './lib/context';
 import { type EdgeCacheOptions, publicCacheControl, withEdgeCache } from './lib/edge-cache';
 import { securityHeaders } from './lib/security-headers';
@@ -104,11 +103,8 @@ function buildHost(env: Env): Host {
   if (env.DATABASE_URL.startsWith('file:'))
     throw new Error('Invalid configuration: DATABASE_URL: a Worker cannot open file: databases; use libsql:// or https://');
   const client = createClient({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN || undefined });
-  const db = drizzle(client, { schema });
-  // Each batch is a round trip to Turso: the reads a request starts together go as one (db/prepared.ts).
-  shareReadBatches(db);
   const deps: AppDeps = {
-    db,
+    db: drizzle(client, { schema }),
     config,
     now: Date.now,
     // Called as deps.fetch(...): workerd throws "Illegal invocation" if fetch runs with a foreign `this`.

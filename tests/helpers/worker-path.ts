@@ -1,4 +1,4 @@
-// The app on the Worker path: @libsql/client/web, as worker/index.ts builds it (read batches shared), against a fresh Hrana test
+// The app on the Worker path: @libsql/client/web, as worker/index.ts builds it, against a fresh Hrana test
 // server seeded with the catalogue fixture. Each pipeline the server sees is one network round trip to Turso
 // in production; `measure` counts them for one request.
 import { createClient } from '@libsql/client/web';
@@ -6,7 +6,6 @@ import { drizzle } from 'drizzle-orm/libsql/web';
 import { createApp } from '../../worker/app';
 import { loadConfig } from '../../worker/config';
 import { type Db, schema } from '../../worker/db/client';
-import { shareReadBatches } from '../../worker/db/prepared';
 import { openDatabase } from '../../worker/db/node-client';
 import { seedCatalogue } from './catalogue-fixture';
 import { type HranaServer, startHranaServer } from './hrana-server';
@@ -34,7 +33,6 @@ export async function startWorkerPath(seed?: (db: Db) => Promise<void>): Promise
   local.client.close();
   const client = createClient({ url: server.url });
   const db = drizzle(client, { schema });
-  shareReadBatches(db);
   const config = loadConfig({ APP_ENV: 'test', PUBLIC_CACHE_SECONDS: '0' });
   const app = createApp({ db, config, now: Date.now, fetch: globalThis.fetch });
   await app.request('/api/health');

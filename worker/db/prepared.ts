@@ -1,4 +1,4 @@
-import type { Client, InArgs, InStatement, ResultSet } from '@libsql/client';
+import type { Client, InArgs } from '@libsql/client';
 import { fillPlaceholders, type SQL } from 'drizzle-orm';
 import type { SQLitePreparedQuery } from 'drizzle-orm/sqlite-core';
 import type { Db } from './client';
@@ -43,8 +43,7 @@ export function prepareAll(db: Db): void {
 /**
  * Runs prepared statements in one batch (one round trip on Workers, as db.batch), each with its
  * placeholders filled from `values`. db.batch itself takes only query builders: it would send a
- * prepared statement's placeholders unfilled. Every caller only reads, so on a database where each batch is a
- * network round trip (shareReadBatches) the reads a request starts together share one batch: see readTogether.
+ * prepared statement's placeholders unfilled.
  */
 export async function batchPrepared<const Q extends readonly AnyPrepared[]>(
   db: Db,
@@ -57,7 +56,7 @@ export async function batchPrepared<const Q extends readonly AnyPrepared[]>(
   });
   // drizzle() sets $client on every database it makes (both hosts, the tests); Db's type does not say so.
   const client = (db as Db & { $client: Client }).$client;
-  const results = sharing.has(db) ? await readTogether(client, statements) : await client.batch(statements);
+  const results = await client.batch(statements);
   return queries.map((query, i) => query.mapResult(results[i], true)) as PreparedResults<Q>;
 }
 
@@ -67,59 +66,4 @@ export async function batchPrepared<const Q extends readonly AnyPrepared[]>(
  */
 export function sqlLimit(expression: SQL): number {
   return expression as unknown as number;
-}
-
-/** Databases whose read batches started together go as one (shareReadBatches). */
-const sharing = new WeakSet<Db>();
-
-/**
- * Makes the read batches (batchPrepared) started in the same turn of the event loop go to `db` as one batch. For a
- * database over the network (the Worker's Turso): a listing page's listing and sidebar, which its renderer reads at
- * once, then cost one round trip instead of two. A local file gains nothing from it.
- */
-export function shareReadBatches(db: Db): void {
-  sharing.add(db);
-}
-
-interface PendingRead {
-  statements: InStatement[];
-  done: (results: ResultSet[]) => void;
-  failed: (error: unknown) => void;
-}
-
-/** Reads waiting for the current turn of the event loop to end, per client. */
-const waiting = new WeakMap<Client, PendingRead[]>();
-
-/**
- * Sends the read batches started in the same turn of the event loop as one batch: one round trip on Workers
- * (about 1 ms of CPU there, and the network's latency) instead of one each. A lone batch goes as it is, a turn
- * later. Reads only: the batch is one transaction, so a failing statement fails every read that shared it.
- */
-function readTogether(client: Client, statements: InStatement[]): Promise<ResultSet[]> {
-  return new Promise((done, failed) => {
-    let pending = waiting.get(client);
-    if (!pending) {
-      const reads: PendingRead[] = [];
-      pending = reads;
-      waiting.set(client, reads);
-      setTimeout(() => {
-        waiting.delete(client);
-        void sendTogether(client, reads);
-      }, 0);
-    }
-    pending.push({ statements, done, failed });
-  });
-}
-
-async function sendTogether(client: Client, reads: PendingRead[]): Promise<void> {
-  try {
-    const results = await client.batch(reads.flatMap((read) => read.statements));
-    let from = 0;
-    for (const read of reads) {
-      read.done(results.slice(from, from + read.statements.length));
-      from += read.statements.length;
-    }
-  } catch (error) {
-    for (const read of reads) read.failed(error);
-  }
 }
