@@ -66,10 +66,9 @@ export function cardList(db: Db, select: { as(alias: 'list'): Subquery & { card:
   return db.select({ cards: cardArray(list.card) }).from(list);
 }
 
-/** A cardArray's text (or a cardList's rows) → the cards, each description cut as toFilmCard cuts it. */
-export function cardsFromJson(json: string | readonly { cards: string }[] | undefined): FilmCard[] {
-  const text = typeof json === 'string' ? json : json?.[0]?.cards;
-  const cards = JSON.parse(text ?? '[]') as FilmCard[];
+/** A cardList's row (or a select's row carrying a cardArray as `cards`) → the cards, each description cut as toFilmCard cuts it. */
+export function cardsFromJson(rows: readonly { cards: string }[]): FilmCard[] {
+  const cards = JSON.parse(rows[0]?.cards ?? '[]') as FilmCard[];
   for (const card of cards) card.descripts = shorten(card.descripts, CARD_DESCRIPTION_LENGTH);
   return cards;
 }

@@ -185,7 +185,7 @@ function trendingLists(
 ): [FilmCard[], FilmCard[], FilmCard[]] {
   const candidates = cardsFromJson(candidateRows);
   return windows.map((w, i) => {
-    const cards = cardsFromJson(watched[i]);
+    const cards = cardsFromJson(watched[i] ?? []);
     const listed = new Set(cards.map((c) => c.id));
     const fill = cards.length < w.limit ? candidates.filter((c) => !listed.has(c.id)).slice(0, w.limit - cards.length) : [];
     return [...cards, ...fill];

@@ -164,7 +164,7 @@ export async function searchFilms(db: Db, input: { q: string; limit: number; pag
     needed: input.page * input.limit,
   };
   const { bounded, page, count } = statementsFor(db)[folded.length < TRIGRAM ? 'prefix' : 'fts'];
-  const [found] = await (input.page * input.limit <= SEARCH_CANDIDATES ? bounded : page).all(values);
-  const total = found?.total ?? (input.page > 1 ? ((await count.all(values))[0]?.n ?? 0) : 0);
-  return { data: cardsFromJson(found?.cards), pagination: pagination(input.page, input.limit, total) };
+  const rows = await (input.page * input.limit <= SEARCH_CANDIDATES ? bounded : page).all(values);
+  const total = rows[0]?.total ?? (input.page > 1 ? ((await count.all(values))[0]?.n ?? 0) : 0);
+  return { data: cardsFromJson(rows), pagination: pagination(input.page, input.limit, total) };
 }
