@@ -56,8 +56,8 @@ export function bootPrefetch(): Plugin {
   const code = `(function(){try{
 if(document.querySelector('meta[name="ssr"]'))return;
 var L=${JSON.stringify(listings)},R=${JSON.stringify(reserved)},p=location.pathname.replace(/\\/+$/,'')||'/',u=[];
-var home='/api/product/product-home',side='/api/product/sidebar',film;
-if(p==='/')u.push(home);
+var top='/api/product/home-top',home='/api/product/product-home',side='/api/product/sidebar',film;
+if(p==='/')u.push(top,home);
 else if(L[p]){if(!location.search)u.push('/api/product/product-'+L[p]+'?page=1');u.push(side);}
 else{var s=p.split('/').filter(Boolean);
 if(s.length===1&&R.indexOf(s[0])<0)u.push(film='/api/product/'+s[0]);
@@ -66,7 +66,7 @@ var t=null;try{t=sessionStorage.getItem('token');}catch(e){}
 var b=window.__phimvietBoot={};
 function img(src){if(!src)return;var l=document.createElement('link');l.rel='preload';l.as='image';l.href=src;l.setAttribute('fetchpriority','high');document.head.appendChild(l);}
 u.forEach(function(x){b[x]=fetch(x,{credentials:'same-origin',headers:x===film&&t?{Authorization:'Bearer '+t}:{}}).then(function(r){
-if(r.ok&&x!==side)r.clone().json().then(function(d){var f=d.datafilm?[d.datafilm]:(d.phimhot||d.data||[]).slice(0,2);f.forEach(function(f){img(f.hinhanh||f.thumb);});}).catch(function(){});
+if(r.ok&&x!==side&&x!==home)r.clone().json().then(function(d){var f=d.datafilm?[d.datafilm]:(d.phimhot||d.data||[]).slice(0,2);f.forEach(function(f){img(f.hinhanh||f.thumb);});}).catch(function(){});
 return r;});b[x].catch(function(){});});
 }catch(e){}})();`;
   let fileName = '';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import type { FilmCard, FilmDetailResponse, HomeData, Paginated, SidebarData } from '../../worker/schemas/catalogue';
+import type { FilmCard, FilmDetailResponse, HomeData, HomeTopData, Paginated, SidebarData } from '../../worker/schemas/catalogue';
 import { CATEGORIES, COUNTRIES, GENRES, LISTING_ENDPOINTS } from '../../worker/schemas/taxonomy';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { bearer, signedInUser } from '../helpers/auth';
@@ -55,6 +55,16 @@ describe('GET /api/product/product-home', () => {
     expect(home.phimdahoanthanh.every((f) => f.trangthai !== 'Tập 2')).toBe(true);
     expect(Object.keys(home.phimtrending)).toEqual(['day', 'week', 'month']);
     expect(JSON.stringify(home)).not.toContain('m3u8');
+  });
+});
+
+describe('GET /api/product/home-top', () => {
+  it("returns the home's first screen: its hot films and new series, the same as the whole home's, and nothing else", async () => {
+    const [home, top] = await Promise.all([getJson<HomeData>('/api/product/product-home'), getJson<HomeTopData>('/api/product/home-top')]);
+    expect(Object.keys(top).sort()).toEqual(['phimbomoicapnhat', 'phimhot']);
+    expect(top.phimhot.length).toBeGreaterThan(0);
+    expect(top.phimhot).toEqual(home.phimhot);
+    expect(top.phimbomoicapnhat).toEqual(home.phimbomoicapnhat);
   });
 });
 

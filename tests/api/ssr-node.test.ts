@@ -39,7 +39,7 @@ const page = async (path: string, loadEntry = load) => {
 /** The JSON the page carries for hydration (main.tsx), parsed. */
 const stateOf = (html: string) => {
   const json = /<script type="application\/json" id="ssr-state">([^<]*)<\/script>/.exec(html)?.[1];
-  return json === undefined ? undefined : (JSON.parse(json) as { queries: { queryKey: unknown[] }[] });
+  return json === undefined ? undefined : (JSON.parse(json) as { queries: { queryKey: unknown[]; state: { data?: object } }[] });
 };
 
 /** The page's JSON-LD documents, parsed. */
@@ -49,13 +49,17 @@ const jsonLdOf = (html: string) =>
 const rootOf = (html: string) => /<div id="root">([\s\S]*)<\/div><!--\/app-->/.exec(html)?.[1] ?? '';
 
 describe('Node host renders the first page', () => {
-  it('home: the films in #root, the home query in the state at the end of the body, a marker before the boot script', async () => {
+  it('home: the films in #root, the first screen query in the state at the end of the body, a marker before the boot script', async () => {
     const html = await page('/');
     const root = rootOf(html);
     expect(root).not.toContain('app-spinner');
     expect(root).toContain('Đất Rừng Phương Nam');
     expect(root).toContain('Mắt Biếc');
-    expect(stateOf(html)?.queries.map((q) => q.queryKey)).toContainEqual(['home']);
+    // The page carries what it renders (the hot films and the first tab), not the whole home: the browser asks
+    // for the other tabs, the sections and the sidebar once the page runs.
+    const state = stateOf(html);
+    expect(state?.queries.map((q) => q.queryKey)).toEqual([['home', 'top']]);
+    expect(Object.keys(state?.queries[0]?.state.data ?? {}).sort()).toEqual(['phimbomoicapnhat', 'phimhot']);
     expect(html.indexOf('<meta name="ssr" content="1">')).toBeLessThan(html.indexOf('/assets/boot-abc.js'));
     expect(html).toMatch(/<script type="application\/json" id="ssr-state">[^<]*<\/script><\/body>/);
   });

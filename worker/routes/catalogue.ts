@@ -20,7 +20,7 @@ import { reportEpisodeError } from '../services/catalogue/error-reports';
 import { clientIp } from '../services/rate-limit';
 import { CATEGORIES, listingScope } from '../schemas/taxonomy';
 import { filmDetailBySlug, loadFilmDetail } from '../services/catalogue/detail';
-import { homeData, sidebarData } from '../services/catalogue/home';
+import { homeData, homeTopData, sidebarData } from '../services/catalogue/home';
 import { listAllFilms, listFilms } from '../services/catalogue/listing';
 import { searchFilms } from '../services/catalogue/search';
 import { episodeLink, recordView } from '../services/catalogue/watch';
@@ -43,6 +43,10 @@ export const catalogueRoutes = new Hono<AppEnv>()
   .get('/product-home', cached, async (c) => {
     c.header('Cache-Control', publicCache(c));
     return c.json(await homeData(c.var.db, c.var.deps.now()), 200);
+  })
+  .get('/home-top', cached, async (c) => {
+    c.header('Cache-Control', publicCache(c));
+    return c.json(await homeTopData(c.var.db, c.var.deps.now()), 200);
   })
   .get('/sidebar', cached, async (c) => {
     c.header('Cache-Control', publicCache(c));

@@ -117,6 +117,9 @@ export interface HomeData {
   phimsapchieu: FilmCard[];
 }
 
+/** GET /api/product/home-top: the home's first screen (the hot carousel and the first tab), its other lists left out. */
+export type HomeTopData = Pick<HomeData, 'phimhot' | 'phimbomoicapnhat'>;
+
 export interface EpisodeResponse {
   data: { title: string; slug: string; episode: number; server_name: string; linkfilm: string; link_m3u8: string; link_embed: string };
 }

@@ -143,6 +143,7 @@ export const RESERVED_FILM_SLUGS: ReadonlySet<string> = new Set([
   'offline',
   'search',
   'product-home',
+  'home-top',
   'sidebar',
   'getdetail_xemphim',
   'update_view',

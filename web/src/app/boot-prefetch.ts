@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { filmQuery, homeQuery, listingQuery, sidebarQuery } from '../features/catalogue/api/catalogue-queries';
+import { filmQuery, homeQuery, homeTopQuery, listingQuery, sidebarQuery } from '../features/catalogue/api/catalogue-queries';
 import { categoryListing, countryListing, genreListing } from '../features/catalogue/listing-scope';
 import { validateListingSearch } from '../features/catalogue/listing-search';
 import { RESERVED_FILM_SLUGS } from '../../../worker/schemas/taxonomy';
@@ -11,7 +11,10 @@ import { RESERVED_FILM_SLUGS } from '../../../worker/schemas/taxonomy';
 export function prefetchFirstPage(queryClient: QueryClient, location: Location): void {
   const segments = location.pathname.split('/').filter(Boolean).map(decodeURIComponent);
   const search = validateListingSearch(Object.fromEntries(new URLSearchParams(location.search)));
-  if (segments.length === 0) return void queryClient.prefetchQuery(homeQuery());
+  if (segments.length === 0) {
+    void queryClient.prefetchQuery(homeTopQuery());
+    return void queryClient.prefetchQuery(homeQuery());
+  }
   const listing =
     segments.length === 1
       ? (categoryListing(segments[0]!) ?? countryListing(segments[0]!))

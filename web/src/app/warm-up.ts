@@ -4,7 +4,7 @@
 // times while its isolate starts (worker/index.ts), with a one-film catalogue answered in-process, so the
 // first visitor's page runs compiled code. Start-up CPU is not a request's: Cloudflare bounds it (1 s) apart
 // from the 10 ms of a Free-plan request, and the isolate starts while the visitor's TLS handshake is under way.
-import type { FilmCard, FilmDetailResponse, HomeData, Paginated, SidebarData } from '../../../worker/schemas/catalogue';
+import type { FilmCard, FilmDetailResponse, HomeTopData, Paginated, SidebarData } from '../../../worker/schemas/catalogue';
 import type { ApiFetch, RenderedPage } from './render-page';
 
 /** How many times each page is rendered: enough for V8 to compile the renderer's hot paths (bench/edge.ts). */
@@ -44,18 +44,7 @@ const LINKS = [1, 2].map((episode) => ({
   link_embed: '',
 }));
 
-const HOME: HomeData = {
-  phimhot: FILMS,
-  phimbomoicapnhat: FILMS,
-  phimlemoicapnhat: FILMS,
-  phimdahoanthanh: FILMS,
-  phimhoathinh: FILMS,
-  phimtamlytimcam: FILMS,
-  phimvientuong: FILMS,
-  phimhanhdong: FILMS,
-  phimtrending: { day: FILMS, week: FILMS, month: FILMS },
-  phimsapchieu: FILMS,
-};
+const HOME_TOP: HomeTopData = { phimhot: FILMS, phimbomoicapnhat: FILMS };
 const SIDEBAR: SidebarData = {
   phimhanhdong: FILMS,
   phimsapchieu: FILMS,
@@ -80,7 +69,7 @@ const DETAIL: FilmDetailResponse = {
 
 /** The one-film catalogue's answer to an API path, as the app would give it. */
 function answerFor(pathname: string): unknown {
-  if (pathname === '/api/product/product-home') return HOME;
+  if (pathname === '/api/product/home-top') return HOME_TOP;
   if (pathname === '/api/product/sidebar') return SIDEBAR;
   if (pathname === '/api/product/search' || pathname.startsWith('/api/product/product-')) return LIST;
   if (pathname === `/api/product/${FILM.slug}`) return DETAIL;

@@ -29,7 +29,7 @@ export function registerServiceWorker(onFirstControl?: () => void): void {
 }
 
 /** Catalogue reads the worker keeps (web/pwa.config.ts), by query key. */
-const CATALOGUE_QUERIES = new Set(['home', 'listing', 'film', 'search']);
+const CATALOGUE_QUERIES = new Set(['home', 'listing', 'sidebar', 'film', 'search']);
 /** The worker's poster cache (web/pwa.config.ts). */
 const POSTER_CACHE = 'posters';
 

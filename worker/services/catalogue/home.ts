@@ -2,7 +2,7 @@ import { and, between, desc, eq, gte, not, or, sql, type SQL } from 'drizzle-orm
 import type { Db } from '../../db/client';
 import { batchPrepared, preparedOnce } from '../../db/prepared';
 import { filmViewsHourly, films, trendingViews, trendingWindows } from '../../db/schema';
-import type { FilmCard, HomeData, SideFilm, SidebarData } from '../../schemas/catalogue';
+import type { FilmCard, HomeData, HomeTopData, SideFilm, SidebarData } from '../../schemas/catalogue';
 import { cardJson, cardList, cardsFromJson, selectCards } from './film-card';
 import { hasGenre } from './listing';
 import { HOUR } from './trending';
@@ -127,6 +127,23 @@ export async function homeData(db: Db, now: number): Promise<HomeData> {
   };
 }
 
+/** The hot films (the week's most watched, topped up) and the new series: the home's first screen only. */
+const homeTopStatements = preparedOnce(
+  (db: Db) => [rail(db, eq(films.categoryId, 24)).prepare(), topUpCandidates(db).prepare(), watchedIn(db, 'week', HOT).prepare()] as const,
+);
+
+/**
+ * GET /api/product/home-top: what the home shows before anything is scrolled or switched (the hot carousel
+ * and the first tab), in one round trip: the server renders the home from it and carries only it, and the
+ * browser asks the whole home (homeData) for the other tabs, sections and the sidebar.
+ */
+export async function homeTopData(db: Db, now: number): Promise<HomeTopData> {
+  const [, week] = windowsAt(now);
+  const [bo, candidates, watched] = await batchPrepared(db, homeTopStatements(db), windowValues([week]));
+  const [hot] = trendingLists([week] as const, [watched], candidates);
+  return { phimhot: hot, phimbomoicapnhat: cardsFromJson(bo) };
+}
+
 /** The sidebar's lists only (action films, upcoming, trending): what a listing page shows beside its films. */
 const sidebarStatements = preparedOnce(
   (db: Db) =>
@@ -164,12 +181,12 @@ export async function sidebarData(db: Db, now: number): Promise<SidebarData> {
 type Window = (typeof WINDOWS)[number] & { since: number };
 
 /** Windows count whole hours: the current hour and the 24 (168, 720) before it. */
-const windowsAt = (now: number): Window[] => {
+const windowsAt = (now: number) => {
   const hour = Math.floor(now / HOUR);
-  return WINDOWS.map((w) => ({ ...w, since: hour - w.hours }));
+  return WINDOWS.map((w) => ({ ...w, since: hour - w.hours })) as [day: Window, week: Window, month: Window];
 };
 
-const windowValues = (windows: Window[]) =>
+const windowValues = (windows: readonly Window[]) =>
   Object.fromEntries(
     windows.flatMap((w) => [
       [`${w.span}Since`, w.since],
@@ -178,16 +195,16 @@ const windowValues = (windows: Window[]) =>
   );
 
 /** Each window's most watched films, topped up from the candidates when a window had too few views. */
-function trendingLists(
-  windows: Window[],
+function trendingLists<const W extends readonly Window[]>(
+  windows: W,
   watched: { cards: string }[][],
   candidateRows: { cards: string }[],
-): [FilmCard[], FilmCard[], FilmCard[]] {
+): { [K in keyof W]: FilmCard[] } {
   const candidates = cardsFromJson(candidateRows);
   return windows.map((w, i) => {
     const cards = cardsFromJson(watched[i] ?? []);
     const listed = new Set(cards.map((c) => c.id));
     const fill = cards.length < w.limit ? candidates.filter((c) => !listed.has(c.id)).slice(0, w.limit - cards.length) : [];
     return [...cards, ...fill];
-  }) as [FilmCard[], FilmCard[], FilmCard[]];
+  }) as { [K in keyof W]: FilmCard[] };
 }

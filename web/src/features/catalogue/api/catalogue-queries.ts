@@ -5,6 +5,17 @@ import { getSession, getToken } from '../../../lib/session';
 import { awaitOnFirstLoad } from '../../../lib/first-load';
 import type { ListingSearch } from '../listing-search';
 
+/**
+ * The home's first screen (the hot carousel and the first tab): what its loader waits for, what the host
+ * renders and carries in the page. The other lists come with homeQuery, asked by the page once it runs.
+ */
+export const homeTopQuery = () =>
+  queryOptions({
+    queryKey: ['home', 'top'],
+    queryFn: () => unwrapBootOr('/api/product/home-top', () => api.api.product['home-top'].$get()),
+  });
+
+/** Every list of the home: the other tabs, the sections below and the sidebar. */
 export const homeQuery = () =>
   queryOptions({
     queryKey: ['home'],

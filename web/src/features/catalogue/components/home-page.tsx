@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import type { FilmCard, HomeData } from '../../../../../worker/schemas/catalogue';
+import type { FilmCard, HomeData, HomeTopData } from '../../../../../worker/schemas/catalogue';
 import { FilmGrid } from '../../../components/film/film-grid';
 import { OfflinePage } from '../../../components/layout/offline-page';
 import { LazyMount } from '../../../components/lazy-mount';
 import { isNetworkError } from '../../../lib/api-client';
 import { SITE_NAME, usePageMeta } from '../../../lib/page-meta';
-import { homeQuery } from '../api/catalogue-queries';
+import { homeQuery, homeTopQuery } from '../api/catalogue-queries';
 import { ContinueWatching } from './continue-watching';
 import { HomeSidebar } from './home-sidebar';
 import { HotCarousel } from './hot-carousel';
@@ -33,8 +33,11 @@ export function HomePage() {
     description: 'PhimViet: xem phim bộ, phim lẻ, TV shows và phim sắp chiếu Vietsub chất lượng cao, cập nhật mỗi ngày, miễn phí.',
     canonicalPath: '/',
   });
-  const { data, error, refetch } = useQuery(homeQuery());
-  if (error && !data) {
+  // The first screen (hot films, the first tab) is the loader's, so the host renders it; the rest of the home
+  // arrives after the page runs and fills the other tabs, the sections and the sidebar as they come into view.
+  const { data: top, error, refetch } = useQuery(homeTopQuery());
+  const { data } = useQuery(homeQuery());
+  if (error && !top) {
     if (isNetworkError(error)) return <OfflinePage onRetry={() => void refetch()} />;
     return (
       <div className="container status-page" role="alert">
@@ -54,11 +57,11 @@ export function HomePage() {
             Phim hot
           </h2>
         </div>
-        <HotCarousel films={data?.phimhot} />
+        <HotCarousel films={top?.phimhot} />
       </section>
       <div className="layout-with-sidebar">
         <div className="layout-main">
-          <HomeTabs data={data} />
+          <HomeTabs top={top} data={data} />
           {SECTIONS.map((s) => (
             <section key={s.key} className="home-section" aria-labelledby={`sec-${s.key}`}>
               <div className="section-head">
@@ -87,7 +90,7 @@ function CardsOrPlaceholder({ films }: { films: FilmCard[] | undefined }) {
   return <FilmGrid films={films} limit={HOME_CARDS} />;
 }
 
-function HomeTabs({ data }: { data: HomeData | undefined }) {
+function HomeTabs({ top, data }: { top: HomeTopData | undefined; data: HomeData | undefined }) {
   const [tab, setTab] = useState<(typeof TABS)[number]['key']>('phimbomoicapnhat');
   const move = (dir: 1 | -1) => {
     const i = TABS.findIndex((t) => t.key === tab);
@@ -120,7 +123,7 @@ function HomeTabs({ data }: { data: HomeData | undefined }) {
       </div>
       {TABS.map((t) => (
         <div key={t.key} id={`panel-${t.key}`} role="tabpanel" aria-labelledby={`tab-${t.key}`} hidden={tab !== t.key}>
-          {tab === t.key && <CardsOrPlaceholder films={data?.[t.key]} />}
+          {tab === t.key && <CardsOrPlaceholder films={t.key === 'phimbomoicapnhat' ? top?.[t.key] : data?.[t.key]} />}
         </div>
       ))}
     </section>
