@@ -41,7 +41,7 @@ describe('public reads cost at most 2 database round trips on the Worker path', 
   }
 });
 
-describe('a page and its sidebar: one round trip each, so a listing page renders in two', () => {
+describe('the home, its first screen and the sidebar: one round trip each', () => {
   it('home and sidebar stay one batch while trending has to be topped up (no views yet)', async () => {
     for (const path of ['/api/product/product-home', '/api/product/home-top', '/api/product/sidebar']) {
       const { trips, status } = await roundTrips(path);

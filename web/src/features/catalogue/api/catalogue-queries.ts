@@ -52,9 +52,12 @@ export const listingQuery = (endpoint: string, search: ListingSearch) =>
       ),
   });
 
-/** What a listing page's loader waits for: the page of films and its sidebar's lists. */
+/**
+ * What a listing page's loader waits for: its page of films, what the host renders and carries. The sidebar's
+ * lists show only once scrolled to (LazyMount), so the page asks for them itself once it runs (sidebarQuery).
+ */
 export const ensureListing = (queryClient: QueryClient, endpoint: string, search: ListingSearch) =>
-  awaitOnFirstLoad(Promise.all([queryClient.ensureQueryData(listingQuery(endpoint, search)), queryClient.ensureQueryData(sidebarQuery())]));
+  awaitOnFirstLoad(queryClient.ensureQueryData(listingQuery(endpoint, search)));
 
 /**
  * A film's detail is personal when signed in (VIP access, the viewer's own rating), so the cache

@@ -37,7 +37,8 @@ export function ListingPage({ info, search }: { info: ListingInfo; search: Listi
           )
       : undefined,
   });
-  // The sidebar's own lists, not the whole home (a page carries only the state it renders).
+  // The sidebar's own lists, not the whole home, asked once the page runs: the host renders the sidebar's
+  // boxes without them (their lists mount when scrolled to), so the page it sends carries only its films.
   const sidebar = useQuery(sidebarQuery());
   const { page: _page, ...filters } = search;
 
