@@ -32,11 +32,22 @@ export const cardColumns = {
 
 export type CardRow = Pick<Film, keyof typeof cardColumns>;
 
+/**
+ * A card's description: the whole text up to `max` characters (Unicode code points, as SQLite's substr counts
+ * them, so a cut never splits an emoji's surrogate pair), else cut at its last space past 60 % of `max` (else at
+ * `max`), trailing white space dropped, and '…' added.
+ */
 function shorten(text: string, max: number): string {
+  // Fewer UTF-16 units than `max` is fewer code points too: most descriptions end here.
   if (text.length <= max) return text;
-  const cut = text.slice(0, max);
+  const chars = Array.from(text);
+  if (chars.length <= max) return text;
+  const cut = chars.slice(0, max);
   const lastSpace = cut.lastIndexOf(' ');
-  return `${cut.slice(0, lastSpace > max * 0.6 ? lastSpace : max).trimEnd()}…`;
+  return `${cut
+    .slice(0, lastSpace > max * 0.6 ? lastSpace : max)
+    .join('')
+    .trimEnd()}…`;
 }
 
 /**
