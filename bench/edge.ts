@@ -305,7 +305,9 @@ try {
     PARTY_SECRET: 'edge-bench-party-secret',
   });
 
-  const searchWord = 'phim';
+  // A word in many demo titles (Phương Nam, Nam…): a full page of 24 results, as a search page usually shows. ('phim',
+  // this bench's word until 2026-11-24, matches no demo title: its row measured the empty-result page.)
+  const searchWord = 'nam';
 
   console.log(`\nEdge benchmark (${label}): wrangler dev --local, Hrana over a proxy adding ${DELAY_MS} ms each way`);
   console.log(
