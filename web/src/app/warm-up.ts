@@ -4,7 +4,7 @@
 // times while its isolate starts (worker/index.ts), with a one-film catalogue answered in-process, so the
 // first visitor's page runs compiled code. Start-up CPU is not a request's: Cloudflare bounds it (1 s) apart
 // from the 10 ms of a Free-plan request, and the isolate starts while the visitor's TLS handshake is under way.
-import type { FilmCard, FilmDetailResponse, HomeTopData, Paginated, SidebarData } from '../../../worker/schemas/catalogue';
+import type { FilmCard, FilmDetailResponse, HomeTopData, Paginated } from '../../../worker/schemas/catalogue';
 import type { ApiFetch, RenderedPage } from './render-page';
 
 /** How many times each page is rendered: enough for V8 to compile the renderer's hot paths (bench/edge.ts). */
@@ -45,11 +45,6 @@ const LINKS = [1, 2].map((episode) => ({
 }));
 
 const HOME_TOP: HomeTopData = { phimhot: FILMS, phimbomoicapnhat: FILMS };
-const SIDEBAR: SidebarData = {
-  phimhanhdong: FILMS,
-  phimsapchieu: FILMS,
-  phimtrending: { day: FILMS, week: FILMS, month: FILMS },
-};
 const LIST: Paginated<FilmCard> = { data: FILMS, pagination: { page: 1, pageSize: 25, totalItems: 2, totalPages: 1 } };
 const DETAIL: FilmDetailResponse = {
   datafilm: {
@@ -70,7 +65,6 @@ const DETAIL: FilmDetailResponse = {
 /** The one-film catalogue's answer to an API path, as the app would give it. */
 function answerFor(pathname: string): unknown {
   if (pathname === '/api/product/home-top') return HOME_TOP;
-  if (pathname === '/api/product/sidebar') return SIDEBAR;
   if (pathname === '/api/product/search' || pathname.startsWith('/api/product/product-')) return LIST;
   if (pathname === `/api/product/${FILM.slug}`) return DETAIL;
   return undefined;
