@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { screenshot, setupBrowser } from './helpers/browser';
+import { PHONE, tap } from './helpers/phone';
 
 const b = setupBrowser();
 
@@ -41,6 +42,27 @@ describe('home', () => {
     expect(await page.title()).toContain('PhimViet');
     await screenshot(page, 'home-desktop');
     expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('phone: when the rest of the home cannot load, its lists say so and a tap on Thử lại brings them', async () => {
+    const { page, context } = await b.newPage(PHONE);
+    // The first screen comes in the page; every other list of the home fails until the route is lifted.
+    await context.route('**/api/product/product-home', (route) =>
+      route.fulfill({ status: 503, json: { error: { code: 'unavailable', message: 'x' } } }),
+    );
+    await page.goto('/');
+    await expect.poll(() => page.locator('.hot-slide a').count()).toBeGreaterThan(0);
+    const panel = page.locator('.home-tabs [role="tabpanel"]:not([hidden])');
+    expect(await panel.locator('.film-card-title').count()).toBeGreaterThan(0);
+    await tap(page, page.getByRole('tab', { name: 'Phim lẻ mới cập nhật' }));
+    // After the query's own retries.
+    await panel.getByText('Không tải được danh sách phim.').waitFor({ timeout: 20_000 });
+    await panel.scrollIntoViewIfNeeded();
+    await screenshot(page, 'home-rest-failed-mobile');
+    await context.unroute('**/api/product/product-home');
+    await tap(page, panel.getByRole('button', { name: 'Thử lại' }));
+    await expect.poll(() => panel.locator('.film-card-title').count()).toBeGreaterThan(0);
     await context.close();
   });
 

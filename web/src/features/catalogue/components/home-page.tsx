@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import type { FilmCard, HomeData, HomeTopData } from '../../../../../worker/schemas/catalogue';
+import type { FilmCard, HomeData } from '../../../../../worker/schemas/catalogue';
 import { FilmGrid } from '../../../components/film/film-grid';
 import { OfflinePage } from '../../../components/layout/offline-page';
 import { LazyMount } from '../../../components/lazy-mount';
@@ -36,7 +36,11 @@ export function HomePage() {
   // The first screen (hot films, the first tab) is the loader's, so the host renders it; the rest of the home
   // arrives after the page runs and fills the other tabs, the sections and the sidebar as they come into view.
   const { data: top, error, refetch } = useQuery(homeTopQuery());
-  const { data } = useQuery(homeQuery());
+  const rest = useQuery(homeQuery());
+  // Each list from whichever answer holds it; the first screen's are the loader's from the start.
+  const lists: Partial<HomeData> = { ...rest.data, ...top };
+  // The rest of the home failed (its own retries spent): its lists say so and offer another try.
+  const retryRest = rest.error && !rest.data ? () => void rest.refetch() : undefined;
   if (error && !top) {
     if (isNetworkError(error)) return <OfflinePage onRetry={() => void refetch()} />;
     return (
@@ -61,7 +65,7 @@ export function HomePage() {
       </section>
       <div className="layout-with-sidebar">
         <div className="layout-main">
-          <HomeTabs top={top} data={data} />
+          <HomeTabs lists={lists} onRetry={retryRest} />
           {SECTIONS.map((s) => (
             <section key={s.key} className="home-section" aria-labelledby={`sec-${s.key}`}>
               <div className="section-head">
@@ -73,24 +77,33 @@ export function HomePage() {
                 </Link>
               </div>
               <LazyMount minHeight={760}>
-                <CardsOrPlaceholder films={data?.[s.key]} />
+                <CardsOrPlaceholder films={lists[s.key]} onRetry={retryRest} />
               </LazyMount>
             </section>
           ))}
         </div>
-        <HomeSidebar data={data} />
+        <HomeSidebar data={rest.data} />
       </div>
     </div>
   );
 }
 
-function CardsOrPlaceholder({ films }: { films: FilmCard[] | undefined }) {
+function CardsOrPlaceholder({ films, onRetry }: { films: FilmCard[] | undefined; onRetry?: () => void }) {
+  if (!films && onRetry)
+    return (
+      <div className="empty" role="alert">
+        <p className="muted">Không tải được danh sách phim.</p>
+        <button type="button" className="btn btn-ghost" onClick={onRetry}>
+          Thử lại
+        </button>
+      </div>
+    );
   if (!films) return <PlaceholderGrid count={HOME_CARDS} />;
   if (films.length === 0) return <p className="muted empty">Chưa có phim.</p>;
   return <FilmGrid films={films} limit={HOME_CARDS} />;
 }
 
-function HomeTabs({ top, data }: { top: HomeTopData | undefined; data: HomeData | undefined }) {
+function HomeTabs({ lists, onRetry }: { lists: Partial<HomeData>; onRetry: (() => void) | undefined }) {
   const [tab, setTab] = useState<(typeof TABS)[number]['key']>('phimbomoicapnhat');
   const move = (dir: 1 | -1) => {
     const i = TABS.findIndex((t) => t.key === tab);
@@ -123,7 +136,7 @@ function HomeTabs({ top, data }: { top: HomeTopData | undefined; data: HomeData 
       </div>
       {TABS.map((t) => (
         <div key={t.key} id={`panel-${t.key}`} role="tabpanel" aria-labelledby={`tab-${t.key}`} hidden={tab !== t.key}>
-          {tab === t.key && <CardsOrPlaceholder films={t.key === 'phimbomoicapnhat' ? top?.[t.key] : data?.[t.key]} />}
+          {tab === t.key && <CardsOrPlaceholder films={lists[t.key]} onRetry={onRetry} />}
         </div>
       ))}
     </section>
