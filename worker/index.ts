@@ -180,13 +180,12 @@ async function renderedPage(request: Request, host: Host, env: Env, ctx: Executi
     (apiRequest) => host.api.fetch(apiRequest, env, ctx),
     host.deps.config.PUBLIC_URL,
   );
-  const rendered = page.html !== text || page.status === 404;
-  // A new body: the asset's ETag and length do not describe it; the platform compresses it at the edge.
+    // A new body: the asset's ETag and length do not describe it; the platform compresses it at the edge.
   return new Response(page.html, {
     status: page.status,
     headers: {
       'Content-Type': 'text/html; charset=utf-8',
-      'Cache-Control': rendered ? publicCacheControl(host.deps.config.PUBLIC_CACHE_SECONDS) : 'no-cache',
+      'Cache-Control': page.rendered ? publicCacheControl(host.deps.config.PUBLIC_CACHE_SECONDS) : 'no-cache',
     },
   });
 }

@@ -34,6 +34,8 @@ export interface SsrEntry {
 export interface ShellPage {
   html: string;
   status: 200 | 404;
+  /** Whether the page was rendered into the shell (public, cacheable), or is the static shell as it came. */
+  rendered: boolean;
 }
 
 /** Loads the built renderer (a dynamic import the host names, so a missing build is a rejected promise). */
@@ -117,7 +119,7 @@ export async function renderShell(
   fetchApi: ApiFetch,
   publicUrl: string,
 ): Promise<ShellPage> {
-  const unchanged: ShellPage = { html: shell, status: 200 };
+  const unchanged: ShellPage = { html: shell, status: 200, rendered: false };
   if (!isPagePath(url.pathname)) return unchanged;
   const parts = cutShell(shell);
   if (!parts) return unchanged;
@@ -168,7 +170,7 @@ export async function renderShell(
       state +
       '</body>' +
       parts.end;
-    return { html, status };
+    return { html, status, rendered: true };
   } catch (error) {
     console.error(`[ssr] rendering ${url.pathname} failed; sending the static shell:`, error);
     return unchanged;
