@@ -180,7 +180,7 @@ async function renderedPage(request: Request, host: Host, env: Env, ctx: Executi
     (apiRequest) => host.api.fetch(apiRequest, env, ctx),
     host.deps.config.PUBLIC_URL,
   );
-    // A new body: the asset's ETag and length do not describe it; the platform compresses it at the edge.
+  // A new body: the asset's ETag and length do not describe it; the platform compresses it at the edge.
   return new Response(page.html, {
     status: page.status,
     headers: {
