@@ -40,14 +40,24 @@ export type CardRow = Pick<Film, keyof typeof cardColumns>;
 function shorten(text: string, max: number): string {
   // Fewer UTF-16 units than `max` is fewer code points too: most descriptions end here.
   if (text.length <= max) return text;
-  const chars = Array.from(text);
-  if (chars.length <= max) return text;
-  const cut = chars.slice(0, max);
-  const lastSpace = cut.lastIndexOf(' ');
-  return `${cut
-    .slice(0, lastSpace > max * 0.6 ? lastSpace : max)
-    .join('')
-    .trimEnd()}…`;
+  // One walk over the UTF-16 units, counting code points: where the max-th one ends, and the last space
+  // before it (as a count of code points before it). No array of one-character strings: a home page cuts
+  // a hundred descriptions.
+  let points = 0;
+  let end = 0;
+  let lastSpaceAt = -1;
+  let lastSpaceEnd = 0;
+  while (end < text.length && points < max) {
+    const unit = text.charCodeAt(end);
+    if (unit === 0x20) {
+      lastSpaceAt = points;
+      lastSpaceEnd = end;
+    }
+    end += unit >= 0xd800 && unit <= 0xdbff && end + 1 < text.length && (text.charCodeAt(end + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+    points++;
+  }
+  if (end >= text.length) return text;
+  return `${text.slice(0, lastSpaceAt > max * 0.6 ? lastSpaceEnd : end).trimEnd()}…`;
 }
 
 /**
