@@ -10,7 +10,15 @@ import { createApp } from './app';
 import { loadConfig, type Config, type configSchema } from './config';
 import { schema } from './db/client';
 import type { AppDeps } from './lib/context';
-import { type EdgeCacheOptions, publicCacheControl, withEdgeCache } from './lib/edge-cache';
+import {
+  type EdgeCacheOptions,
+  layeredStore,
+  memoryStore,
+  publicCacheControl,
+  type ResponseStore,
+  STALE_WHILE_REVALIDATE_SECONDS,
+  withEdgeCache,
+} from './lib/edge-cache';
 import { securityHeaders } from './lib/security-headers';
 import { runScheduledJobs } from './scheduled';
 import { catalogueVersion } from './services/catalogue/version';
@@ -54,7 +62,12 @@ interface Host {
   deps: AppDeps;
   api: ReturnType<typeof createApp>;
   headers: Record<string, string>;
+  /** The isolate's memory in front of caches.default (lib/edge-cache.ts layeredStore). */
+  cache: ResponseStore;
 }
+
+/** What one isolate keeps of the Cache API's entries in memory (an isolate has 128 MB in all). */
+const ISOLATE_CACHE_BYTES = 16 * 2 ** 20;
 
 /**
  * One Host per env object: the runtime hands every request of an isolate the same env, so config
@@ -110,7 +123,12 @@ function buildHost(env: Env): Host {
     // Called as deps.fetch(...): workerd throws "Illegal invocation" if fetch runs with a foreign `this`.
     fetch: (input, init) => fetch(input, init),
   };
-  return { deps, api: createApp(deps), headers: securityHeaders(config) };
+  const shared: ResponseStore = {
+    match: (key) => caches.default.match(key),
+    put: (key, response) => caches.default.put(key, response),
+  };
+  const near = memoryStore(config.PUBLIC_CACHE_SECONDS + STALE_WHILE_REVALIDATE_SECONDS, Date.now, ISOLATE_CACHE_BYTES);
+  return { deps, api: createApp(deps), headers: securityHeaders(config), cache: layeredStore(near, shared) };
 }
 
 function misconfigured(err: unknown): Response {
@@ -190,12 +208,14 @@ async function renderedPage(request: Request, host: Host, env: Env, ctx: Executi
   });
 }
 
-/** The Cache API in front of the app and the renderer (lib/edge-cache.ts); entries keyed by the catalogue version. */
+/**
+ * The Cache API, behind the isolate's memory, in front of the app and the renderer (lib/edge-cache.ts); entries
+ * keyed by the catalogue version.
+ */
 function edgeCache(host: Host, ctx: ExecutionContext): EdgeCacheOptions {
   const { config, db } = host.deps;
-  const cache = caches.default;
   return {
-    store: { match: (key) => cache.match(key), put: (key, response) => cache.put(key, response) },
+    store: host.cache,
     publicUrl: config.PUBLIC_URL,
     freshSeconds: config.PUBLIC_CACHE_SECONDS,
     version: () => catalogueVersion(db, Date.now(), config.PUBLIC_CACHE_SECONDS * 1000),

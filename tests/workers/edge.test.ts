@@ -70,6 +70,30 @@ describe('Workers entry: the Cache API in front of the app', () => {
     expect(after.response.headers.get('x-cache')).toBe('miss');
   });
 
+  it("an entry another isolate put in the Cache API is answered from it, then from this isolate's memory", async () => {
+    // An env of its own: a host (and an isolate memory) of its own, which reads the catalogue version afresh.
+    const own = { ...env, PUBLIC_CACHE_SECONDS: '30' } as Cloudflare.Env;
+    const path = '/phim-le?v=layers';
+    const key = `${env.PUBLIC_URL}${path}&__catalogue=${await version()}`;
+    const stored = new Response('<p>Trang của isolate khác</p>', {
+      headers: {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'public, max-age=90',
+        'x-stored-at': String(Date.now()),
+        'x-cache-control': 'public, max-age=0, s-maxage=30, stale-while-revalidate=60',
+      },
+    });
+    await caches.default.put(key, stored);
+    const first = await call(`${ORIGIN}${path}`, undefined, own);
+    expect(first.response.headers.get('x-cache')).toBe('hit');
+    expect(first.body).toBe('<p>Trang của isolate khác</p>');
+    // Gone from the Cache API: this isolate still has it.
+    await caches.default.delete(key);
+    const second = await call(`${ORIGIN}${path}`, undefined, own);
+    expect(second.response.headers.get('x-cache')).toBe('hit');
+    expect(second.body).toBe('<p>Trang của isolate khác</p>');
+  });
+
   it('never answers nor stores a signed-in request or a personal answer', async () => {
     const email = `edge-${Date.now()}@example.com`;
     await db.insert(users).values({ email, username: 'Người xem', passwordHash: await hashPassword('mat-khau-edge-dai'), roles: 'user' });

@@ -2,7 +2,8 @@
 // app: on Workers in the Cache API (caches.default), on Node in memory. Keyed by PUBLIC_URL + path + query +
 // the catalogue version, which every catalogue write raises (docs/decisions/0900-edge-cache.md). Only what a
 // response marks `public` is stored, and only for a request without credentials: a signed-in or personal
-// response is never stored, nor answered from the cache.
+// response is never stored, nor answered from the cache. On Workers the isolate's memory stands in front of the
+// Cache API (layeredStore): a view the isolate answered before costs no Cache API lookup.
 import { TtlCache } from './ttl-cache';
 
 /** What the host keeps responses in: caches.default on Workers, a bounded map on Node. */
@@ -133,6 +134,29 @@ export function memoryStore(seconds: number, now: () => number, maxBytes = 64 * 
     },
     put: async (key, response) => {
       entries.set(key, { status: response.status, headers: [...response.headers], body: await response.arrayBuffer() });
+    },
+  };
+}
+
+/**
+ * `near` in front of `far` (Workers: the isolate's memory before caches.default). A hit in `near` is answered
+ * from it; a hit in `far` only is answered and copied into `near`; an entry is put in both. Both hold the
+ * same headers (stored-at included), so an entry's age and staleness are the same whichever layer answers.
+ */
+export function layeredStore(near: ResponseStore, far: ResponseStore): ResponseStore {
+  return {
+    match: async (key) => {
+      const kept = await near.match(key);
+      if (kept) return kept;
+      const found = await far.match(key);
+      if (!found) return undefined;
+      const body = await found.arrayBuffer();
+      await near.put(key, new Response(body, found));
+      return new Response(body, found);
+    },
+    put: async (key, response) => {
+      const body = await response.arrayBuffer();
+      await Promise.all([near.put(key, new Response(body, response)), far.put(key, new Response(body, response))]);
     },
   };
 }
