@@ -6,7 +6,7 @@
 // PUBLIC_CACHE_SECONDS=0 (no cache of any kind); hits on a second workerd with the cache on.
 // Loopback only; WRANGLER_SEND_METRICS and CLOUDFLARE_CF_FETCH_ENABLED are off.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -216,13 +216,15 @@ async function measure(
   w: Workerd,
   pipelines: () => number,
   name: string,
-  path: string,
+  /** The path, or the i-th request's path (warm-ups are -3 to -1). */
+  path: string | ((i: number) => string),
   runs = RUNS,
   init?: () => RequestInit,
 ): Promise<Row> {
-  for (let i = 0; i < 3; i++) await one(w, pipelines, path, init?.());
+  const pathOf = typeof path === 'string' ? () => path : path;
+  for (let i = -3; i < 0; i++) await one(w, pipelines, pathOf(i), init?.());
   const samples: Sample[] = [];
-  for (let i = 0; i < runs; i++) samples.push(await one(w, pipelines, path, init?.()));
+  for (let i = 0; i < runs; i++) samples.push(await one(w, pipelines, pathOf(i), init?.()));
   return {
     name,
     cpu50: median(samples.map((s) => s.cpu)),
@@ -236,12 +238,29 @@ async function measure(
   };
 }
 
+/** The build's JavaScript file whose size is nearest `bytes`, as a URL path (a static-file floor for hits). */
+function staticFileNear(bytes: number): { path: string; bytes: number } | undefined {
+  const dir = resolve(REPO_ROOT, 'web/dist/assets');
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => ({ path: `/assets/${f}`, bytes: statSync(resolve(dir, f)).size }))
+    .sort((a, b) => Math.abs(a.bytes - bytes) - Math.abs(b.bytes - bytes))[0];
+}
+
+/**
+ * A table of rows; "× floor" is each row's CPU p50 over the first row's (the runtime's own work for a request that
+ * reaches the Worker, measured in the same run), so runs on machines of other speeds compare.
+ */
 function print(title: string, rows: Row[]) {
+  const floor = rows[0]?.cpu50 ?? 0;
   console.log(`\n${title}`);
-  console.log('request                          status   CPU p50   CPU p95   without V8 helpers p50 / p95   DB trips   p50 ms     bytes');
+  console.log(
+    'request                          status   CPU p50   CPU p95   × floor   without V8 helpers p50 / p95   DB trips   p50 ms     bytes',
+  );
   for (const r of rows) {
+    const ratio = floor > 0 ? (r.cpu50 / floor).toFixed(1) : '-';
     console.log(
-      `${r.name.padEnd(32)} ${String(r.status).padStart(6)} ${r.cpu50.toFixed(1).padStart(9)} ${r.cpu95.toFixed(1).padStart(9)} ${`${r.own50.toFixed(1)} / ${r.own95.toFixed(1)}`.padStart(29)} ${String(r.trips).padStart(10)} ${r.p50.toFixed(0).padStart(8)} ${String(r.bytes).padStart(9)}`,
+      `${r.name.padEnd(32)} ${String(r.status).padStart(6)} ${r.cpu50.toFixed(1).padStart(9)} ${r.cpu95.toFixed(1).padStart(9)} ${ratio.padStart(9)} ${`${r.own50.toFixed(1)} / ${r.own95.toFixed(1)}`.padStart(29)} ${String(r.trips).padStart(10)} ${r.p50.toFixed(0).padStart(8)} ${String(r.bytes).padStart(9)}`,
     );
   }
 }
@@ -320,7 +339,10 @@ try {
   const cold = await startWorkerd(vars(0));
   stops.push(cold.stop);
   const pages: [string, string][] = [
-    // The floor: what the local runtime itself spends on any request (HTTP, miniflare's entry worker), no app work.
+    // The floors: what the local runtime itself spends on a request that reaches the Worker (HTTP, wrangler's
+    // entry and asset-router workers, Hono's middleware) with no database work (an unknown API path, its 404
+    // JSON), and with one round trip that reads nothing (the health check).
+    ['floor: no DB (/api/none, 404)', '/api/none'],
     ['floor: /api/health', '/api/health'],
     ['SSR home', '/'],
     ['SSR listing /phim-bo', '/phim-bo'],
@@ -404,7 +426,17 @@ try {
   const first = await one(warm, pipelines, '/');
   console.log(`\nFirst SSR request of a fresh isolate: ${first.cpu.toFixed(1)} ms CPU, ${first.trips} DB trips, ${first.ms.toFixed(0)} ms`);
   const hitRows: Row[] = [];
-  for (const [name, path] of pages) hitRows.push(await measure(warm, pipelines, `${name} (hit)`, path));
+  // A floor is not stored (404, no-store): with the cache on, it pays the Cache API's lookup (a miss) too.
+  for (const [name, path] of pages)
+    hitRows.push(await measure(warm, pipelines, name.startsWith('floor') ? `${name}, cache on` : `${name} (hit)`, path));
+  // A miss as a visitor meets it with the cache on (a URL nobody asked for yet): the lookups of both layers
+  // miss, the answer is produced as above, then kept in both. Here caches.default is miniflare's simulation,
+  // a worker of this same workerd process; the floor rows' difference between the two tables is its lookup.
+  hitRows.push(await measure(warm, pipelines, 'SSR film, miss with cache on', (i) => `/${series}?lan=${i}`));
+  hitRows.push(await measure(warm, pipelines, 'API film, miss with cache on', (i) => `/api/product/${series}?lan=${i}`));
+  // What a hit is measured against: Static Assets answering a file of a page's size, no Worker code at all.
+  const asset = staticFileNear(80_000);
+  if (asset) hitRows.push(await measure(warm, pipelines, `floor: static file, ${Math.round(asset.bytes / 1000)} KB`, asset.path));
   print('Cache on (PUBLIC_CACHE_SECONDS=60), the same URL again', hitRows);
 } finally {
   await stopAll();
