@@ -1,6 +1,13 @@
-// lib/edge-cache.ts layeredStore: on Workers the isolate's memory in front of the Cache API.
+// lib/edge-cache.ts: layeredStore (on Workers the isolate's memory in front of the Cache API) and how long withEdgeCache answers an entry.
 import { describe, expect, it } from 'vitest';
-import { layeredStore, memoryStore, type ResponseStore } from '../../worker/lib/edge-cache';
+import {
+  layeredStore,
+  memoryStore,
+  publicCacheControl,
+  type ResponseStore,
+  STALE_WHILE_REVALIDATE_SECONDS,
+  withEdgeCache,
+} from '../../worker/lib/edge-cache';
 
 /** A store that counts what it is asked, over a memory store. */
 function counted(): ResponseStore & { matches: number; puts: number; keys: () => Promise<string[]> } {
@@ -58,5 +65,39 @@ describe('layeredStore', () => {
     const far = counted();
     expect(await layeredStore(near, far).match('https://site/c?__catalogue=4')).toBeUndefined();
     expect([near.puts, await near.keys()]).toEqual([0, []]);
+  });
+});
+
+describe('withEdgeCache: how long an entry is answered', () => {
+  const FRESH = 10;
+  const now = 1_000_000;
+  /** withEdgeCache over a store holding one entry stored `age` seconds ago; what it answers and whether it produced. */
+  async function answerAt(age: number) {
+    let produced = 0;
+    const store: ResponseStore = {
+      match: async () =>
+        new Response('<p>cũ</p>', {
+          headers: { 'x-stored-at': String(now - age * 1000), 'x-cache-control': publicCacheControl(FRESH) },
+        }),
+      put: async () => undefined,
+    };
+    const response = await withEdgeCache(
+      new Request('https://site/phim-le'),
+      { store, publicUrl: 'https://site', freshSeconds: FRESH, version: async () => 1, waitUntil: () => undefined, now: () => now },
+      async () => {
+        produced++;
+        return new Response('<p>mới</p>', { headers: { 'cache-control': publicCacheControl(FRESH) } });
+      },
+    );
+    return { cache: response.headers.get('x-cache'), body: await response.text(), produced };
+  }
+
+  it('fresh, then stale (answered, refreshed behind it) until fresh + stale-while-revalidate seconds', async () => {
+    expect(await answerAt(FRESH - 1)).toEqual({ cache: 'hit', body: '<p>cũ</p>', produced: 0 });
+    expect((await answerAt(FRESH + STALE_WHILE_REVALIDATE_SECONDS - 1)).cache).toBe('stale');
+  });
+
+  it('past that, a miss, whichever store still held the entry', async () => {
+    expect(await answerAt(FRESH + STALE_WHILE_REVALIDATE_SECONDS)).toEqual({ cache: 'miss', body: '<p>mới</p>', produced: 1 });
   });
 });

@@ -72,8 +72,10 @@ export async function withEdgeCache(request: Request, options: EdgeCacheOptions,
     return produce();
   }
   const hit = await options.store.match(key);
-  if (hit) {
-    const age = (options.now() - Number(hit.headers.get(STORED_AT) ?? 0)) / 1000;
+  const age = hit ? (options.now() - Number(hit.headers.get(STORED_AT) ?? 0)) / 1000 : Number.POSITIVE_INFINITY;
+  // Past its stale window an entry is a miss, whichever store still held it (an isolate's copy of a Cache API
+  // entry lives from when it was copied).
+  if (hit && age < options.freshSeconds + STALE_WHILE_REVALIDATE_SECONDS) {
     const stale = age >= options.freshSeconds;
     if (stale) options.waitUntil(refresh(key, options, produce));
     const answer = new Response(hit.body, hit);
@@ -84,6 +86,7 @@ export async function withEdgeCache(request: Request, options: EdgeCacheOptions,
     answer.headers.set('Age', String(Math.max(0, Math.floor(age))));
     return answer;
   }
+  hit?.body?.cancel().catch(() => undefined);
   const response = await produce();
   if (!isStorable(response)) return response;
   options.waitUntil(store(key, response.clone(), options));
