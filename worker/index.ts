@@ -10,15 +10,7 @@ import { createApp } from './app';
 import { loadConfig, type Config, type configSchema } from './config';
 import { schema } from './db/client';
 import type { AppDeps } from './lib/context';
-import {
-  type EdgeCacheOptions,
-  layeredStore,
-  memoryStore,
-  publicCacheControl,
-  type ResponseStore,
-  STALE_WHILE_REVALIDATE_SECONDS,
-  withEdgeCache,
-} from './lib/edge-cache';
+import { type EdgeCacheOptions, layeredStore, memoryStore, publicCacheControl, type ResponseStore, withEdgeCache } from './lib/edge-cache';
 import { securityHeaders } from './lib/security-headers';
 import { runScheduledJobs } from './scheduled';
 import { catalogueVersion } from './services/catalogue/version';
@@ -127,7 +119,7 @@ function buildHost(env: Env): Host {
     match: (key) => caches.default.match(key),
     put: (key, response) => caches.default.put(key, response),
   };
-  const near = memoryStore(config.PUBLIC_CACHE_SECONDS + STALE_WHILE_REVALIDATE_SECONDS, Date.now, ISOLATE_CACHE_BYTES);
+  const near = memoryStore(config.PUBLIC_CACHE_SECONDS, Date.now, ISOLATE_CACHE_BYTES);
   return { deps, api: createApp(deps), headers: securityHeaders(config), cache: layeredStore(near, shared) };
 }
 

@@ -16,7 +16,7 @@ import { DEFAULT_ADMISSION, type AdmissionOptions, withAdmission } from './lib/a
 import { carriesClientAddress, nodeClientAddress, setClientAddressOnRaw, withClientAddress } from './lib/client-ip';
 import { answerClientError, hostErrorResponse } from './lib/host-errors';
 import { compressDynamic } from './lib/compress-dynamic';
-import { type EdgeCacheOptions, memoryStore, publicCacheControl, STALE_WHILE_REVALIDATE_SECONDS, withEdgeCache } from './lib/edge-cache';
+import { type EdgeCacheOptions, memoryStore, publicCacheControl, withEdgeCache } from './lib/edge-cache';
 import { securityHeaders } from './lib/security-headers';
 import { localSecrets } from './local-secrets';
 import { isPagePath, type LoadEntry, renderShell, type SsrEntry } from './ssr/render';
@@ -69,7 +69,7 @@ export function createNodeRoot(deps: AppDeps, demoMediaDir?: string, webDist = W
   // memory under the catalogue version, never a signed-in or personal answer.
   const fresh = deps.config.PUBLIC_CACHE_SECONDS;
   const pageCache: EdgeCacheOptions = {
-    store: memoryStore(fresh + STALE_WHILE_REVALIDATE_SECONDS, deps.now),
+    store: memoryStore(fresh, deps.now),
     publicUrl: deps.config.PUBLIC_URL,
     freshSeconds: fresh,
     version: () => catalogueVersion(deps.db, deps.now(), fresh * 1000),

@@ -27,6 +27,8 @@ export interface EdgeCacheOptions {
 
 /** After it is no longer fresh, an entry is still answered (and refreshed behind it) this long. */
 export const STALE_WHILE_REVALIDATE_SECONDS = 60;
+/** How long an entry may be answered at all, fresh then stale: what every store keeps it for. */
+const keptSeconds = (freshSeconds: number) => freshSeconds + STALE_WHILE_REVALIDATE_SECONDS;
 const STORED_AT = 'x-stored-at';
 /** The response's own Cache-Control, kept beside the store's (which says how long the store keeps it). */
 const CONTROL = 'x-cache-control';
@@ -75,7 +77,7 @@ export async function withEdgeCache(request: Request, options: EdgeCacheOptions,
   const age = hit ? (options.now() - Number(hit.headers.get(STORED_AT) ?? 0)) / 1000 : Number.POSITIVE_INFINITY;
   // Past its stale window an entry is a miss, whichever store still held it (an isolate's copy of a Cache API
   // entry lives from when it was copied).
-  if (hit && age < options.freshSeconds + STALE_WHILE_REVALIDATE_SECONDS) {
+  if (hit && age < keptSeconds(options.freshSeconds)) {
     const stale = age >= options.freshSeconds;
     if (stale) options.waitUntil(refresh(key, options, produce));
     const answer = new Response(hit.body, hit);
@@ -100,7 +102,7 @@ async function store(key: string, response: Response, options: EdgeCacheOptions)
   kept.headers.set(STORED_AT, String(options.now()));
   kept.headers.set(CONTROL, response.headers.get('cache-control') ?? '');
   // The store keeps it while it may be answered: fresh, then stale while a refresh runs.
-  kept.headers.set('Cache-Control', `public, max-age=${options.freshSeconds + STALE_WHILE_REVALIDATE_SECONDS}`);
+  kept.headers.set('Cache-Control', `public, max-age=${keptSeconds(options.freshSeconds)}`);
   kept.headers.delete('X-Cache');
   try {
     await options.store.put(key, kept);
@@ -125,11 +127,15 @@ interface Kept {
 }
 
 /**
- * The Node host's store: the same entries in a bounded in-process map (a Node process is one long-lived
- * isolate), for `seconds` each (fresh plus stale-while-revalidate).
+ * Entries in a bounded in-process map, each kept while it may be answered (`freshSeconds` of the cache, then
+ * stale-while-revalidate): the Node host's store (a Node process is one long-lived isolate), and on Workers the
+ * isolate's memory in front of the Cache API (layeredStore).
  */
-export function memoryStore(seconds: number, now: () => number, maxBytes = 64 * 2 ** 20): ResponseStore {
-  const entries = new TtlCache<Kept>(seconds * 1000, 5_000, now, { weigh: (e) => e.body.byteLength + 512, maxWeight: maxBytes });
+export function memoryStore(freshSeconds: number, now: () => number, maxBytes = 64 * 2 ** 20): ResponseStore {
+  const entries = new TtlCache<Kept>(keptSeconds(freshSeconds) * 1000, 5_000, now, {
+    weigh: (e) => e.body.byteLength + 512,
+    maxWeight: maxBytes,
+  });
   return {
     match: async (key) => {
       const kept = entries.get(key);
