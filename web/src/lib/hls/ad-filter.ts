@@ -61,6 +61,8 @@ interface Segment {
   duration: number;
   /** time at which it starts on the original timeline */
   startsAt: number;
+  /** origin and directory of its resolved URL (`https://host/a/b/`) */
+  directory: string | null;
   /** this segment's lines (per-segment tags, blank lines among them, the URI), ascending */
   lines: number[];
   stem: string;
@@ -144,6 +146,7 @@ function parse(lines: readonly string[], playlistUrl: string): Segment[] {
         group,
         uri: line,
         url,
+        directory: url ? directoryOf(url) : null,
         duration,
         startsAt: clock,
         lines: [...pending, i],
@@ -151,7 +154,10 @@ function parse(lines: readonly string[], playlistUrl: string): Segment[] {
         number: digits ? BigInt(digits) : null,
         cls: classOf(base),
         len: base.length,
-        marker: ADJUMP.test(line) || V_HEX_SEGMENT.test(line) || (url !== null && (ADJUMP.test(url.pathname) || V_HEX_SEGMENT_PATH.test(url.pathname))),
+        marker:
+          ADJUMP.test(line) ||
+          V_HEX_SEGMENT.test(line) ||
+          (url !== null && (ADJUMP.test(url.pathname) || V_HEX_SEGMENT_PATH.test(url.pathname))),
       });
       clock += duration;
       pending = [];
@@ -173,12 +179,17 @@ function profile(segments: readonly Segment[]): FilmProfile {
 
   // Naming: whichever of stem and shape covers more segments (stem on a tie: it is the stricter).
   const stem = mostCommon(segments, (s) => s.stem);
+  const shapes = new Map<string, { cls: CharClass; len: number; n: number }>();
+  for (const s of segments) {
+    const k = `${s.cls}:${s.len}`;
+    const seen = shapes.get(k);
+    if (seen) seen.n++;
+    else shapes.set(k, { cls: s.cls, len: s.len, n: 1 });
+  }
   let shape: { cls: CharClass; len: number; count: number } | null = null;
-  const shapes = new Map<string, { cls: CharClass; len: number }>();
-  for (const s of segments) shapes.set(`${s.cls}:${s.len}`, { cls: s.cls, len: s.len });
   for (const { cls, len } of shapes.values()) {
     let count = 0;
-    for (const s of segments) if (s.len === len && within(s.cls, cls)) count++;
+    for (const other of shapes.values()) if (other.len === len && within(other.cls, cls)) count += other.n;
     if (!shape || count > shape.count || (count === shape.count && CLASSES.indexOf(cls) < CLASSES.indexOf(shape.cls))) {
       shape = { cls, len, count };
     }
@@ -193,8 +204,8 @@ function profile(segments: readonly Segment[]): FilmProfile {
 
   const origin = mostCommon(segments, (s) => s.url?.origin ?? null);
   // The most common directory; segments in its subdirectories (KKPhim `convertv8/`) count as inside it.
-  const dir = mostCommon(segments, (s) => (s.url ? directoryOf(s.url) : null));
-  const inside = dir ? segments.filter((s) => s.url && directoryOf(s.url).startsWith(dir.value)).length : 0;
+  const dir = mostCommon(segments, (s) => s.directory);
+  const inside = dir ? segments.filter((s) => s.directory?.startsWith(dir.value)).length : 0;
 
   return {
     namedLikeFilm,
@@ -207,7 +218,7 @@ function profile(segments: readonly Segment[]): FilmProfile {
 function foreignReason(s: Segment, film: FilmProfile): Reason | null {
   if (s.marker) return 'marker';
   if (film.origin !== null && s.url && s.url.origin !== film.origin) return 'host';
-  if (film.directory !== null && s.url && !directoryOf(s.url).startsWith(film.directory)) return 'path';
+  if (film.directory !== null && s.directory !== null && !s.directory.startsWith(film.directory)) return 'path';
   if (film.namedLikeFilm && !film.namedLikeFilm(s)) return 'naming';
   return null;
 }
@@ -231,7 +242,11 @@ export function filterAds(text: string, url: string): AdFilterResult {
   const film = profile(segments);
 
   const byGroup = new Map<number, Segment[]>();
-  for (const s of segments) byGroup.set(s.group, [...(byGroup.get(s.group) ?? []), s]);
+  for (const s of segments) {
+    const members = byGroup.get(s.group);
+    if (members) members.push(s);
+    else byGroup.set(s.group, [s]);
+  }
 
   const markerGroups: CutGroup[] = [];
   const foreignGroups: CutGroup[] = [];
@@ -248,7 +263,8 @@ export function filterAds(text: string, url: string): AdFilterResult {
     const allMarked = reasons.every((r) => r === 'marker');
     const reason = allMarked
       ? 'marker'
-      : ((['host', 'path', 'naming'] as const).find((r) => reasons.every((x) => x === r)) ?? (reasons.find((r) => r !== 'marker') as Reason));
+      : ((['host', 'path', 'naming'] as const).find((r) => reasons.every((x) => x === r)) ??
+        (reasons.find((r) => r !== 'marker') as Reason));
     const cut: CutGroup = {
       firstSegment: first.index,
       segments: members.length,
