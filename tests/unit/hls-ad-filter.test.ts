@@ -465,6 +465,22 @@ describe('ad filter on generated playlists', () => {
     expect(uris(out.text)).toContain('convertv8/overlay_0001.ts');
   });
 
+  it('a group in a subdirectory of the film’s directory is film (only outside it is a path foreign)', () => {
+    const r = rng(9);
+    const groups = film(300, () => `${randomName(r, 8)}.ts`, 20);
+    const sub = (n: number) => [{ uri: `hd/${randomName(r, 8)}.ts`, duration: 4 }].slice(0, n);
+    const text = render(
+      splice(groups, [
+        [2, sub(1)],
+        [6, sub(1)],
+        [11, sub(1)],
+      ]),
+    );
+    expect(filterAds(text, KK_URL).text).toBe(text);
+    const outside = render(splice(groups, [[2, [{ uri: `../other/${randomName(r, 8)}.ts`, duration: 4 }]]]));
+    expect(filterAds(outside, KK_URL).groups).toMatchObject([{ reason: 'path', segments: 1 }]);
+  });
+
   it('a foreign group longer than about a minute (or of more than 30 segments) is kept', () => {
     const base = film(900, ophim, 10);
     const long = ad(
@@ -608,7 +624,7 @@ describe('ad filter on generated playlists', () => {
   it('OPhim-style blank lines before each URI: the blank line of a removed segment goes with it', () => {
     const abs = (i: number) => `\nhttps://cdn.example.test/20250101/abc123/3000k/hls/${ophim(i)}`;
     const base = film(300, abs, 10);
-    const text = render(splice(base, [[15, ad(8, (k) => `dc1172096496937${k}.ts`)]]), { leadingDisc: true });
+    const text = render(splice(base, [[15, ad(8, (k) => `\ndc1172096496937${k}.ts`)]]), { leadingDisc: true });
     const out = filterAds(text, URL_);
     expect(out.removedSegments).toBe(8);
     expect(out.text).toBe(render(base, { leadingDisc: true }));
