@@ -3,55 +3,12 @@
 // does, on its own ports and a fresh database with the demo catalogue (or LIGHTHOUSE_BASE=http://… to
 // measure a running host). Not part of CI: it takes minutes and depends on the machine's load. Beside
 // Lighthouse's own figures it prints the TBT recomputed on CPU time (bench/trace-cpu.ts).
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
-import lighthouse from 'lighthouse';
 import { median, pagesToMeasure, startProduct } from './demo-product';
-import { mainThreadCost, type TraceEvent } from './trace-cpu';
+import { measureLighthouse, type Run } from './lighthouse-run';
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-interface Run {
-  performance: number;
-  lcp: number;
-  fcp: number;
-  tbt: number;
-  /** The same TBT formula on the trace's thread time (bench/trace-cpu.ts), and the longest task's CPU. */
-  cpuTbt: number;
-  longestCpu: number;
-  cls: number;
-  accessibility: number;
-  bestPractices: number;
-  seo: number;
-}
-
-async function measure(url: string, port: number): Promise<Run> {
-  const result = await lighthouse(url, { port, output: 'json', logLevel: 'error' });
-  if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
-  // LIGHTHOUSE_REPORTS=dir keeps each run's whole report (long tasks, script boot-up) to look into.
-  const reports = process.env.LIGHTHOUSE_REPORTS;
-  if (reports) {
-    mkdirSync(reports, { recursive: true });
-    writeFileSync(join(reports, `${new URL(url).pathname.replace(/\W+/g, '_') || 'home'}-${Date.now()}.json`), String(result.report));
-  }
-  const { categories, audits } = result.lhr;
-  const cpu = mainThreadCost((result.artifacts as unknown as { Trace: { traceEvents: TraceEvent[] } }).Trace.traceEvents, url);
-  const score = (id: string) => Math.round((categories[id]?.score ?? Number.NaN) * 100);
-  return {
-    performance: score('performance'),
-    lcp: audits['largest-contentful-paint']?.numericValue ?? Number.NaN,
-    fcp: audits['first-contentful-paint']?.numericValue ?? Number.NaN,
-    tbt: audits['total-blocking-time']?.numericValue ?? Number.NaN,
-    cpuTbt: cpu.tbt4x,
-    longestCpu: cpu.longest,
-    cls: audits['cumulative-layout-shift']?.numericValue ?? Number.NaN,
-    accessibility: score('accessibility'),
-    bestPractices: score('best-practices'),
-    seo: score('seo'),
-  };
-}
 
 const product = process.env.LIGHTHOUSE_BASE ? undefined : await startProduct();
 const base = process.env.LIGHTHOUSE_BASE ?? product!.base;
@@ -64,7 +21,7 @@ try {
   );
   for (const [name, path] of pages) {
     const runs: Run[] = [];
-    for (let i = 0; i < RUNS; i++) runs.push(await measure(`${base}${path}`, chrome.port));
+    for (let i = 0; i < RUNS; i++) runs.push(await measureLighthouse(`${base}${path}`, chrome.port));
     const m = (key: keyof Run) => median(runs.map((r) => r[key]));
     console.log(
       `${name.padEnd(9)} ${path.slice(0, 29).padEnd(29)} ${String(m('performance')).padStart(4)} ${String(Math.round(m('lcp'))).padStart(8)} ${String(Math.round(m('fcp'))).padStart(8)} ${String(Math.round(m('tbt'))).padStart(8)} ${m('cls').toFixed(3).padStart(6)} ${String(m('accessibility')).padStart(6)} ${String(m('bestPractices')).padStart(6)} ${String(m('seo')).padStart(5)}  │ ${String(Math.round(m('cpuTbt'))).padStart(13)} ${m('longestCpu').toFixed(1).padStart(20)}`,

@@ -461,6 +461,38 @@ describe('POST /api/product/report_error', () => {
   });
 });
 
+describe('POST /api/product/report_error from the player (a server it moved away from)', () => {
+  it('keeps one report per episode, server and Vietnamese day, whatever the number of viewers', async () => {
+    const fresh = await createTestApp();
+    await seedCatalogue(fresh.deps.db);
+    const auto = { slug: 'mat-biec', episode: 1, server_name: 'Vietsub #1', reason: 'server-loi', message: 'manifestLoadError (404)' };
+    const send = (body: object, ip: string) =>
+      fresh.request('/api/product/report_error', { json: body, headers: { 'x-forwarded-for': ip } });
+    // Five viewers at once, each from their own address: one row, every answer names it.
+    const answers = await Promise.all([1, 2, 3, 4, 5].map((i) => send(auto, `203.0.113.${i}`)));
+    expect(answers.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
+    const ids = new Set(await Promise.all(answers.map(async (r) => ((await r.json()) as { data: { id: number } }).data.id)));
+    expect(ids.size).toBe(1);
+    const rows = () =>
+      fresh.deps.db.all<{ server_name: string; episode: number; reason: string }>(
+        sql`select server_name, episode, reason from error_reports order by id`,
+      );
+    expect(await rows()).toEqual([{ server_name: 'Vietsub #1', episode: 1, reason: 'server-loi' }]);
+    // Another server, another episode: their own rows. A viewer's own report is never folded.
+    await send({ ...auto, server_name: 'Thuyết minh' }, '203.0.113.9');
+    await send({ ...auto, episode: 2 }, '203.0.113.9');
+    await send({ ...auto, reason: 'khong-phat-duoc' }, '203.0.113.9');
+    await send({ ...auto, reason: 'khong-phat-duoc' }, '203.0.113.9');
+    expect(await rows()).toHaveLength(5);
+    // Filed yesterday (a minute before 00:00 at UTC+7): today files again.
+    const now = fresh.deps.now();
+    const startOfToday = Math.floor((now + 7 * 3600_000) / 86_400_000) * 86_400_000 - 7 * 3600_000;
+    await fresh.deps.db.run(sql`update error_reports set created_at = ${startOfToday - 60_000}`);
+    expect((await send(auto, '203.0.113.20')).status).toBe(201);
+    expect((await rows()).filter((r) => r.reason === 'server-loi' && r.server_name === 'Vietsub #1' && r.episode === 1)).toHaveLength(2);
+  });
+});
+
 describe('hot and trending lists on a catalogue with few views', () => {
   it('fill up to their size with the most viewed, then most recent films', async () => {
     const fresh = await createTestApp();

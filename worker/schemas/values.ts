@@ -53,6 +53,11 @@ export const RATING_MAX = 10;
 // ---- error reports (error-reports.ts) ----
 /** Reasons offered by the watch page's 'Báo lỗi' button. */
 export const REPORT_REASONS = ['khong-phat-duoc', 'sai-tap', 'am-thanh', 'phu-de', 'khac'] as const;
+/**
+ * The player's own report when it moves off a dead server by itself (not offered to viewers): one per
+ * episode, server and day (Asia/Ho_Chi_Minh), whatever the number of viewers.
+ */
+export const AUTO_REPORT_REASON = 'server-loi';
 export const REPORT_MESSAGE_MAX_LENGTH = 1000;
 export const REPORT_MESSAGES = {
   tooMany: 'Bạn đã báo lỗi quá nhiều lần, vui lòng thử lại sau ít phút.',

@@ -22,3 +22,5 @@ import 'media-chrome/menu/media-rendition-menu-button.js';
 import 'media-chrome/menu/media-captions-menu.js';
 import 'media-chrome/menu/media-captions-menu-button.js';
 import 'hls-video-element';
+
+export { createHlsConfig } from './hls-config';

@@ -17,6 +17,7 @@ const REASONS: Record<string, string> = {
   'am-thanh': 'Lỗi âm thanh',
   'phu-de': 'Lỗi phụ đề',
   khac: 'Khác',
+  'server-loi': 'Server lỗi (tự động chuyển)',
 };
 const STATES: { key: ReportState; label: string }[] = [
   { key: 'open', label: 'Chưa xử lý' },
@@ -86,7 +87,7 @@ export function ErrorReportsPage() {
                 <td>{[r.episode ? `Tập ${r.episode}` : '', r.server_name ?? ''].filter(Boolean).join(' · ') || '—'}</td>
                 <td>{REASONS[r.reason] ?? r.reason}</td>
                 <td style={{ maxWidth: 320 }}>{r.message || '—'}</td>
-                <td>{r.user?.username ?? 'Khách'}</td>
+                <td>{r.reason === 'server-loi' ? 'Trình phát' : (r.user?.username ?? 'Khách')}</td>
                 <td>
                   {r.resolvedAt ? (
                     <span className="badge badge-ok">đã xử lý</span>

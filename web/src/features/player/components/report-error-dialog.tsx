@@ -1,19 +1,19 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { toast } from '../../../lib/toast';
-import type { ReportErrorInput } from '../../../../../worker/schemas/error-reports';
+import type { ViewerReportReason } from '../../../../../worker/schemas/error-reports';
 import { REPORT_MESSAGE_MAX_LENGTH, REPORT_MESSAGES } from '../../../../../worker/schemas/values';
 import { ApiError } from '../../../lib/api-client';
 import { reportError } from '../api/episode-query';
 
 /** Labels of the API's reasons; typed by them, so a new reason fails the build until labelled. */
-const REASONS: Record<ReportErrorInput['reason'], string> = {
+const REASONS: Record<ViewerReportReason, string> = {
   'khong-phat-duoc': 'Không xem được video',
   'sai-tap': 'Sai tập phim',
   'am-thanh': 'Lỗi âm thanh',
   'phu-de': 'Lỗi phụ đề',
   khac: 'Khác',
 };
-const REASON_KEYS = Object.keys(REASONS) as ReportErrorInput['reason'][];
+const REASON_KEYS = Object.keys(REASONS) as ViewerReportReason[];
 
 interface Props {
   open: boolean;
@@ -27,7 +27,7 @@ interface Props {
 export function ReportErrorDialog({ open, onClose, slug, episode, serverName }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
-  const [reason, setReason] = useState<ReportErrorInput['reason']>('khong-phat-duoc');
+  const [reason, setReason] = useState<ViewerReportReason>('khong-phat-duoc');
   const [message, setMessage] = useState('');
   const [sending, setSending] = useState(false);
 

@@ -32,6 +32,11 @@ interface VideoPlayerProps {
   /** Every time update (the up-next card watches for the credits). */
   onTime?: (time: number, duration: number) => void;
   onEnded?: () => void;
+  /**
+   * The stream failed for good (hls.js gave up after its retries: a 404, a CORS refusal, a dead host, or the
+   * media could not be decoded): the watch page moves to another server. Without it the player says so.
+   */
+  onStreamFailed?: (failure: StreamFailure) => void;
   /** Over the picture, and in fullscreen with it (the up-next card). */
   children?: ReactNode;
 }
@@ -41,6 +46,21 @@ interface Renditions extends EventTarget {
   readonly length: number;
   selectedIndex: number;
   [index: number]: { height?: number } | undefined;
+}
+
+export interface StreamFailure {
+  /** Where the viewer was (seconds, on the film's timeline: injected ads are never on it). */
+  position: number;
+  /** Whether it was playing (or asked to play) when it failed. */
+  playing: boolean;
+  /** What failed, for the error report: 'manifestLoadError (404)', 'fragLoadError', 'media error 4'… */
+  detail: string;
+}
+
+/** What the ad filter cut from this stream's playlists (the player's stats; decision 0950). */
+export interface AdsRemoved {
+  segments: number;
+  seconds: number;
 }
 
 type Zone = 'left' | 'middle' | 'right';
@@ -58,7 +78,7 @@ const TAP_MAX_MOVE = 24;
  * hooks/use-player-shortcuts.ts (media-chrome's hotkeys are off).
  */
 export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function VideoPlayer(
-  { m3u8, embed, title, filmTitle, poster, onNext, startAt, autoPlay, onProgress, onTime, onEnded, children },
+  { m3u8, embed, title, filmTitle, poster, onNext, startAt, autoPlay, onProgress, onTime, onEnded, onStreamFailed, children },
   ref,
 ) {
   const boxRef = useRef<HTMLDivElement>(null);
@@ -69,18 +89,25 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
   const [error, setError] = useState<string | null>(null);
   const [seekFlash, setSeekFlash] = useState<{ zone: Zone; key: number } | null>(null);
   const ids = useId().replace(/:/g, '');
-  const callbacks = useRef({ onProgress, onTime, onEnded, startAt, autoPlay });
-  callbacks.current = { onProgress, onTime, onEnded, startAt, autoPlay };
+  const callbacks = useRef({ onProgress, onTime, onEnded, onStreamFailed, startAt, autoPlay });
+  callbacks.current = { onProgress, onTime, onEnded, onStreamFailed, startAt, autoPlay };
+  const [adsRemoved, setAdsRemoved] = useState<AdsRemoved | null>(null);
   /** A play asked for before the elements were defined (the chunk still loading). */
   const wantsPlay = useRef(false);
   const ready = useRef(false);
   /**
-   * The player's script (media-elements.ts: 224 KB gzip, hls.js included) is loaded when the viewer reaches
-   * for the player (a pointer on it, a key), or at once when continuing from the previous episode: until
-   * then the page shows the poster and the big play button, and a first visit's main thread stays free.
+   * The player's script (media-elements.ts: 224 KB gzip, hls.js included) and the stream's first segment are
+   * prepared once the page has loaded and is idle, or as soon as the viewer reaches for the player (a pointer
+   * on it, a key), or at once when continuing from the previous episode; so a tap plays at once. Until then
+   * the page shows the poster and the big play button, and the page's first paint and main thread stay free
+   * (decision 0951).
    */
   const [wanted, setWanted] = useState(!!autoPlay || customElementsDefined());
   const [played, setPlayed] = useState(false);
+  useEffect(() => {
+    if (!m3u8 || wanted) return;
+    return whenPageIdle(() => setWanted(true));
+  }, [m3u8, wanted]);
 
   const play = () => {
     const video = videoRef.current;
@@ -108,6 +135,29 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
     video.currentTime = Math.max(0, Math.min(end, video.currentTime + seconds));
   };
 
+  /** The stream is dead for good: hand it to the watch page (another server), or say so. Once per source. */
+  const failedOnce = useRef(false);
+  const failed = (detail: string, network: boolean) => {
+    const video = videoRef.current;
+    if (!video || failedOnce.current) return;
+    if (network && typeof navigator !== 'undefined' && navigator.onLine === false) {
+      // The viewer's own connection, not the server: nothing to move away from, nothing to report.
+      setError('Mất kết nối mạng. Hãy thử lại khi có mạng.');
+      return;
+    }
+    failedOnce.current = true;
+    const handler = callbacks.current.onStreamFailed;
+    if (!handler) {
+      setError(network ? 'Không tải được video. Hãy thử server khác.' : 'Không phát được video. Hãy thử server khác.');
+      return;
+    }
+    handler({
+      position: video.currentTime > 0 ? video.currentTime : (callbacks.current.startAt ?? 0),
+      playing: wantsPlay.current || !video.paused || !!callbacks.current.autoPlay,
+      detail,
+    });
+  };
+
   useMediaSession(videoRef, !!m3u8, { title, album: filmTitle, poster, next: onNext, seekBy });
 
   useImperativeHandle(ref, () => ({
@@ -128,11 +178,20 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
     let cancelled = false;
     const cleanups: (() => void)[] = [];
     import('../media-elements').then(
-      async () => {
+      async ({ createHlsConfig }) => {
         await customElements.whenDefined('hls-video');
         const video = videoRef.current;
-        const hls = hlsRef.current as (HTMLElement & { videoRenditions?: Renditions }) | null;
+        const hls = hlsRef.current as (HTMLElement & { videoRenditions?: Renditions; config?: unknown; src?: string }) | null;
         if (cancelled || !video || !hls) return;
+        // The source is given only now, with hls.js's configuration (the ad-filtering playlist loader) set first.
+        hls.config = createHlsConfig({
+          onAdsRemoved: (result) =>
+            setAdsRemoved((prev) => ({
+              segments: Math.max(prev?.segments ?? 0, result.removedSegments),
+              seconds: Math.max(prev?.seconds ?? 0, result.removedSeconds),
+            })),
+        });
+        hls.src = m3u8;
         ready.current = true;
         const prefs = loadPlayerPrefs();
         const applyPrefs = () => {
@@ -211,7 +270,8 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
     let last = 0;
     const onMeta = () => {
       const at = callbacks.current.startAt;
-      if (at && at > 5 && (!video.duration || at < video.duration - 10)) video.currentTime = at;
+      // The watch page passes a resume point only past the first seconds; a failover passes the exact position.
+      if (at && at > 0 && (!video.duration || at < video.duration - 10)) video.currentTime = at;
     };
     const report = () => callbacks.current.onProgress?.(video.currentTime, video.duration || 0);
     const onTimeUpdate = () => {
@@ -225,14 +285,8 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
       report();
       callbacks.current.onEnded?.();
     };
-    const onError = () => {
-      const code = video.error?.code;
-      setError(
-        code === MediaError.MEDIA_ERR_NETWORK
-          ? 'Không tải được video. Hãy thử server khác.'
-          : 'Không phát được video. Hãy thử server khác.',
-      );
-    };
+    // The browser's own HLS (Safari without MSE) reports a dead stream here; hls.js below.
+    const onError = () => failed(`media error ${video.error?.code ?? '?'}`, video.error?.code === MediaError.MEDIA_ERR_NETWORK);
     const onPlaying = () => {
       setError(null);
       setPlayed(true);
@@ -259,10 +313,11 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
     };
   }, [m3u8]);
 
-  // hls.js reports a stream it cannot load on its own API, not as the <video>'s error.
+  // hls.js reports a stream it cannot load on its own API, not as the <video>'s error. It has retried by
+  // then (its load policies); a media error gets one recovery attempt of its own first.
   // biome-ignore lint/correctness/useExhaustiveDependencies: m3u8 decides whether the <video> exists (rendered only with a link).
   useEffect(() => {
-    const hls = hlsRef.current as (HTMLElement & { api?: { on?: (e: string, cb: (e: string, d: HlsError) => void) => void } }) | null;
+    const hls = hlsRef.current as (HTMLElement & { api?: HlsApi | null }) | null;
     const video = videoRef.current;
     if (!hls || !video) return;
     const seen = new WeakSet<object>();
@@ -270,11 +325,16 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
       const api = hls.api;
       if (!api?.on || seen.has(api)) return;
       seen.add(api);
+      let recovered = false;
       api.on('hlsError', (_event, data) => {
         if (!data.fatal) return;
-        setError(
-          data.type === 'networkError' ? 'Không tải được video. Hãy thử server khác.' : 'Không phát được video. Hãy thử server khác.',
-        );
+        if (data.type === 'mediaError' && !recovered) {
+          recovered = true;
+          api.recoverMediaError();
+          return;
+        }
+        const status = data.response?.code;
+        failed(`${data.details}${status ? ` (${status})` : ''}`, data.type === 'networkError');
       });
     };
     video.addEventListener('loadstart', watch);
@@ -394,6 +454,8 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
       className="player-box"
       id={boxId}
       ref={boxRef}
+      data-ads-removed-segments={adsRemoved?.segments}
+      data-ads-removed-seconds={adsRemoved ? adsRemoved.seconds.toFixed(1) : undefined}
       onPointerDown={m3u8 ? onPointerDown : undefined}
       onPointerUp={m3u8 ? onPointerUp : undefined}
       onPointerEnter={m3u8 ? () => setWanted(true) : undefined}
@@ -414,7 +476,8 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
           fullscreenelement={boxId}
           aria-label={`Trình phát: ${title}`}
         >
-          <hls-video ref={hlsRef} slot="media" class="player-media" src={m3u8} preload="metadata">
+          {/* Its src is set with hls.js's configuration once the player's script has loaded (the effect above). */}
+          <hls-video ref={hlsRef} slot="media" class="player-media" preload="metadata">
             {/* biome-ignore lint/a11y/useMediaCaption: captions come from the stream (WebVTT renditions) through hls.js, when the source has them. */}
             <video
               ref={videoRef}
@@ -422,11 +485,15 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
               className="player-video"
               playsInline
               preload="metadata"
-              poster={poster}
               aria-label={`Video: ${title}`}
               data-testid="video"
             />
           </hls-video>
+          {poster && !played && (
+            // The poster as an image of the page (the browser's preload scanner finds it in the host's HTML: the
+            // page's LCP), over the picture until playback starts (a prepared stream shows its first frame).
+            <img slot="poster" className="player-poster" src={poster} alt="" fetchPriority="high" decoding="async" />
+          )}
           {/* Replaces media-chrome's gesture receiver; taps reach the <video> under it and are read on the box. */}
           <div ref={gesturesRef} slot="gestures-chrome" className="player-gestures" data-testid="player-gestures" {...NO_AUTOHIDE}>
             {seekFlash && (
@@ -441,11 +508,22 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
               Xem tiếp từ {formatClock(startAt)}
             </p>
           )}
-          <media-play-button slot="centered-chrome" class="player-big-play" data-testid="big-play">
-            <svg slot="play" viewBox="0 0 24 24" aria-hidden="true">
-              <path d="M8 5.14v13.72a1 1 0 0 0 1.52.85l10.6-6.86a1 1 0 0 0 0-1.7L9.52 4.29A1 1 0 0 0 8 5.14Z" />
-            </svg>
-          </media-play-button>
+          {/* A real button from the first paint (the host's HTML), before the player's script defines anything. */}
+          {!played && (
+            <button
+              type="button"
+              slot="centered-chrome"
+              className="player-big-play"
+              aria-label="Phát"
+              data-testid="big-play"
+              onClick={play}
+              {...NO_AUTOHIDE}
+            >
+              <svg viewBox="0 0 24 24" aria-hidden="true">
+                <path d="M8 5.14v13.72a1 1 0 0 0 1.52.85l10.6-6.86a1 1 0 0 0 0-1.7L9.52 4.29A1 1 0 0 0 8 5.14Z" />
+              </svg>
+            </button>
+          )}
           <media-playback-rate-menu id={rateMenu} class="player-menu" hidden anchor="auto" rates={PLAYBACK_RATES.join(' ')} />
           <media-rendition-menu id={qualityMenu} class="player-menu" hidden anchor="auto" />
           <media-captions-menu id={captionsMenu} class="player-menu" hidden anchor="auto" />
@@ -495,4 +573,32 @@ function customElementsDefined(): boolean {
 interface HlsError {
   fatal: boolean;
   type: string;
+  details: string;
+  response?: { code?: number };
+}
+
+interface HlsApi {
+  on: (event: 'hlsError', cb: (event: string, data: HlsError) => void) => void;
+  recoverMediaError: () => void;
+}
+
+/**
+ * Runs `prepare` once the page has loaded and the browser is idle (a phone on a slow network gets its first
+ * paint and its data first); never with Data Saver on. Returns a cancel.
+ */
+function whenPageIdle(prepare: () => void): () => void {
+  if ((navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData) return () => undefined;
+  let idle: number | undefined;
+  let timer: number | undefined;
+  const schedule = () => {
+    if (typeof window.requestIdleCallback === 'function') idle = window.requestIdleCallback(prepare, { timeout: 2000 });
+    else timer = window.setTimeout(prepare, 300);
+  };
+  if (document.readyState === 'complete') schedule();
+  else window.addEventListener('load', schedule, { once: true });
+  return () => {
+    window.removeEventListener('load', schedule);
+    if (idle !== undefined) window.cancelIdleCallback(idle);
+    window.clearTimeout(timer);
+  };
 }

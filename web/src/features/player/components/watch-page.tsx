@@ -1,26 +1,43 @@
-import { type UseQueryResult, useQuery } from '@tanstack/react-query';
+import { type UseQueryResult, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import type { FilmDetailResponse } from '../../../../../worker/schemas/catalogue';
-import { VIP_MESSAGES } from '../../../../../worker/schemas/values';
+import { AUTO_REPORT_REASON, VIP_MESSAGES } from '../../../../../worker/schemas/values';
 import { Breadcrumb } from '../../../components/film/breadcrumb';
 import { EpisodeList } from '../../../components/film/episode-list';
 import { SideFilmList } from '../../../components/film/side-film-list';
 import { OfflinePage } from '../../../components/layout/offline-page';
 import { isNetworkError } from '../../../lib/api-client';
 import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
+import { toast } from '../../../lib/toast';
 import { useVipGate, vipBlockOf } from '../../../lib/vip-gate';
 import { getWatchEntry, saveWatchEntry, useWatchEntry } from '../../../lib/watch-history';
-import { episodeQuery } from '../api/episode-query';
+import { episodeQuery, reportError } from '../api/episode-query';
 import { useLightsOff } from '../hooks/use-lights-off';
 import { usePlayerShortcuts } from '../hooks/use-player-shortcuts';
 import { ReportErrorDialog } from './report-error-dialog';
 import { UpNext } from './up-next';
-import { VideoPlayer, type PlayerHandle } from './video-player';
+import { type PlayerHandle, type StreamFailure, VideoPlayer } from './video-player';
 
 const SERVER_BUTTONS = 3;
 /** The credits: the up-next card shows from this share of the episode on. */
 const CREDITS_AT = 0.95;
+
+/**
+ * A dead stream moves by itself (DESIGN §17): to the next server that has this episode, at the same position,
+ * then to the episode's embed link, then a message with "Thử lại" and "Báo lỗi". Kept per episode.
+ */
+interface Failover {
+  /** `${slug}/${episode}` it belongs to. */
+  key: string;
+  /** Servers whose stream failed for this episode, in the order they failed. */
+  failed: string[];
+  /** Where the next server starts, and whether it plays at once. */
+  at?: number;
+  play?: boolean;
+  mode: 'stream' | 'embed' | 'dead';
+  embed?: string;
+}
 
 /** The episode the viewer moved on to (up-next card, N, "Tập tiếp theo"): it starts playing by itself. */
 let continueInto: string | undefined;
@@ -85,6 +102,45 @@ function Watch({
   useVipGate(blocked, film.slug);
   const player = useRef<PlayerHandle>(null);
   const [reporting, setReporting] = useState(false);
+  const queryClient = useQueryClient();
+  const episodeKey = `${film.slug}/${episode}`;
+  const [failoverState, setFailover] = useState<Failover>({ key: episodeKey, failed: [], mode: 'stream' });
+  const failover: Failover = failoverState.key === episodeKey ? failoverState : { key: episodeKey, failed: [], mode: 'stream' };
+  const serverLabel = (name: string | undefined) => `Server ${servers.findIndex((s) => s.server_name === name) + 1}`;
+  const onStreamFailed = (failure: StreamFailure) => {
+    if (!serverName) return;
+    // Filed once per episode, server and day on the server's side, whatever the number of viewers.
+    void reportError({
+      slug: film.slug,
+      episode,
+      server_name: serverName,
+      reason: AUTO_REPORT_REASON,
+      message: `Trình phát tự chuyển server: ${failure.detail}`,
+    }).catch(() => undefined);
+    const failed = [...failover.failed, serverName];
+    const next = servers.find((s) => !failed.includes(s.server_name) && s.linkfilms.some((e) => e.episode === episode));
+    const moved = { key: episodeKey, failed, at: failure.position, play: failure.playing };
+    if (next) {
+      toast(`${serverLabel(serverName)} đang lỗi, đã chuyển sang ${serverLabel(next.server_name)}`, { id: 'failover' });
+      setFailover({ ...moved, mode: 'stream' });
+      void navigate({ to: '.', search: { server: next.server_name } as never, replace: true });
+      return;
+    }
+    // Every stream failed: the source's own player (the embed link of the first server that has one).
+    const embed = failed
+      .map((name) => queryClient.getQueryData(episodeQuery(film.slug, episode, name).queryKey)?.data.link_embed)
+      .find((link) => !!link);
+    if (embed) {
+      toast(`${serverLabel(serverName)} đang lỗi, đã chuyển sang trình phát nhúng`, { id: 'failover' });
+      setFailover({ ...moved, mode: 'embed', embed });
+    } else setFailover({ ...moved, mode: 'dead' });
+  };
+  const retryStreams = () => {
+    setFailover({ key: episodeKey, failed: [], mode: 'stream', at: failover.at });
+    const first = servers.find((s) => s.linkfilms.some((e) => e.episode === episode));
+    if (first && first.server_name !== serverName)
+      void navigate({ to: '.', search: { server: first.server_name } as never, replace: true });
+  };
   const [lightsOff, setLightsOff] = useLightsOff();
 
   usePageMeta({
@@ -208,21 +264,36 @@ function Watch({
                   {isNetworkError(ep.error) ? WATCH_OFFLINE_MESSAGE : `Error: ${ep.error.message}`}
                 </p>
               </div>
+            ) : failover.mode === 'dead' ? (
+              <div className="player-box">
+                <div className="player-message player-error" role="alert">
+                  <p>Không phát được tập này trên server nào. Hãy thử lại sau ít phút, hoặc báo lỗi cho chúng tôi.</p>
+                  <p className="player-message-actions">
+                    <button type="button" className="btn btn-sm btn-primary" onClick={retryStreams}>
+                      Thử lại
+                    </button>
+                    <button type="button" className="btn btn-sm btn-ghost" onClick={() => setReporting(true)}>
+                      Báo lỗi
+                    </button>
+                  </p>
+                </div>
+              </div>
             ) : link ? (
               <VideoPlayer
-                key={`${link.slug}-${link.episode}-${link.server_name}`}
+                key={`${link.slug}-${link.episode}-${link.server_name}-${failover.mode}`}
                 ref={player}
-                m3u8={link.link_m3u8}
-                embed={link.link_embed}
+                m3u8={failover.mode === 'embed' ? '' : link.link_m3u8}
+                embed={failover.mode === 'embed' ? (failover.embed ?? '') : link.link_embed}
                 title={`${film.title} - Tập ${episode}`}
                 filmTitle={film.title}
                 poster={film.thumb || undefined}
                 onNext={nextEpisode === undefined ? undefined : goNext}
-                startAt={startAt}
-                autoPlay={autoPlay.current.on}
+                startAt={failover.at ?? startAt}
+                autoPlay={failover.play || autoPlay.current.on}
                 onProgress={onProgress}
                 onTime={onTime}
                 onEnded={onEnded}
+                onStreamFailed={onStreamFailed}
               >
                 {upNext && (
                   <UpNext
