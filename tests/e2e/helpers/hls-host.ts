@@ -1,0 +1,138 @@
+// A video host on a second origin over HTTPS, as real ones are (the CSP allows third-party media only over
+// https:): a self-signed certificate made with openssl for 127.0.0.1, a route table of playlists and segments,
+// CORS on or off, and the list of what the player actually requested. Tests open their context with
+// `ignoreHTTPSErrors: true`. Playlists and segments of the demo clip (demo/hls/) make real, playable streams.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createClient } from '@libsql/client';
+import { inject } from 'vitest';
+
+export const DEMO_HLS = resolve(import.meta.dirname, '../../../demo/hls');
+
+/** One answer: a body (string or bytes), or a status alone (404, 500…). */
+export type HostAnswer = { body: string | Uint8Array; type?: string } | { status: number };
+export type HostRoutes = (path: string, req: IncomingMessage) => HostAnswer | undefined;
+
+export interface HlsHost {
+  /** https://127.0.0.1:PORT */
+  origin: string;
+  /** Paths requested, in order (query strings kept). */
+  requests: string[];
+  close: () => Promise<void>;
+}
+
+let certificate: { key: Buffer; cert: Buffer } | undefined;
+function selfSigned(): { key: Buffer; cert: Buffer } {
+  if (certificate) return certificate;
+  const dir = mkdtempSync(join(tmpdir(), 'phimviet-hls-host-'));
+  try {
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '2',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1,DNS:localhost',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    certificate = { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
+    return certificate;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const TYPES: Record<string, string> = {
+  m3u8: 'application/vnd.apple.mpegurl',
+  ts: 'video/mp2t',
+  vtt: 'text/vtt',
+  key: 'application/octet-stream',
+};
+
+/** Starts the host. `cors: false` answers without Access-Control-Allow-Origin (a host that refuses cross-origin reads). */
+export async function startHlsHost(routes: HostRoutes, options: { cors?: boolean } = {}): Promise<HlsHost> {
+  const cors = options.cors ?? true;
+  const requests: string[] = [];
+  const server = createServer(selfSigned(), (req: IncomingMessage, res: ServerResponse) => {
+    const path = req.url ?? '/';
+    if (cors) {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      res.setHeader('Access-Control-Allow-Headers', 'Range');
+    }
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204).end();
+      return;
+    }
+    requests.push(path);
+    const answer = routes(path.split('?')[0]!, req);
+    if (!answer) {
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
+      return;
+    }
+    if ('status' in answer) {
+      res.writeHead(answer.status, { 'Content-Type': 'text/plain' }).end(`status ${answer.status}`);
+      return;
+    }
+    const ext = path.split('?')[0]!.split('.').pop() ?? '';
+    res.writeHead(200, { 'Content-Type': answer.type ?? TYPES[ext] ?? 'application/octet-stream', 'Cache-Control': 'no-store' });
+    res.end(answer.body);
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `https://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
+  };
+}
+
+/** The demo clip's files (playlists as text, segments as bytes), read once. */
+export function demoFile(name: string): string | Uint8Array {
+  const bytes = readFileSync(join(DEMO_HLS, name));
+  return name.endsWith('.m3u8') || name.endsWith('.vtt') ? bytes.toString('utf8') : bytes;
+}
+
+/**
+ * Points episodes of a demo film at other links, straight in the product's database (the catalogue version's
+ * triggers make every cache forget the old links): `servers` in order, each with its m3u8 and embed link.
+ */
+export async function setEpisodeLinks(
+  slug: string,
+  episode: number,
+  servers: { name: string; m3u8: string; embed?: string }[],
+): Promise<void> {
+  const db = createClient({ url: `file:${inject('databaseFile')}` });
+  try {
+    const film = await db.execute({ sql: 'SELECT id FROM films WHERE slug = ?', args: [slug] });
+    const filmId = film.rows[0]?.id;
+    if (filmId === undefined) throw new Error(`no film ${slug}`);
+    await db.execute({ sql: 'DELETE FROM episodes WHERE film_id = ? AND episode = ?', args: [filmId, episode] });
+    for (const s of servers)
+      await db.execute({
+        sql: 'INSERT INTO episodes (film_id, server_name, episode, name, m3u8_url, embed_url) VALUES (?, ?, ?, ?, ?, ?)',
+        args: [filmId, s.name, episode, `Tập ${episode}`, s.m3u8, s.embed ?? ''],
+      });
+  } finally {
+    db.close();
+  }
+}
