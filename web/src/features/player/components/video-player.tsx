@@ -15,7 +15,12 @@ export interface PlayerHandle {
 }
 
 interface VideoPlayerProps {
-  m3u8: string;
+  /**
+   * The episode's HLS link; undefined while it is still being fetched: the player's markup (poster, "Phát")
+   * is already there, from the host's HTML on, and a tap then plays as soon as the link and the script are in.
+   */
+  m3u8: string | undefined;
+  /** The source's own player, used when there is no m3u8 link. */
   embed: string;
   /** 'Film - Tập 3' */
   title: string;
@@ -103,6 +108,8 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
    * (decision 0951).
    */
   const [wanted, setWanted] = useState(!!autoPlay || customElementsDefined());
+  /** The player's markup: an HLS link, or one still being fetched. */
+  const hlsPlayer = m3u8 !== '';
   const [played, setPlayed] = useState(false);
   useEffect(() => {
     if (!m3u8 || wanted) return;
@@ -158,7 +165,7 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
     });
   };
 
-  useMediaSession(videoRef, !!m3u8, { title, album: filmTitle, poster, next: onNext, seekBy });
+  useMediaSession(videoRef, hlsPlayer, { title, album: filmTitle, poster, next: onNext, seekBy });
 
   useImperativeHandle(ref, () => ({
     get media() {
@@ -456,15 +463,15 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
       ref={boxRef}
       data-ads-removed-segments={adsRemoved?.segments}
       data-ads-removed-seconds={adsRemoved ? adsRemoved.seconds.toFixed(1) : undefined}
-      onPointerDown={m3u8 ? onPointerDown : undefined}
-      onPointerUp={m3u8 ? onPointerUp : undefined}
-      onPointerEnter={m3u8 ? () => setWanted(true) : undefined}
-      onFocus={m3u8 ? () => setWanted(true) : undefined}
+      onPointerDown={hlsPlayer ? onPointerDown : undefined}
+      onPointerUp={hlsPlayer ? onPointerUp : undefined}
+      onPointerEnter={hlsPlayer ? () => setWanted(true) : undefined}
+      onFocus={hlsPlayer ? () => setWanted(true) : undefined}
       onPointerCancel={() => {
         down.current = null;
       }}
     >
-      {m3u8 ? (
+      {hlsPlayer ? (
         <media-controller
           ref={controllerRef}
           class="player-controller"
@@ -582,22 +589,28 @@ interface HlsApi {
   recoverMediaError: () => void;
 }
 
+/** How long the loaded page must have been left alone before the player is prepared. */
+const SETTLED_MS = 2500;
+
 /**
- * Runs `prepare` once the page has loaded and the browser is idle (a phone on a slow network gets its first
- * paint and its data first); never with Data Saver on. Returns a cancel.
+ * Runs `prepare` once the page has loaded, has settled for a moment (its own first work, images and data done)
+ * and the browser is idle: the page's first paint and first interactions never share the main thread or the
+ * network with the player's script and the stream's first segment. Never with Data Saver on. Returns a cancel.
  */
 function whenPageIdle(prepare: () => void): () => void {
   if ((navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData) return () => undefined;
   let idle: number | undefined;
   let timer: number | undefined;
-  const schedule = () => {
-    if (typeof window.requestIdleCallback === 'function') idle = window.requestIdleCallback(prepare, { timeout: 2000 });
-    else timer = window.setTimeout(prepare, 300);
+  const settle = () => {
+    timer = window.setTimeout(() => {
+      if (typeof window.requestIdleCallback === 'function') idle = window.requestIdleCallback(prepare, { timeout: 2000 });
+      else prepare();
+    }, SETTLED_MS);
   };
-  if (document.readyState === 'complete') schedule();
-  else window.addEventListener('load', schedule, { once: true });
+  if (document.readyState === 'complete') settle();
+  else window.addEventListener('load', settle, { once: true });
   return () => {
-    window.removeEventListener('load', schedule);
+    window.removeEventListener('load', settle);
     if (idle !== undefined) window.cancelIdleCallback(idle);
     window.clearTimeout(timer);
   };

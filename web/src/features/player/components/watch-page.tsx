@@ -121,7 +121,7 @@ function Watch({
     const next = servers.find((s) => !failed.includes(s.server_name) && s.linkfilms.some((e) => e.episode === episode));
     const moved = { key: episodeKey, failed, at: failure.position, play: failure.playing };
     if (next) {
-      toast(`${serverLabel(serverName)} đang lỗi, đã chuyển sang ${serverLabel(next.server_name)}`, { id: 'failover' });
+      toast(`${serverLabel(serverName)} đang lỗi, đã chuyển sang ${serverLabel(next.server_name)}`, { id: `failover-${serverName}` });
       setFailover({ ...moved, mode: 'stream' });
       void navigate({ to: '.', search: { server: next.server_name } as never, replace: true });
       return;
@@ -131,7 +131,7 @@ function Watch({
       .map((name) => queryClient.getQueryData(episodeQuery(film.slug, episode, name).queryKey)?.data.link_embed)
       .find((link) => !!link);
     if (embed) {
-      toast(`${serverLabel(serverName)} đang lỗi, đã chuyển sang trình phát nhúng`, { id: 'failover' });
+      toast(`${serverLabel(serverName)} đang lỗi, đã chuyển sang trình phát nhúng`, { id: `failover-${serverName}` });
       setFailover({ ...moved, mode: 'embed', embed });
     } else setFailover({ ...moved, mode: 'dead' });
   };
@@ -252,12 +252,6 @@ function Watch({
               <div className="player-box">
                 <p className="player-message">Hiện tại phim này chưa cập nhật để xem !</p>
               </div>
-            ) : ep.isPending ? (
-              <div className="player-box">
-                <p className="player-message" role="status">
-                  Loading...
-                </p>
-              </div>
             ) : ep.error ? (
               <div className="player-box">
                 <p className="player-message player-error" role="alert">
@@ -278,12 +272,14 @@ function Watch({
                   </p>
                 </div>
               </div>
-            ) : link ? (
+            ) : (
+              // While the episode's link is fetched (and in the host's HTML) the player is already there: the
+              // poster and a "Phát" button, a tap on which plays once the link and the player's script are in.
               <VideoPlayer
-                key={`${link.slug}-${link.episode}-${link.server_name}-${failover.mode}`}
+                key={`${film.slug}-${episode}-${serverName}-${failover.mode}`}
                 ref={player}
-                m3u8={failover.mode === 'embed' ? '' : link.link_m3u8}
-                embed={failover.mode === 'embed' ? (failover.embed ?? '') : link.link_embed}
+                m3u8={failover.mode === 'embed' ? '' : link?.link_m3u8}
+                embed={failover.mode === 'embed' ? (failover.embed ?? '') : (link?.link_embed ?? '')}
                 title={`${film.title} - Tập ${episode}`}
                 filmTitle={film.title}
                 poster={film.thumb || undefined}
@@ -306,7 +302,7 @@ function Watch({
                   />
                 )}
               </VideoPlayer>
-            ) : null}
+            )}
             <div className="player-controls" role="toolbar" aria-label="Điều khiển trình phát">
               <fieldset className="server-buttons" aria-label="Chọn server">
                 {Array.from({ length: SERVER_BUTTONS }, (_, i) => {

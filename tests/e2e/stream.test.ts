@@ -1,0 +1,224 @@
+// Issue 25: the stream itself, as a phone viewer meets it. Streams come from a second origin over HTTPS
+// (helpers/hls-host.ts), as real video hosts serve them, and the tests look at what the player requested.
+import { createClient } from '@libsql/client';
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, inject, test } from 'vitest';
+import { freeFilms } from './helpers/accounts';
+import { screenshot, setupBrowser } from './helpers/browser';
+import { demoFile, type HlsHost, type HostRoutes, setEpisodeLinks, startHlsHost } from './helpers/hls-host';
+import { PHONE, tap } from './helpers/phone';
+
+const b = setupBrowser();
+const hosts: HlsHost[] = [];
+const restores: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const restore of restores) await restore();
+  for (const host of hosts) await host.close();
+});
+
+const SEGMENT_SECONDS = 4;
+const CLIP_SEGMENTS = 5;
+
+/**
+ * A media playlist of `cycles` × the demo clip's 5 real 540p segments (a discontinuity between cycles, as
+ * OPhim's hosts put one every ~10 segments), film segments named `film/f{n}.ts` (unpadded: f9 → f10), and
+ * ad groups spliced in after the given cycles, named like nothing in the film (`/quangcao/…`).
+ */
+function adCarryingPlaylist(cycles: number, adsAfterCycle: number[]): { text: string; filmSeconds: number; adSegments: number } {
+  const lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-TARGETDURATION:4', '#EXT-X-MEDIA-SEQUENCE:0', '#EXT-X-PLAYLIST-TYPE:VOD'];
+  let n = 0;
+  let adSegments = 0;
+  for (let c = 0; c < cycles; c++) {
+    if (c > 0) lines.push('#EXT-X-DISCONTINUITY');
+    for (let i = 0; i < CLIP_SEGMENTS; i++) lines.push(`#EXTINF:${SEGMENT_SECONDS}.000000,`, `film/f${++n}.ts`);
+    if (adsAfterCycle.includes(c)) {
+      lines.push('#EXT-X-DISCONTINUITY');
+      for (let i = 0; i < 3; i++, adSegments++) lines.push('#EXTINF:3.333333,', `/quangcao/b7e1c0d2a9${c}${i}.ts`);
+    }
+  }
+  lines.push('#EXT-X-ENDLIST');
+  return { text: `${lines.join('\n')}\n`, filmSeconds: n * SEGMENT_SECONDS, adSegments };
+}
+
+/** Serves the playlist, its film segments (the clip's, cycled) and the ads (real segments too, so only the request tells). */
+function adHostRoutes(playlist: string): HostRoutes {
+  return (path) => {
+    if (path === '/phim/index.m3u8') return { body: playlist };
+    const film = /^\/phim\/film\/f(\d+)\.ts$/.exec(path);
+    if (film) return { body: demoFile(`clip_540p_${(Number(film[1]) - 1) % CLIP_SEGMENTS}.mpegts`) };
+    if (path.startsWith('/quangcao/')) return { body: demoFile('clip_180p_0.mpegts') };
+    return undefined;
+  };
+}
+
+/** The working demo stream (master, levels, subtitles), under /ok/. */
+const demoRoutes: HostRoutes = (path) => {
+  const m = /^\/ok\/(clip[\w.]*\.(m3u8|vtt))$/.exec(path) ?? /^\/ok\/(clip_\w+)\.ts$/.exec(path);
+  if (!m) return undefined;
+  return { body: demoFile(m[0].endsWith('.ts') ? `${m[1]}.mpegts` : m[1]!) };
+};
+
+async function watchPageOf(page: Page, slug: string): Promise<void> {
+  await page.goto(`/xem-phim/${slug}/tap-1`);
+  await page.getByTestId('video').waitFor();
+}
+
+function video(page: Page) {
+  return page.evaluate(() => {
+    const v = document.querySelector<HTMLVideoElement>('[data-testid="video"]')!;
+    return { paused: v.paused, time: v.currentTime, duration: v.duration || 0 };
+  });
+}
+
+/** Films nobody else's test touches: from the end of the first page of single films. */
+async function spareFilm(index: number): Promise<string> {
+  const films = await freeFilms(b.baseURL());
+  const slug = films.at(-1 - index);
+  if (!slug) throw new Error('not enough free films in the demo catalogue');
+  return slug;
+}
+
+describe('the stream (phone, 390x844, touch)', () => {
+  test('a playlist with injected ads plays the film alone: no ad segment is ever requested, the timeline is the film', async () => {
+    const { text, filmSeconds, adSegments } = adCarryingPlaylist(12, [0, 5, 11]);
+    const host = await startHlsHost(adHostRoutes(text));
+    hosts.push(host);
+    const slug = await spareFilm(0);
+    restores.push(await setEpisodeLinks(slug, 1, [{ name: 'Vietsub #1', m3u8: `${host.origin}/phim/index.m3u8` }]));
+
+    const { page, context, errors } = await b.newPage({ ...PHONE, ignoreHTTPSErrors: true });
+    await watchPageOf(page, slug);
+    await tap(page, page.getByRole('button', { name: 'Phát' }));
+    await expect.poll(async () => (await video(page)).time, { timeout: 15_000 }).toBeGreaterThan(0.5);
+    // The seek bar and the duration are the film's alone (a pre-roll, a mid-roll and a post-roll cut).
+    expect((await video(page)).duration).toBeCloseTo(filmSeconds, 0);
+    expect(Number(await page.locator('media-controller').getAttribute('mediaduration'))).toBeCloseTo(filmSeconds, 0);
+    // hls.js buffers past the first ad's place (20 s) on its own: film segments on both sides, no ad.
+    await expect.poll(() => host.requests.some((r) => r.endsWith('/film/f8.ts')), { timeout: 30_000 }).toBe(true);
+    // Seek past the second ad with a double tap on the right third, as a viewer does, a few times.
+    const gestures = (await page.getByTestId('player-gestures').boundingBox())!;
+    for (let i = 0; i < 4; i++) {
+      await page.touchscreen.tap(gestures.x + (gestures.width * 5) / 6, gestures.y + gestures.height * 0.3);
+      await page.touchscreen.tap(gestures.x + (gestures.width * 5) / 6, gestures.y + gestures.height * 0.3);
+      await page.waitForTimeout(500);
+    }
+    await expect.poll(() => host.requests.some((r) => /\/film\/f(2[6-9]|3\d)\.ts$/.test(r)), { timeout: 30_000 }).toBe(true);
+    expect(host.requests.filter((r) => r.includes('/quangcao/'))).toEqual([]);
+    // The player's stats say what was cut.
+    const box = page.locator('.player-box');
+    expect(await box.getAttribute('data-ads-removed-segments')).toBe(String(adSegments));
+    expect(Number(await box.getAttribute('data-ads-removed-seconds'))).toBeCloseTo(adSegments * 3.333333, 0);
+    await screenshot(page, 'stream-ads-cut-phone');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('a dead server moves to the next at the same place, with a toast, and files one error report', async () => {
+    const host = await startHlsHost((path) => (path.startsWith('/dead/') ? { status: 404 } : demoRoutes(path)));
+    hosts.push(host);
+    const slug = await spareFilm(1);
+    restores.push(
+      await setEpisodeLinks(slug, 1, [
+        { name: 'Vietsub #1', m3u8: `${host.origin}/dead/index.m3u8` },
+        { name: 'Thuyết minh', m3u8: `${host.origin}/ok/clip.m3u8` },
+      ]),
+    );
+    const { page, context } = await b.newPage({ ...PHONE, ignoreHTTPSErrors: true });
+    await watchPageOf(page, slug);
+    await tap(page, page.getByRole('button', { name: 'Phát' }));
+    await page.getByText('Server 1 đang lỗi, đã chuyển sang Server 2').waitFor({ timeout: 20_000 });
+    await page.waitForURL((u) => u.searchParams.get('server') === 'Thuyết minh');
+    await expect.poll(async () => (await video(page)).time, { timeout: 20_000 }).toBeGreaterThan(0.5);
+    expect((await video(page)).paused).toBe(false);
+    expect(await page.getByRole('button', { name: 'Server 2' }).getAttribute('aria-pressed')).toBe('true');
+    expect(host.requests.filter((r) => r.startsWith('/dead/'))).not.toEqual([]);
+    await screenshot(page, 'stream-failover-phone');
+    // A second viewer meeting the same dead server the same day adds no report.
+    const second = await b.newPage({ ...PHONE, ignoreHTTPSErrors: true });
+    await watchPageOf(second.page, slug);
+    await second.page.getByText('Server 1 đang lỗi, đã chuyển sang Server 2').waitFor({ timeout: 20_000 });
+    const reports = await errorReports(slug);
+    expect(reports).toEqual([{ episode: 1, server_name: 'Vietsub #1', reason: 'server-loi' }]);
+    await second.context.close();
+    await context.close();
+  });
+
+  test('when every stream fails: the embed link, and without one a message with "Thử lại" and "Báo lỗi"', async () => {
+    // One host refuses cross-origin reads (no Access-Control-Allow-Origin), the other has no such playlist.
+    const noCors = await startHlsHost(demoRoutes, { cors: false });
+    const dead = await startHlsHost(() => ({ status: 404 }));
+    hosts.push(noCors, dead);
+    const slug = await spareFilm(2);
+    const servers = [
+      { name: 'Vietsub #1', m3u8: `${noCors.origin}/ok/clip.m3u8` },
+      { name: 'Vietsub #2', m3u8: `${dead.origin}/phim/index.m3u8`, embed: `${dead.origin}/embed/phim` },
+    ];
+    restores.push(await setEpisodeLinks(slug, 1, servers));
+    const { page, context } = await b.newPage({ ...PHONE, ignoreHTTPSErrors: true });
+    await watchPageOf(page, slug);
+    await tap(page, page.getByRole('button', { name: 'Phát' }));
+    await page.getByText('Server 1 đang lỗi, đã chuyển sang Server 2').waitFor({ timeout: 20_000 });
+    await page.getByText('Server 2 đang lỗi, đã chuyển sang trình phát nhúng').waitFor({ timeout: 20_000 });
+    expect(await page.locator('iframe.player-iframe').getAttribute('src')).toBe(`${dead.origin}/embed/phim`);
+    await context.close();
+
+    // No embed link anywhere: nothing left to try but the viewer's own "Thử lại" and "Báo lỗi".
+    await setEpisodeLinks(
+      slug,
+      1,
+      servers.map(({ name, m3u8 }) => ({ name, m3u8 })),
+    );
+    const again = await b.newPage({ ...PHONE, ignoreHTTPSErrors: true });
+    await watchPageOf(again.page, slug);
+    const alert = again.page.getByRole('alert').filter({ hasText: 'Không phát được tập này' });
+    await alert.waitFor({ timeout: 30_000 });
+    await screenshot(again.page, 'stream-all-failed-phone');
+    await tap(again.page, alert.getByRole('button', { name: 'Báo lỗi' }));
+    await again.page.getByRole('dialog').waitFor();
+    await again.page.keyboard.press('Escape');
+    const requestsBefore = noCors.requests.length;
+    await tap(again.page, alert.getByRole('button', { name: 'Thử lại' }));
+    await expect.poll(() => noCors.requests.length, { timeout: 15_000 }).toBeGreaterThan(requestsBefore);
+    await again.context.close();
+  });
+
+  test('the big play button is a real button named "Phát" before the player\'s script has loaded', async () => {
+    const slug = await spareFilm(3);
+    // Without JavaScript: the host's HTML alone.
+    const plain = await b.newPage({ ...PHONE, javaScriptEnabled: false });
+    await plain.page.goto(`/xem-phim/${slug}/tap-1`);
+    await expect(plain.page.getByRole('button', { name: 'Phát' }).count()).resolves.toBe(1);
+    await plain.context.close();
+    // With the player's script held back: the same button, and a tap on it plays once the script arrives.
+    const { page, context } = await b.newPage(PHONE);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/assets/media-elements-*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await watchPageOf(page, slug);
+    const button = page.getByRole('button', { name: 'Phát' });
+    expect(await button.isVisible()).toBe(true);
+    expect(await page.evaluate(() => customElements.get('hls-video'))).toBeUndefined();
+    await tap(page, button);
+    release();
+    await expect.poll(async () => (await video(page)).time, { timeout: 15_000 }).toBeGreaterThan(0.3);
+    await context.close();
+  });
+});
+
+async function errorReports(slug: string): Promise<{ episode: number; server_name: string; reason: string }[]> {
+  const db = createClient({ url: `file:${inject('databaseFile')}` });
+  try {
+    const rows = await db.execute({
+      sql: `SELECT episode, server_name, reason FROM error_reports WHERE film_id = (SELECT id FROM films WHERE slug = ?) ORDER BY id`,
+      args: [slug],
+    });
+    return rows.rows.map((r) => ({ episode: Number(r.episode), server_name: String(r.server_name), reason: String(r.reason) }));
+  } finally {
+    db.close();
+  }
+}
