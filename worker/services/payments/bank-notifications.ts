@@ -16,6 +16,7 @@ import {
   type SepayNotification,
   VIP_TEXTS,
 } from '../../schemas/vip';
+import { auditInsertWhere } from '../admin/audit';
 import { readSettings } from '../admin/settings';
 import type { PaymentDeps } from './checkout';
 import { type BankEvidence, type Confirmer, findOrder, findOrderByPaymentCode, type OrderRow, payOrder } from './orders';
@@ -245,39 +246,33 @@ export async function dismissBankTransaction(deps: PaymentDeps, id: number, reas
   const tx = await unmatchedTransaction(deps, id);
   const now = deps.now();
   const target = providerTxnIdOf(tx.providerId);
-  const before = JSON.stringify({ status: 'unmatched', reason: tx.reason, amount: tx.transferAmount, content: tx.content });
-  const after = JSON.stringify({ status: 'dismissed', resolution: reason });
   const [updated] = await deps.db.batch([
     deps.db
       .update(bankTransactions)
       .set({ status: 'dismissed', resolution: reason, resolvedBy: admin.id, resolvedByEmail: admin.email, resolvedAt: now })
       .where(and(eq(bankTransactions.id, tx.id), eq(bankTransactions.status, 'unmatched')))
       .returning({ id: bankTransactions.id }),
-    deps.db.insert(auditLog).select(
-      deps.db
-        .select({
-          id: sql<null>`null`.as('id'),
-          actorId: sql<number>`${admin.id}`.as('actor_id'),
-          actorEmail: sql<string>`${admin.email}`.as('actor_email'),
-          action: sql<string>`'bank_transaction.dismiss'`.as('action'),
-          target: sql<string>`${target}`.as('target'),
-          before: sql<string>`${before}`.as('before'),
-          after: sql<string>`${after}`.as('after'),
-          createdAt: sql<number>`${now}`.as('created_at'),
-        })
-        .from(bankTransactions)
-        .where(
-          and(
-            eq(bankTransactions.id, tx.id),
-            eq(bankTransactions.status, 'dismissed'),
-            notExists(
-              deps.db
-                .select({ one: sql`1` })
-                .from(auditLog)
-                .where(and(eq(auditLog.action, 'bank_transaction.dismiss'), eq(auditLog.target, target))),
-            ),
-          ),
+    auditInsertWhere(
+      deps.db,
+      admin,
+      {
+        action: 'bank_transaction.dismiss',
+        target,
+        before: { status: 'unmatched', reason: tx.reason, amount: tx.transferAmount, content: tx.content },
+        after: { status: 'dismissed', resolution: reason },
+      },
+      now,
+      bankTransactions,
+      and(
+        eq(bankTransactions.id, tx.id),
+        eq(bankTransactions.status, 'dismissed'),
+        notExists(
+          deps.db
+            .select({ one: sql`1` })
+            .from(auditLog)
+            .where(and(eq(auditLog.action, 'bank_transaction.dismiss'), eq(auditLog.target, target))),
         ),
+      ),
     ),
   ]);
   if (updated.length === 0) throw conflict('Giao dịch này đã được xử lý');

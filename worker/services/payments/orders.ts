@@ -17,6 +17,7 @@ import {
   type Subscription,
   VIP_TEXTS,
 } from '../../schemas/vip';
+import { auditInsertWhere } from '../admin/audit';
 import { enforceRateLimits, RATE_LIMITS } from '../rate-limit';
 import { randomPaymentCode } from './payment-code';
 import { randomOrderId } from './signing';
@@ -272,8 +273,7 @@ function paymentAudit(
 ) {
   const admin = 'admin' in author ? author.admin : null;
   const bank = 'bank' in author ? author.bank : null;
-  const before = JSON.stringify({ status: order.status });
-  const after = JSON.stringify({
+  const after = {
     status: 'paid',
     amount: order.amount,
     plan: order.plan,
@@ -294,35 +294,26 @@ function paymentAudit(
       : {}),
     grantedFrom: grant.startsAt,
     grantedUntil: grant.expiresAt,
-  });
+  };
   // The bank notification is its own author: no account, its SePay id in place of an email.
-  const actorEmail = admin ? admin.email : `sepay:${bank?.providerId ?? ''}`;
-  return db.insert(auditLog).select(
-    db
-      .select({
-        id: sql<null>`null`.as('id'),
-        actorId: sql<number | null>`${admin ? admin.id : null}`.as('actor_id'),
-        actorEmail: sql<string>`${actorEmail}`.as('actor_email'),
-        action: sql<string>`${author.action}`.as('action'),
-        target: sql<string>`${order.txnRef}`.as('target'),
-        before: sql<string>`${before}`.as('before'),
-        after: sql<string>`${after}`.as('after'),
-        createdAt: sql<number>`${now}`.as('created_at'),
-      })
-      .from(payments)
-      .where(
-        and(
-          eq(payments.id, order.id),
-          eq(payments.status, 'paid'),
-          outcome.providerTxnId === null ? undefined : eq(payments.providerTxnId, outcome.providerTxnId),
-          notExists(
-            db
-              .select({ one: sql`1` })
-              .from(auditLog)
-              .where(and(eq(auditLog.target, order.txnRef), inArray(auditLog.action, PAYMENT_AUDIT_ACTIONS))),
-          ),
-        ),
+  const actor = admin ?? { id: null, email: `sepay:${bank?.providerId ?? ''}` };
+  return auditInsertWhere(
+    db,
+    actor,
+    { action: author.action, target: order.txnRef, before: { status: order.status }, after },
+    now,
+    payments,
+    and(
+      eq(payments.id, order.id),
+      eq(payments.status, 'paid'),
+      outcome.providerTxnId === null ? undefined : eq(payments.providerTxnId, outcome.providerTxnId),
+      notExists(
+        db
+          .select({ one: sql`1` })
+          .from(auditLog)
+          .where(and(eq(auditLog.target, order.txnRef), inArray(auditLog.action, PAYMENT_AUDIT_ACTIONS))),
       ),
+    ),
   );
 }
 
