@@ -84,8 +84,7 @@ export function OrdersPage({ filter, onFilter }: { filter: OrdersFilter; onFilte
         <table className="admin-table" aria-label="Đơn hàng">
           <thead>
             <tr>
-              <th>Mã đơn</th>
-              <th>Mã thanh toán</th>
+              <th>Mã đơn / mã thanh toán</th>
               <th>Email</th>
               <th>Gói</th>
               <th className="num">Số tháng</th>
@@ -101,8 +100,15 @@ export function OrdersPage({ filter, onFilter }: { filter: OrdersFilter; onFilte
               <tr key={o.orderId} data-order={o.orderId}>
                 <td>
                   <code>{o.orderId}</code>
+                  {o.paymentCode && (
+                    <>
+                      <br />
+                      <code className="admin-payment-code" data-testid="order-payment-code">
+                        {o.paymentCode}
+                      </code>
+                    </>
+                  )}
                 </td>
-                <td>{o.paymentCode ? <code data-testid="order-payment-code">{o.paymentCode}</code> : '—'}</td>
                 <td>{o.userEmail}</td>
                 <td>{o.plan}</td>
                 <td className="num">{o.months}</td>
