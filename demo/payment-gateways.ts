@@ -3,6 +3,9 @@
 // "Thanh toán" and "Hủy", calls our IPN with a correctly signed result (before redirecting, as the real
 // gateways do), then sends the browser to the return URL with the signed result query. The signatures
 // here are written with node:crypto from the published rules, independently of worker/services/payments.
+// A bank ("Ngân hàng mô phỏng", /bank) lets a tester transfer an amount with a note to the demo account;
+// it then posts SePay's transaction notification to our webhook with the API key, retrying on failure as
+// SePay does (docs/decisions/0403-bank-notifications.md).
 import { createHmac, randomInt } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +17,8 @@ export interface PaymentStandinOptions {
   publicUrl: string;
   vnpay: { tmnCode: string; hashSecret: string };
   momo: { partnerCode: string; accessKey: string; secretKey: string };
+  /** The bank stand-in: the account it credits and the key SePay would send (no bank page without it). */
+  sepay?: { apiKey: string; accountNumber: string; bankName: string; retryDelaysMs?: number[] };
   log?: (line: string) => void;
 }
 
@@ -99,10 +104,20 @@ function gmt7(ms: number): string {
   return new Date(ms + 7 * 3600_000).toISOString().replace(/[-:T]/g, '').slice(0, 14);
 }
 
+/** SePay retries a failed delivery up to 7 times on Fibonacci intervals (minutes); the stand-in uses seconds. */
+const SEPAY_RETRY_DELAYS_MS = [1, 1, 2, 3, 5, 8, 13].map((s) => s * 1000);
+
+/** yyyy-MM-dd HH:mm:ss in GMT+7, as SePay writes transactionDate. */
+function sepayDate(ms: number): string {
+  return new Date(ms + 7 * 3600_000).toISOString().replace('T', ' ').slice(0, 19);
+}
+
 export async function startPaymentStandins(options: PaymentStandinOptions): Promise<PaymentStandins> {
   const log = options.log ?? (() => {});
   const momoOrders = new Map<string, MomoPending>();
   let base = '';
+  let nextTransactionId = Date.now();
+  const deliveries = new Set<NodeJS.Timeout>();
 
   const send = (res: ServerResponse, status: number, type: string, body: string) => {
     res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
@@ -245,6 +260,88 @@ export async function startPaymentStandins(options: PaymentStandinOptions): Prom
     redirect(res, `${order.redirectUrl}?${query}`);
   }
 
+  function bankPage(url: URL, res: ServerResponse) {
+    const sepay = options.sepay;
+    if (!sepay) return send(res, 404, 'text/plain', 'not found');
+    const field = (name: string, label: string, value: string, attrs = '') =>
+      `<label style="display:block;margin:0 0 12px">${escapeHtml(label)}<input name="${name}" value="${escapeHtml(value)}" ${attrs} style="display:block;width:100%;box-sizing:border-box;padding:10px;margin-top:4px;font-size:16px;border:1px solid #d1d5db;border-radius:8px"></label>`;
+    const body = `<p>Chuyển khoản tới tài khoản mẫu <strong>${escapeHtml(sepay.accountNumber)}</strong> (${escapeHtml(sepay.bankName)}). Ngân hàng sẽ báo giao dịch cho PhimViet như SePay.</p>
+<form method="post" action="/bank/transfer" style="display:block">${field('accountNumber', 'Số tài khoản nhận', url.searchParams.get('accountNumber') ?? sepay.accountNumber, 'inputmode="numeric" required')}${field('amount', 'Số tiền (VND)', url.searchParams.get('amount') ?? '', 'inputmode="numeric" required')}${field('note', 'Nội dung chuyển khoản', url.searchParams.get('note') ?? '', 'maxlength="140"')}<button class="pay" style="width:100%">Chuyển khoản</button></form>`;
+    send(res, 200, 'text/html; charset=utf-8', page('Ngân hàng mô phỏng', 'Ngân hàng mô phỏng', '#047857', body));
+  }
+
+  /** Posts the notification as SePay does; on a network error or a non-2xx answer tries again later. */
+  function deliverNotification(notification: Record<string, unknown>, apiKey: string, attempt = 0): Promise<string> {
+    const delays = options.sepay?.retryDelaysMs ?? SEPAY_RETRY_DELAYS_MS;
+    const retry = (why: string) => {
+      const delay = delays[attempt];
+      if (delay === undefined) {
+        log(`SePay webhook ${notification.id}: gave up after ${attempt + 1} attempts (${why})`);
+        return `${why}; đã thử ${attempt + 1} lần`;
+      }
+      const timer = setTimeout(() => {
+        deliveries.delete(timer);
+        void deliverNotification(notification, apiKey, attempt + 1);
+      }, delay);
+      deliveries.add(timer);
+      log(`SePay webhook ${notification.id}: ${why}, retrying in ${delay} ms`);
+      return `${why}; sẽ thử lại`;
+    };
+    return fetch(`${options.publicUrl.replace(/\/$/, '')}/api/payment/sepay-webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Apikey ${apiKey}` },
+      body: JSON.stringify(notification),
+    }).then(
+      async (answer) => {
+        const text = await answer.text();
+        if (!answer.ok) return retry(`HTTP ${answer.status}`);
+        log(`SePay webhook ${notification.id}: HTTP ${answer.status} ${text}`);
+        return `HTTP ${answer.status}`;
+      },
+      (err: Error) => retry(err.message),
+    );
+  }
+
+  async function bankTransfer(req: IncomingMessage, res: ServerResponse) {
+    const sepay = options.sepay;
+    if (!sepay) return send(res, 404, 'text/plain', 'not found');
+    const form = new URLSearchParams(await readBody(req));
+    const amount = Number((form.get('amount') ?? '').replace(/[^0-9]/g, ''));
+    const accountNumber = (form.get('accountNumber') ?? '').trim();
+    const note = (form.get('note') ?? '').trim();
+    if (!Number.isSafeInteger(amount) || amount <= 0 || !accountNumber) {
+      return send(
+        res,
+        400,
+        'text/html; charset=utf-8',
+        page('Lỗi', 'Ngân hàng mô phỏng', '#047857', '<p>Nhập số tài khoản và số tiền.</p>'),
+      );
+    }
+    nextTransactionId += 1;
+    const reference = `FT${randomInt(10_000_000, 99_999_999)}`;
+    // Banks put their own words around the payer's note, as a real statement line does.
+    const content = `${reference}.${note}.CT tu 0011223344 NGUYEN VAN A toi ${accountNumber}`;
+    const notification = {
+      id: nextTransactionId,
+      gateway: sepay.bankName.split(' ')[0],
+      transactionDate: sepayDate(Date.now()),
+      accountNumber,
+      code: null,
+      content,
+      transferType: 'in',
+      transferAmount: amount,
+      accumulated: 0,
+      subAccount: null,
+      referenceCode: reference,
+      description: `BankAPINotify ${content}`,
+    };
+    const result = await deliverNotification(notification, sepay.apiKey);
+    const body = `<p data-testid="bank-done">Đã chuyển <strong>${vnd(amount)}</strong> tới tài khoản ${escapeHtml(accountNumber)}.</p>
+<dl><dt>Nội dung</dt><dd>${escapeHtml(content)}</dd><dt>Mã giao dịch</dt><dd>${escapeHtml(reference)}</dd><dt>Báo cho PhimViet</dt><dd data-testid="bank-webhook">${escapeHtml(result)}</dd></dl>
+<p><a href="/bank">Chuyển khoản khác</a></p>`;
+    send(res, 200, 'text/html; charset=utf-8', page('Ngân hàng mô phỏng', 'Ngân hàng mô phỏng', '#047857', body));
+  }
+
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://standin');
     const momoPay_ = url.pathname.match(/^\/momo\/pay\/([^/]+)$/);
@@ -254,6 +351,8 @@ export async function startPaymentStandins(options: PaymentStandinOptions): Prom
       if (req.method === 'POST' && url.pathname === '/momo/v2/gateway/api/create') return momoCreate(req, res);
       if (req.method === 'GET' && momoPay_) return momoPage(decodeURIComponent(momoPay_[1] as string), res);
       if (req.method === 'POST' && momoPay_) return momoPay(decodeURIComponent(momoPay_[1] as string), req, res);
+      if (req.method === 'GET' && url.pathname === '/bank') return bankPage(url, res);
+      if (req.method === 'POST' && url.pathname === '/bank/transfer') return bankTransfer(req, res);
       send(res, 404, 'text/plain', 'not found');
     };
     route().catch((err: Error) => {
@@ -271,6 +370,8 @@ export async function startPaymentStandins(options: PaymentStandinOptions): Prom
     url: base,
     close: () =>
       new Promise<void>((done) => {
+        for (const timer of deliveries) clearTimeout(timer);
+        deliveries.clear();
         server.closeAllConnections();
         server.close(() => done());
       }),

@@ -101,7 +101,7 @@ async function main(): Promise<void> {
     console.log(`• Kho phim có ${filmCount} phim: bỏ qua thu thập ban đầu`);
   }
 
-  // Outside production, VNPay and MoMo stand-ins on loopback with the demo secrets (docs/decisions/0400-payments.md).
+  // Outside production, VNPay, MoMo and bank (SePay) stand-ins on loopback with the demo secrets (docs/decisions/0400, 0403).
   let standins: PaymentStandins | undefined;
   if (
     config.APP_ENV !== 'production' &&
@@ -116,6 +116,10 @@ async function main(): Promise<void> {
       publicUrl: config.PUBLIC_URL,
       vnpay: { tmnCode: config.VNPAY_TMN_CODE, hashSecret: config.VNPAY_HASH_SECRET },
       momo: { partnerCode: config.MOMO_PARTNER_CODE, accessKey: config.MOMO_ACCESS_KEY, secretKey: config.MOMO_SECRET_KEY },
+      // The bank stand-in posts SePay's notifications for transfers to the configured account.
+      ...(config.SEPAY_API_KEY && config.BANK_ACCOUNT_NUMBER
+        ? { sepay: { apiKey: config.SEPAY_API_KEY, accountNumber: config.BANK_ACCOUNT_NUMBER, bankName: config.BANK_NAME ?? 'Ngân hàng' } }
+        : {}),
       log: (line) => console.log(`  [cổng thanh toán mô phỏng] ${line}`),
     });
   }
@@ -127,6 +131,7 @@ async function main(): Promise<void> {
   console.log(`  Bình luận trực tiếp (PartyKit): ${config.PARTYKIT_HOST}`);
   console.log(`  Nguồn phim mẫu (OPhim): ${demo.url}`);
   if (standins) console.log(`  Cổng thanh toán mô phỏng (VNPay, MoMo): ${standins.url}`);
+  if (standins && config.SEPAY_API_KEY) console.log(`  Ngân hàng mô phỏng (chuyển khoản, báo như SePay): ${standins.url}/bank`);
   if (demoAccounts.length > 0) {
     console.log('  Tài khoản mẫu (chỉ dùng cục bộ):');
     for (const account of demoAccounts) console.log(`    ${account.label.padEnd(6)} ${account.email} / ${account.password}`);

@@ -12,6 +12,7 @@ import type { FilmRecord } from './services/catalogue/detail';
 import { accountRoutes } from './routes/account';
 import { backOfficeRoutes } from './routes/admin/back-office';
 import { adminCrawlRoutes } from './routes/admin/crawls';
+import { adminBankTransactionRoutes } from './routes/admin/bank-transactions';
 import { adminOrderRoutes } from './routes/admin/orders';
 import { adminAddFilmRoutes, adminProductRoutes } from './routes/admin/films';
 import { adminUserRoutes } from './routes/admin/users';
@@ -92,6 +93,7 @@ export function createApp(deps: AppDeps) {
     .route('/payment', paymentRoutes)
     .route('/vip', vipRoutes)
     .route('/admin/orders', adminOrderRoutes)
+    .route('/admin/bank-transactions', adminBankTransactionRoutes)
     .route('/product', catalogueRoutes);
 
   routes.notFound((c) => c.json({ error: { code: 'not_found', message: `Không tìm thấy ${c.req.path}` } }, 404));

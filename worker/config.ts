@@ -58,6 +58,12 @@ export const configSchema = z.object({
     .optional(),
   PAYMENT_HOTLINE: z.string().default('1900 6868'),
   /**
+   * The API key SePay sends as `Authorization: Apikey <key>` on its bank notifications
+   * (POST /api/payment/sepay-webhook); outside production the stand-in's demo key. Unset in production →
+   * the webhook answers 503 and bank transfers are confirmed by hand (docs/decisions/0403).
+   */
+  SEPAY_API_KEY: z.string().min(16, 'SEPAY_API_KEY must be at least 16 characters').optional(),
+  /**
    * Web Push VAPID key pair (RFC 8292), base64url: the public key is the uncompressed P-256 point, the
    * private key its 32-byte scalar. `npm start` draws them on first run into data/ (worker/local-secrets.ts);
    * production sets them as secrets. Unset outside production: a key pair per process.
@@ -88,6 +94,8 @@ export const DEMO_PAYMENT_SECRETS = {
   BANK_ACCOUNT_HOLDER: 'CONG TY PHIMVIET DEMO',
   /** Vietcombank's BIN, matching the demo bank name. */
   BANK_BIN: '970436',
+  /** The bank-notification stand-in (demo/payment-gateways.ts, "Ngân hàng mô phỏng") sends this key. */
+  SEPAY_API_KEY: 'demo-sepay-api-key-0123456789',
 } as const;
 
 /**

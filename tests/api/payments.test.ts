@@ -486,12 +486,15 @@ describe('bank transfer and admin confirmation', () => {
       plan: 'VIP2',
       months: 6,
       amount: 594_000,
-      note: user.email,
       email: user.email,
+      autoConfirm: true,
       name: user.name,
       hotline: cfg().PAYMENT_HOTLINE,
       bank: { name: cfg().BANK_NAME, accountNumber: cfg().BANK_ACCOUNT_NUMBER, accountHolder: cfg().BANK_ACCOUNT_HOLDER },
     });
+    // The note is the order's short payment code, not the email (docs/decisions/0403).
+    expect(details.note).toMatch(/^PV[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{8}$/);
+    expect(details.paymentCode).toBe(details.note);
     const confirm = `/api/admin/orders/${details.orderId}/confirm`;
     expect((await t.request(confirm, { method: 'POST' })).status).toBe(401);
     expect((await t.request(confirm, { method: 'POST', headers: user.auth })).status).toBe(403);

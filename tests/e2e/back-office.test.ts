@@ -60,7 +60,9 @@ describe('back office', () => {
     const gateway = await order(adminToken, 'vnpay');
     await page.goto('/admin/orders');
     await page.getByRole('heading', { name: 'Đơn hàng' }).waitFor();
-    const rows = page.locator('tbody tr');
+    // The orders table (above it, "Giao dịch chưa khớp" has a table of its own).
+    const orders = page.getByRole('table', { name: 'Đơn hàng' });
+    const rows = orders.locator('tbody tr');
     await rows.first().waitFor();
 
     // Every method, newest first: a VNPay order offers no confirmation; the pager shows the server's count
@@ -73,6 +75,8 @@ describe('back office', () => {
     expect(await gatewayRow.textContent()).toContain('VNPay');
     expect(await gatewayRow.getByRole('button').count()).toBe(0);
     await page.locator(`tr[data-order="${transfer}"]`).getByRole('button', { name: 'Xác nhận đã nhận tiền' }).waitFor();
+    // A bank transfer carries its payment code, the note the payer writes (issue 27).
+    expect(await page.locator(`tr[data-order="${transfer}"]`).getByTestId('order-payment-code').innerText()).toMatch(/^PV[2-9A-Z]{8}$/);
 
     // Method and status filters: the request carries them and the list holds only pending bank transfers.
     const filtered = page.waitForRequest((r) => r.url().includes('method=bank_transfer') && r.url().includes('status=pending'));
@@ -80,8 +84,8 @@ describe('back office', () => {
     await page.getByLabel('Trạng thái đơn').selectOption('pending');
     await filtered;
     await page.waitForURL(/method=bank_transfer/);
-    await expect.poll(() => page.locator('tbody tr td:nth-child(6)').allInnerTexts()).not.toContain('VNPay');
-    const methods = await page.locator('tbody tr td:nth-child(6)').allInnerTexts();
+    await expect.poll(() => rows.locator('td:nth-child(6)').allInnerTexts()).not.toContain('VNPay');
+    const methods = await rows.locator('td:nth-child(6)').allInnerTexts();
     expect(new Set(methods)).toEqual(new Set(['Chuyển khoản']));
     const buttons = await page.getByRole('button', { name: 'Xác nhận đã nhận tiền' }).count();
     expect(buttons).toBe(await rows.count());

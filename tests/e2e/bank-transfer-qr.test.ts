@@ -29,8 +29,12 @@ describe('bank transfer in one step (phone)', () => {
     await code.waitFor();
     const account = (await page.getByTestId('bank-account').innerText()).trim();
     const payload = await qr.getAttribute('data-payload');
-    // The demo bank (Vietcombank, BIN 970436), the order's exact amount and its note (the email).
-    expect(payload).toBe(vietQrPayload({ bin: '970436', accountNumber: account, amount: 207_000, note: DEMO.user.email }));
+    // The demo bank (Vietcombank, BIN 970436), the order's exact amount and its note: the order's short
+    // payment code (issue 27), while the page still shows the member's email.
+    const note = (await page.getByTestId('bank-note').innerText()).trim();
+    expect(note).toMatch(/^PV[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{8}$/);
+    expect(await page.locator('main').innerText()).toContain(DEMO.user.email);
+    expect(payload).toBe(vietQrPayload({ bin: '970436', accountNumber: account, amount: 207_000, note }));
     expect(payload!.slice(-4)).toBe(crc16CcittFalse(payload!.slice(0, -4)));
     // A real code: a square of modules, drawn (not an empty box), big enough to scan on a phone.
     const box = await code.boundingBox();
@@ -42,7 +46,7 @@ describe('bank transfer in one step (phone)', () => {
     const copies = [
       ['Sao chép số tài khoản', account, 'Đã sao chép số tài khoản'],
       ['Sao chép số tiền', '207000', 'Đã sao chép số tiền'],
-      ['Sao chép nội dung chuyển khoản', DEMO.user.email, 'Đã sao chép nội dung chuyển khoản'],
+      ['Sao chép nội dung chuyển khoản', note, 'Đã sao chép nội dung chuyển khoản'],
     ] as const;
     for (const [button, text, told] of copies) {
       await tap(page, page.getByRole('button', { name: button }));

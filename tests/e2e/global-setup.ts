@@ -12,6 +12,8 @@ declare module 'vitest' {
     baseURL: string;
     /** The product's database file: each test file starts with the sign-in limits reset (helpers/browser.ts). */
     databaseFile: string;
+    /** The payment stand-ins of `npm start` (VNPay, MoMo and the bank page that posts SePay notifications). */
+    paymentURL: string;
   }
 }
 
@@ -92,6 +94,7 @@ export default async function setup(project: TestProject) {
   }
   project.provide('baseURL', baseURL);
   project.provide('databaseFile', join(dir, 'e2e.db'));
+  project.provide('paymentURL', `http://127.0.0.1:${paymentPort}`);
 
   return async () => {
     await stop();

@@ -117,7 +117,9 @@ describe('VIP plans and payments', () => {
     await page.waitForURL(/\/dang-ky-goi-vip\/VIP1\/bank_transfer\?order=/);
     const details = page.getByTestId('bank-transfer');
     await details.waitFor();
-    expect(await page.getByTestId('bank-note').textContent()).toBe(email);
+    // The note is the order's payment code (issue 27); the page still shows the member's email.
+    expect(await page.getByTestId('bank-note').textContent()).toMatch(/^PV[2-9A-Z]{8}$/);
+    expect(await details.textContent()).toContain(email);
     expect(await details.textContent()).toContain('414.000 VND');
     expect(await page.getByTestId('hotline').textContent()).toMatch(/\d/);
     await screenshot(page, 'vip-bank-transfer', true);
@@ -135,6 +137,8 @@ describe('VIP plans and payments', () => {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(confirm.status).toBe(200);
+    // The waiting page polls its order: an admin's confirmation turns it to success too.
+    await page.getByTestId('payment-success').waitFor();
 
     await page.goto('/account');
     await page.getByTestId('vip-subscription').filter({ hasText: 'VIP 1' }).waitFor();

@@ -315,8 +315,49 @@ export const payments = sqliteTable(
     confirmedBy: integer('confirmed_by').references(() => users.id, { onDelete: 'set null' }),
     /** Kept as written: the admin's account may be deleted later. */
     confirmedByEmail: text('confirmed_by_email'),
+    /** Bank transfers only: the short code the payer writes as the transfer note (docs/decisions/0403). */
+    paymentCode: text('payment_code').unique(),
   },
   (t) => [index('payments_user').on(t.userId), index('payments_status_created').on(t.status, t.createdAt)],
+);
+
+/**
+ * Every bank notification (SePay webhook), stored raw before it is processed (docs/decisions/0403):
+ * `provider_id` (SePay's `id`) is unique, so a retried or concurrent duplicate stores and credits nothing.
+ * status: received (stored, not yet decided), matched (paid an order), unmatched ("Giao dịch chưa khớp"),
+ * ignored (money out, another account), attached / dismissed (an admin resolved an unmatched one).
+ */
+export const bankTransactions = sqliteTable(
+  'bank_transactions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    providerId: text('provider_id').notNull().unique(),
+    gateway: text('gateway').notNull(),
+    transactionDate: text('transaction_date').notNull(),
+    accountNumber: text('account_number').notNull(),
+    code: text('code'),
+    content: text('content').notNull(),
+    transferType: text('transfer_type', { enum: ['in', 'out'] }).notNull(),
+    transferAmount: integer('transfer_amount').notNull(),
+    referenceCode: text('reference_code').notNull(),
+    /** The notification's JSON body as it arrived. */
+    raw: text('raw').notNull(),
+    status: text('status', { enum: ['received', 'matched', 'unmatched', 'ignored', 'attached', 'dismissed'] })
+      .notNull()
+      .default('received'),
+    /** Why it is unmatched or ignored (no_code, unknown_code, amount_mismatch, order_not_pending, money_out, other_account). */
+    reason: text('reason'),
+    /** The payment code found in the note, if any. */
+    matchedCode: text('matched_code'),
+    paymentId: integer('payment_id').references(() => payments.id, { onDelete: 'set null' }),
+    receivedAt: integer('received_at').notNull(),
+    resolvedBy: integer('resolved_by').references(() => users.id, { onDelete: 'set null' }),
+    resolvedByEmail: text('resolved_by_email'),
+    resolvedAt: integer('resolved_at'),
+    /** An admin's reason for dismissing it. */
+    resolution: text('resolution'),
+  },
+  (t) => [index('bank_transactions_status_received').on(t.status, t.receivedAt)],
 );
 
 export const subscriptions = sqliteTable(

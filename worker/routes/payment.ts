@@ -5,8 +5,9 @@ import type { AppEnv, Viewer } from '../lib/context';
 import { badRequest, unauthorized } from '../lib/errors';
 import { validate } from '../lib/validate';
 import { clientIp } from '../services/rate-limit';
+import { checkSepayKey, receiveSepayNotification } from '../services/payments/bank-notifications';
 import { handleMomoIpn, handleVnpayIpn, paymentReturn, startBankTransfer, startMomo, startVnpay } from '../services/payments/checkout';
-import { createOrderBodySchema, VIP_TEXTS } from '../schemas/vip';
+import { createOrderBodySchema, sepayWebhookSchema, VIP_TEXTS } from '../schemas/vip';
 
 type BuyerEnv = AppEnv & { Variables: { viewer: Viewer } };
 
@@ -34,7 +35,13 @@ export const checkoutRoutes = new Hono<AppEnv>()
     return c.json(await startBankTransfer(c.var.deps, { buyer: c.var.viewer, plan, months }), 200);
   });
 
-/** Gateway callbacks (no auth: the signature is the proof) and the return redirect check. */
+/** SePay's API key before anything is read: 503 when none is configured, 401 when it is wrong or missing. */
+const requireSepayKey = createMiddleware<AppEnv>(async (c, next) => {
+  checkSepayKey(c.var.deps.config, c.req.header('authorization'));
+  await next();
+});
+
+/** Gateway callbacks (no auth: the signature is the proof), the bank's notifications and the return redirect check. */
 export const paymentRoutes = new Hono<AppEnv>()
   // VNPay expects HTTP 200 with { RspCode, Message } whatever happened.
   .get('/vnpay-ipn', async (c) => c.json(await handleVnpayIpn(c.var.deps, c.req.query()), 200))
@@ -43,6 +50,11 @@ export const paymentRoutes = new Hono<AppEnv>()
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('body', 'phải là JSON object');
     await handleMomoIpn(c.var.deps, body as Record<string, unknown>);
     return c.body(null, 204);
+  })
+  // SePay retries anything but a 2xx: a stored notification is answered { success: true }, decided or not.
+  .post('/sepay-webhook', requireSepayKey, validate('json', sepayWebhookSchema), async (c) => {
+    await receiveSepayNotification(c.var.deps, c.req.valid('json'), await c.req.json());
+    return c.json({ success: true as const }, 200);
   })
   .get('/vnpay-return', async (c) => c.json(await paymentReturn(c.var.deps, 'vnpay', c.req.query()), 200))
   .get('/momo-return', async (c) => c.json(await paymentReturn(c.var.deps, 'momo', c.req.query()), 200));

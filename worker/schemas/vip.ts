@@ -78,7 +78,19 @@ export const VIP_TEXTS = {
   gatewayUnavailable: 'Phương thức thanh toán này hiện chưa được cấu hình. Vui lòng chọn phương thức khác.',
   gatewayError: 'Cổng thanh toán không phản hồi. Vui lòng thử lại sau.',
   tooManyOrders: 'Bạn đã tạo quá nhiều đơn hàng trong ít phút. Vui lòng thử lại sau.',
+  bankNotificationsUnavailable: 'Chưa cấu hình nhận thông báo chuyển khoản (SEPAY_API_KEY).',
+  bankNotificationKey: 'Authorization: thiếu hoặc sai API key (Apikey <key>)',
 } as const;
+
+/**
+ * The short payment code of a bank transfer, the whole transfer note (docs/decisions/0403): "PV" and 8
+ * characters of an alphabet without look-alikes (no 0/O, 1/I/L), upper case and digits only, 10 in all,
+ * within VietQR's 19 characters and the 25 of EMVCo's purpose field.
+ */
+export const PAYMENT_CODE_PREFIX = 'PV';
+export const PAYMENT_CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+export const PAYMENT_CODE_RANDOM_LENGTH = 8;
+export const PAYMENT_CODE_PATTERN = new RegExp(`^${PAYMENT_CODE_PREFIX}[${PAYMENT_CODE_ALPHABET}]{${PAYMENT_CODE_RANDOM_LENGTH}}$`);
 
 export const METHOD_LABELS: Record<PaymentMethod, string> = {
   vnpay: 'VNPay (thẻ ATM, QR ngân hàng)',
@@ -114,6 +126,89 @@ export type CreateOrderBody = z.infer<typeof createOrderBodySchema>;
 export const orderIdSchema = z.string().regex(/^[0-9a-f]{32}$/, 'mã đơn hàng không hợp lệ');
 export const orderIdParamSchema = z.object({ orderId: orderIdSchema });
 
+/**
+ * POST /api/payment/sepay-webhook: SePay's transaction notification as SePay documents it. Only what the
+ * matching reads is required; the rest is kept raw. Strings may be null where banks leave them empty.
+ */
+const optionalText = z.string({ message: 'phải là chuỗi' }).max(2_000, 'quá dài').nullish();
+export const sepayWebhookSchema = z.object({
+  id: z.number({ message: 'phải là số' }).int('phải là số nguyên').nonnegative('phải là số không âm'),
+  gateway: z.string({ message: 'phải là chuỗi' }).max(200, 'quá dài'),
+  transactionDate: z.string({ message: 'phải là chuỗi' }).max(40, 'quá dài'),
+  accountNumber: z.string({ message: 'phải là chuỗi' }).max(40, 'quá dài'),
+  code: z.string({ message: 'phải là chuỗi hoặc null' }).max(100, 'quá dài').nullable(),
+  content: z.string({ message: 'phải là chuỗi' }).max(2_000, 'quá dài'),
+  transferType: z.enum(['in', 'out'], { message: 'phải là "in" hoặc "out"' }),
+  transferAmount: z.number({ message: 'phải là số' }).int('phải là số nguyên (VND)').nonnegative('phải là số không âm'),
+  accumulated: z.number({ message: 'phải là số' }).nullish(),
+  subAccount: optionalText,
+  referenceCode: z.string({ message: 'phải là chuỗi' }).max(200, 'quá dài'),
+  description: optionalText,
+});
+export type SepayNotification = z.infer<typeof sepayWebhookSchema>;
+
+export const BANK_TRANSACTION_STATUSES = ['received', 'matched', 'unmatched', 'ignored', 'attached', 'dismissed'] as const;
+export type BankTransactionStatus = (typeof BANK_TRANSACTION_STATUSES)[number];
+
+export const BANK_TRANSACTION_REASONS = {
+  no_code: 'Nội dung không có mã thanh toán',
+  unknown_code: 'Mã thanh toán không thuộc đơn nào',
+  amount_mismatch: 'Số tiền không khớp với đơn hàng',
+  order_not_pending: 'Đơn hàng không còn chờ thanh toán (đã hết hạn, đã hủy hoặc đã thanh toán)',
+  money_out: 'Tiền ra',
+  other_account: 'Tài khoản khác',
+} as const;
+export type BankTransactionReason = keyof typeof BANK_TRANSACTION_REASONS;
+
+export const adminBankTransactionsQuerySchema = z.object({
+  status: z.preprocess(
+    (v) => (v === '' || v === undefined ? 'unmatched' : v),
+    z.enum(BANK_TRANSACTION_STATUSES, { message: 'phải là received, matched, unmatched, ignored, attached hoặc dismissed' }),
+  ),
+  page: z.coerce.number({ message: 'phải là số trang' }).int().min(1, 'phải từ 1').max(10_000).default(1),
+});
+export const bankTransactionIdParamSchema = z.object({
+  id: z.coerce.number({ message: 'phải là số' }).int('phải là số nguyên').positive('phải là số dương'),
+});
+/** Attach: the order by its id or by its payment code. */
+export const attachBankTransactionBodySchema = z.object({
+  orderId: z
+    .string({ message: 'phải là mã đơn hàng hoặc mã thanh toán' })
+    .trim()
+    .transform((v) => (/^[0-9a-fA-F]{32}$/.test(v) ? v.toLowerCase() : v.toUpperCase()))
+    .refine((v) => /^[0-9a-f]{32}$/.test(v) || PAYMENT_CODE_PATTERN.test(v), 'phải là mã đơn hàng hoặc mã thanh toán'),
+});
+export const dismissBankTransactionBodySchema = z.object({
+  reason: z.string({ message: 'phải nhập lý do' }).trim().min(3, 'phải nhập lý do (ít nhất 3 ký tự)').max(500, 'tối đa 500 ký tự'),
+});
+
+export interface AdminBankTransaction {
+  id: number;
+  providerId: string;
+  gateway: string;
+  transactionDate: string;
+  accountNumber: string;
+  content: string;
+  code: string | null;
+  transferType: 'in' | 'out';
+  amount: number;
+  referenceCode: string;
+  status: BankTransactionStatus;
+  reason: BankTransactionReason | null;
+  /** The payment code read from the note and its order, when there is one. */
+  matchedCode: string | null;
+  order: { orderId: string; paymentCode: string | null; amount: number; status: OrderStatus; userEmail: string } | null;
+  receivedAt: number;
+  resolvedBy: { id: number | null; email: string } | null;
+  resolvedAt: number | null;
+  resolution: string | null;
+}
+
+export interface AdminBankTransactionsResponse {
+  data: AdminBankTransaction[];
+  pagination: { page: number; pageSize: number; totalItems: number; totalPages: number };
+}
+
 export const adminOrdersQuerySchema = z.object({
   status: z.preprocess(
     (v) => (v === '' ? undefined : v),
@@ -139,8 +234,11 @@ export interface BankTransferResponse {
   amount: number;
   /** `bin`: the bank's NAPAS BIN for the VietQR code (null when the operator has not configured it). */
   bank: { name: string; accountNumber: string; accountHolder: string; bin: string | null };
-  /** The transfer note: the registered email, so the transfer can be matched to the account. */
+  /** The transfer note: the order's payment code, to be kept as the whole note (docs/decisions/0403). */
   note: string;
+  paymentCode: string;
+  /** True when bank notifications (SePay) confirm the transfer by themselves; false: an admin confirms by hand. */
+  autoConfirm: boolean;
   name: string;
   email: string;
   hotline: string;
@@ -157,6 +255,8 @@ export interface Order {
   transactionNo: string | null;
   /** Why a gateway order failed, in words for the user (null otherwise). */
   reason: string | null;
+  /** Bank transfers: the payment code of the transfer note (null for gateway orders). */
+  paymentCode: string | null;
   createdAt: number;
   paidAt: number | null;
   /** When paid: the plan's expiry right now (may be later than this order's own months). */

@@ -1,7 +1,8 @@
 // The audit log (issue 9): every admin write records who, what, which target, and the state before
 // and after. Writes that change several rows record inside the same transaction, so a rolled-back
 // change leaves no entry.
-import { count, desc, eq } from 'drizzle-orm';
+import { count, desc, eq, type SQL, sql } from 'drizzle-orm';
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { auditLog } from '../../db/schema';
 import type { Viewer } from '../../lib/context';
@@ -30,6 +31,36 @@ export function auditInsert(db: Db | FilmTx, actor: Actor, entry: AuditInput, no
     after: json(entry.after),
     createdAt: now,
   });
+}
+
+/**
+ * The insert of one audit row that happens only if `condition` holds on `source` when the batch runs (a
+ * conditional update earlier in the same db.batch changed a row): a write that changed nothing is not
+ * recorded. `actor.id` null: the author is no account (a bank notification).
+ */
+export function auditInsertWhere(
+  db: Db,
+  actor: { id: number | null; email: string },
+  entry: AuditInput,
+  now: number,
+  source: SQLiteTable,
+  condition: SQL | undefined,
+) {
+  return db.insert(auditLog).select(
+    db
+      .select({
+        id: sql<null>`null`.as('id'),
+        actorId: sql<number | null>`${actor.id}`.as('actor_id'),
+        actorEmail: sql<string>`${actor.email}`.as('actor_email'),
+        action: sql<string>`${entry.action}`.as('action'),
+        target: sql<string>`${String(entry.target)}`.as('target'),
+        before: sql<string | null>`${json(entry.before)}`.as('before'),
+        after: sql<string | null>`${json(entry.after)}`.as('after'),
+        createdAt: sql<number>`${now}`.as('created_at'),
+      })
+      .from(source)
+      .where(condition),
+  );
 }
 
 export async function recordAudit(db: Db | FilmTx, actor: Actor, entry: AuditInput, now: number): Promise<void> {

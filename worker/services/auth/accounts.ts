@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { isUniqueViolation } from '../../db/errors';
 import { users, type User } from '../../db/schema';
 import type { AppDeps } from '../../lib/context';
 import { ApiError, badRequest, conflict, unauthorized } from '../../lib/errors';
@@ -45,13 +46,6 @@ async function findUserByEmail(db: Db, email: string): Promise<User | undefined>
 export async function findUserById(db: Db, id: number): Promise<User | undefined> {
   const [user] = await db.select().from(users).where(eq(users.id, id)).limit(1);
   return user;
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
-    if (e instanceof Error && /UNIQUE constraint failed/i.test(e.message)) return true;
-  }
-  return false;
 }
 
 /** A session as the services issue it: the refresh token is always there; the route decides where it goes. */

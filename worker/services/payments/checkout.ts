@@ -124,7 +124,10 @@ export async function startBankTransfer(
     months: order.months,
     amount: order.amount,
     bank: { name: bankName, accountNumber: bankAccount, accountHolder: bankHolder, bin: bankBin || null },
-    note: input.buyer.email,
+    // The payment code is the whole note: short, plain ASCII, kept by every banking app (docs/decisions/0403).
+    note: order.paymentCode ?? '',
+    paymentCode: order.paymentCode ?? '',
+    autoConfirm: !!deps.config.SEPAY_API_KEY,
     name: input.buyer.name,
     email: input.buyer.email,
     hotline,
@@ -250,6 +253,6 @@ export async function confirmBankTransfer(deps: PaymentDeps, orderId: string, ad
   if (order.method !== 'bank_transfer') throw conflict('Chỉ xác nhận được đơn chuyển khoản ngân hàng');
   if (order.status !== 'pending') throw conflict('Đơn hàng này đã được xử lý');
   const outcome = { providerTxnId: `admin:${admin.id}`, responseCode: 'admin', reason: null };
-  const result = await payOrder(deps.db, order, outcome, deps.now(), admin);
+  const result = await payOrder(deps.db, order, outcome, deps.now(), { action: 'order.confirm', admin });
   if (result === 'not_pending') throw conflict('Đơn hàng này đã được xử lý');
 }

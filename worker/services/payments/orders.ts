@@ -1,8 +1,9 @@
 // Orders (the payments table) and the subscriptions they grant. Every state change of an order is one
 // conditional update `where status = 'pending'`, in the same batch (one transaction) as the grant, so a
 // replayed or concurrent duplicate callback changes nothing (docs/decisions/0400-payments.md).
-import { and, count, desc, eq, gt, lte, max, ne, notExists, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, lte, max, ne, notExists, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { isUniqueViolation } from '../../db/errors';
 import { auditLog, payments, subscriptions, users } from '../../db/schema';
 import {
   ORDER_STATUSES,
@@ -16,7 +17,9 @@ import {
   type Subscription,
   VIP_TEXTS,
 } from '../../schemas/vip';
+import { auditInsertWhere } from '../admin/audit';
 import { enforceRateLimits, RATE_LIMITS } from '../rate-limit';
+import { randomPaymentCode } from './payment-code';
 import { randomOrderId } from './signing';
 
 const GMT7_MS = 7 * 60 * 60 * 1000;
@@ -85,6 +88,7 @@ export interface OrderRow {
   paidAt: number | null;
   confirmedBy: number | null;
   confirmedByEmail: string | null;
+  paymentCode: string | null;
 }
 
 const orderColumns = {
@@ -102,6 +106,7 @@ const orderColumns = {
   paidAt: payments.paidAt,
   confirmedBy: payments.confirmedBy,
   confirmedByEmail: payments.confirmedByEmail,
+  paymentCode: payments.paymentCode,
 };
 
 export async function findOrder(db: Db, orderId: string): Promise<OrderRow | undefined> {
@@ -109,30 +114,46 @@ export async function findOrder(db: Db, orderId: string): Promise<OrderRow | und
   return row;
 }
 
+/** The order whose bank-transfer payment code is one of `codes` (they are unique), if any. */
+export async function findOrderByPaymentCode(db: Db, codes: string[]): Promise<OrderRow | undefined> {
+  if (codes.length === 0) return undefined;
+  const rows = await db.select(orderColumns).from(payments).where(inArray(payments.paymentCode, codes));
+  // The first candidate in the note that names an order wins.
+  return codes.map((code) => rows.find((r) => r.paymentCode === code)).find((r) => r !== undefined);
+}
+
 /**
- * A pending order priced on the server; its id is random and is the gateway's reference. Each buyer may
- * open RATE_LIMITS.orderPerUser orders per window: every order is a row kept for the history.
+ * A pending order priced on the server; its id is random and is the gateway's reference. A bank transfer
+ * also gets a random payment code for its note, drawn again on the rare clash with another order's. Each
+ * buyer may open RATE_LIMITS.orderPerUser orders per window: every order is a row kept for the history.
  */
 export async function createOrder(
   db: Db,
   input: { userId: number; plan: PlanId; months: number; method: PaymentMethod; now: number },
 ): Promise<OrderRow> {
   await enforceRateLimits(db, [{ key: `order:user:${input.userId}`, ...RATE_LIMITS.orderPerUser }], input.now, VIP_TEXTS.tooManyOrders);
-  const [row] = await db
-    .insert(payments)
-    .values({
-      userId: input.userId,
-      plan: input.plan,
-      months: input.months,
-      amount: orderAmount(input.plan, input.months),
-      gateway: input.method,
-      txnRef: randomOrderId(),
-      status: 'pending',
-      createdAt: input.now,
-    })
-    .returning(orderColumns);
-  if (!row) throw new Error('order insert returned nothing');
-  return row;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const [row] = await db
+        .insert(payments)
+        .values({
+          userId: input.userId,
+          plan: input.plan,
+          months: input.months,
+          amount: orderAmount(input.plan, input.months),
+          gateway: input.method,
+          txnRef: randomOrderId(),
+          status: 'pending',
+          createdAt: input.now,
+          paymentCode: input.method === 'bank_transfer' ? randomPaymentCode() : null,
+        })
+        .returning(orderColumns);
+      if (!row) throw new Error('order insert returned nothing');
+      return row;
+    } catch (err) {
+      if (attempt >= 4 || !isUniqueViolation(err)) throw err;
+    }
+  }
 }
 
 /** What the gateway said, kept with the order (transaction number and the reason shown on failure). */
@@ -142,26 +163,51 @@ export interface GatewayOutcome {
   reason: string | null;
 }
 
-/**
- * Pays a pending order and grants its plan until max(now, current expiry of that plan) + months, as one
- * batch: the conditional update, then an insert that only happens for a paid order without a grant yet.
- * The update also checks that the plan's expiry is still the one the new expiry was computed from, so
- * two different orders of the same plan paid at once both extend it; on such a race it reads again.
- * Answers 'paid' when this call paid it, 'not_pending' when it was already decided.
- */
 /** The admin who confirms a bank transfer: kept on the order and in the audit log, with the grant. */
 export interface Confirmer {
   id: number;
   email: string;
 }
 
+/** The bank notification that proves a transfer (SePay's `id` and the bank's `referenceCode`). */
+export interface BankEvidence {
+  transactionId: number;
+  providerId: string;
+  referenceCode: string;
+  gateway: string;
+  amount: number;
+}
+
+/**
+ * Who paid a bank-transfer order, for its audit row: an admin by hand (`order.confirm`), the bank's
+ * notification (`order.bank_confirm`, no admin), or an admin attaching an unmatched notification
+ * (`bank_transaction.attach`, both).
+ */
+export type PaymentAuthor =
+  | { action: 'order.confirm'; admin: Confirmer }
+  | { action: 'order.bank_confirm'; bank: BankEvidence }
+  | { action: 'bank_transaction.attach'; admin: Confirmer; bank: BankEvidence };
+
+const PAYMENT_AUDIT_ACTIONS = ['order.confirm', 'order.bank_confirm', 'bank_transaction.attach'];
+
+/**
+ * Pays a pending order and grants its plan until max(now, current expiry of that plan) + months, as one
+ * batch: the conditional update, then an insert that only happens for a paid order without a grant yet.
+ * The update also checks that the plan's expiry is still the one the new expiry was computed from, so
+ * two different orders of the same plan paid at once both extend it; on such a race it reads again.
+ * `reopen` also takes a cancelled (expired) order: an admin attaching a transfer that came late.
+ * Answers 'paid' when this call paid it, 'not_pending' when it was already decided.
+ */
 export async function payOrder(
   db: Db,
   order: OrderRow,
   outcome: GatewayOutcome,
   now: number,
-  confirmer?: Confirmer,
+  author?: PaymentAuthor,
+  options: { reopen?: boolean } = {},
 ): Promise<'paid' | 'not_pending'> {
+  const payable: OrderStatus[] = options.reopen ? ['pending', 'cancelled'] : ['pending'];
+  const admin = author && 'admin' in author ? author.admin : undefined;
   const currentExpiry = sql<number>`coalesce((select max(${subscriptions.expiresAt}) from ${subscriptions} where ${subscriptions.userId} = ${order.userId} and ${subscriptions.plan} = ${order.plan}), 0)`;
   for (let attempt = 0; attempt < 8; attempt++) {
     const [snapshot] = await db
@@ -179,9 +225,9 @@ export async function payOrder(
           paidAt: now,
           providerTxnId: outcome.providerTxnId,
           providerPayload: JSON.stringify(outcome),
-          ...(confirmer ? { confirmedBy: confirmer.id, confirmedByEmail: confirmer.email } : {}),
+          ...(admin ? { confirmedBy: admin.id, confirmedByEmail: admin.email } : {}),
         })
-        .where(and(eq(payments.id, order.id), eq(payments.status, 'pending'), sql`${currentExpiry} = ${current}`))
+        .where(and(eq(payments.id, order.id), inArray(payments.status, payable), sql`${currentExpiry} = ${current}`))
         .returning({ id: payments.id }),
       db.insert(subscriptions).select(
         db
@@ -203,42 +249,71 @@ export async function payOrder(
             ),
           ),
       ),
-      // The audit row of an admin's confirmation, written only if this batch's update confirmed it.
-      ...(confirmer ? [confirmationAudit(db, order, confirmer, { startsAt, expiresAt }, now)] : []),
+      // The audit row of who paid it, written only if this batch's update paid it.
+      ...(author ? [paymentAudit(db, order, outcome, author, { startsAt, expiresAt }, now)] : []),
     ]);
     if (updated.length > 0) return 'paid';
     const fresh = await findOrder(db, order.txnRef);
-    if (fresh?.status !== 'pending') return 'not_pending';
+    if (!fresh || !payable.includes(fresh.status)) return 'not_pending';
   }
   throw new Error(`order ${order.txnRef}: the plan's expiry kept changing`);
 }
 
-function confirmationAudit(db: Db, order: OrderRow, confirmer: Confirmer, grant: { startsAt: number; expiresAt: number }, now: number) {
-  const before = JSON.stringify({ status: 'pending' });
-  const after = JSON.stringify({
+/**
+ * The audit row of a payment, inserted only when the order is paid by this outcome and has no payment
+ * audit yet: a concurrent duplicate whose update changed nothing writes none.
+ */
+function paymentAudit(
+  db: Db,
+  order: OrderRow,
+  outcome: GatewayOutcome,
+  author: PaymentAuthor,
+  grant: { startsAt: number; expiresAt: number },
+  now: number,
+) {
+  const admin = 'admin' in author ? author.admin : null;
+  const bank = 'bank' in author ? author.bank : null;
+  const after = {
     status: 'paid',
     amount: order.amount,
     plan: order.plan,
     months: order.months,
     userId: order.userId,
-    confirmedBy: confirmer.email,
+    ...(order.paymentCode ? { paymentCode: order.paymentCode } : {}),
+    confirmedBy: admin ? admin.email : 'SePay',
+    ...(bank
+      ? {
+          bankNotification: {
+            id: bank.providerId,
+            referenceCode: bank.referenceCode,
+            gateway: bank.gateway,
+            amount: bank.amount,
+            transaction: bank.transactionId,
+          },
+        }
+      : {}),
     grantedFrom: grant.startsAt,
     grantedUntil: grant.expiresAt,
-  });
-  return db.insert(auditLog).select(
-    db
-      .select({
-        id: sql<null>`null`.as('id'),
-        actorId: sql<number>`${confirmer.id}`.as('actor_id'),
-        actorEmail: sql<string>`${confirmer.email}`.as('actor_email'),
-        action: sql<string>`'order.confirm'`.as('action'),
-        target: sql<string>`${order.txnRef}`.as('target'),
-        before: sql<string>`${before}`.as('before'),
-        after: sql<string>`${after}`.as('after'),
-        createdAt: sql<number>`${now}`.as('created_at'),
-      })
-      .from(payments)
-      .where(and(eq(payments.id, order.id), eq(payments.status, 'paid'), eq(payments.confirmedBy, confirmer.id), eq(payments.paidAt, now))),
+  };
+  // The bank notification is its own author: no account, its SePay id in place of an email.
+  const actor = admin ?? { id: null, email: `sepay:${bank?.providerId ?? ''}` };
+  return auditInsertWhere(
+    db,
+    actor,
+    { action: author.action, target: order.txnRef, before: { status: order.status }, after },
+    now,
+    payments,
+    and(
+      eq(payments.id, order.id),
+      eq(payments.status, 'paid'),
+      outcome.providerTxnId === null ? undefined : eq(payments.providerTxnId, outcome.providerTxnId),
+      notExists(
+        db
+          .select({ one: sql`1` })
+          .from(auditLog)
+          .where(and(eq(auditLog.target, order.txnRef), inArray(auditLog.action, PAYMENT_AUDIT_ACTIONS))),
+      ),
+    ),
   );
 }
 
@@ -306,6 +381,7 @@ function toOrder(row: OrderRow, expiries: Map<PlanId, number>): Order {
     status: row.status,
     transactionNo: row.providerTxnId,
     reason: reasonOf(row),
+    paymentCode: row.paymentCode,
     createdAt: row.createdAt,
     paidAt: row.paidAt,
     expiresAt: row.status === 'paid' ? (expiries.get(row.plan) ?? null) : null,

@@ -24,3 +24,22 @@ export const ordersQuery = ({ page, method, status }: OrdersFilter) =>
 /** POST /api/admin/orders/{orderId}/confirm: pays a pending bank transfer and grants its plan. */
 export const confirmOrder = (orderId: string) =>
   adminCall((headers) => api.api.admin.orders[':orderId'].confirm.$post({ param: { orderId } }, { headers }));
+
+/** GET /api/admin/bank-transactions?status=unmatched: "Giao dịch chưa khớp", the bank notifications no order took. */
+export const unmatchedTransactionsQuery = () =>
+  queryOptions({
+    queryKey: ['admin', 'orders', 'bank-transactions', 'unmatched'],
+    queryFn: () => adminCall((headers) => api.api.admin['bank-transactions'].$get({ query: { status: 'unmatched' } }, { headers })),
+  });
+
+/** POST /api/admin/bank-transactions/{id}/attach: the transfer was for this order (id or payment code); pays it. */
+export const attachTransaction = (id: number, orderId: string) =>
+  adminCall((headers) =>
+    api.api.admin['bank-transactions'][':id'].attach.$post({ param: { id: String(id) }, json: { orderId } }, { headers }),
+  );
+
+/** POST /api/admin/bank-transactions/{id}/dismiss: set aside with a reason. */
+export const dismissTransaction = (id: number, reason: string) =>
+  adminCall((headers) =>
+    api.api.admin['bank-transactions'][':id'].dismiss.$post({ param: { id: String(id) }, json: { reason } }, { headers }),
+  );

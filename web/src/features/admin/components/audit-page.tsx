@@ -28,6 +28,9 @@ const ACTIONS: [string, string][] = [
   ['settings.update', 'Đổi cài đặt'],
   ['page.update', 'Sửa trang thông tin'],
   ['order.confirm', 'Xác nhận chuyển khoản'],
+  ['order.bank_confirm', 'Ngân hàng xác nhận chuyển khoản'],
+  ['bank_transaction.attach', 'Gắn giao dịch vào đơn'],
+  ['bank_transaction.dismiss', 'Bỏ qua giao dịch'],
 ];
 
 const show = (value: unknown): string => {

@@ -1,9 +1,12 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { PLANS, type PlanId, VIP_TEXTS } from '../../../../../worker/schemas/vip';
 import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
 import { toast } from '../../../lib/toast';
-import { recallBankTransfer } from '../api/vip-api';
+import { useSession } from '../../../lib/session';
+import { orderQuery, recallBankTransfer } from '../api/vip-api';
 import { formatVnd } from './format';
+import { PaymentSuccess, useRightsAfterPayment } from './payment-success';
 import { VietQrCode } from './vietqr-code';
 import './vip.css';
 
@@ -25,10 +28,33 @@ function CopyButton({ text, what }: { text: string; what: string }) {
   );
 }
 
-/** /dang-ky-goi-vip/{plan}/bank_transfer: the transfer details; an admin confirms the order when it arrives. */
+/** How often the waiting page asks whether the bank's notification (or an admin) has paid the order. */
+const BANK_POLL_MS = 2_000;
+
+/**
+ * /dang-ky-goi-vip/{plan}/bank_transfer: the transfer details with the order's payment code as the whole
+ * note. The page polls the order: the bank's notification (SePay) pays it within seconds, or an admin
+ * confirms it by hand, and the page turns to success by itself.
+ */
 export function BankTransferPage({ plan, orderId }: { plan: PlanId; orderId?: string }) {
   usePageMeta({ title: `Chuyển khoản ngân hàng | ${SITE_SUFFIX}`, robots: 'noindex, nofollow' });
   const details = orderId ? recallBankTransfer(orderId) : null;
+  const session = useSession();
+  const polling = orderQuery(orderId ?? '');
+  const order = useQuery({
+    ...polling,
+    enabled: !!details && !!session,
+    refetchInterval: (query) => (query.state.data?.status === 'pending' || query.state.error ? BANK_POLL_MS : false),
+  });
+  useRightsAfterPayment(order.data?.status);
+  if (details && order.data?.status === 'paid') {
+    return (
+      <div className="container vip-page">
+        <h1 className="page-heading">Chuyển khoản ngân hàng</h1>
+        <PaymentSuccess order={order.data} />
+      </div>
+    );
+  }
   if (!details) {
     return (
       <div className="container vip-page">
@@ -44,8 +70,13 @@ export function BankTransferPage({ plan, orderId }: { plan: PlanId; orderId?: st
     <div className="container vip-page">
       <h1 className="page-heading">Chuyển khoản ngân hàng</h1>
       <p className="muted vip-lead">
-        Quét mã VietQR, hoặc chuyển khoản đúng số tiền và <strong>ghi nội dung chuyển khoản là email đăng ký</strong>. Gói sẽ được kích hoạt
-        khi chúng tôi nhận được tiền. Thanh toán một lần, không tự động gia hạn.
+        Quét mã VietQR, hoặc chuyển khoản đúng số tiền với <strong>nội dung chuyển khoản là mã thanh toán {details.note}</strong>: giữ
+        nguyên mã này làm toàn bộ nội dung, không thêm chữ nào khác. Thanh toán một lần, không tự động gia hạn.
+      </p>
+      <p className="vip-lead" role="status" data-testid="bank-confirmation">
+        {details.autoConfirm
+          ? 'Gói sẽ tự kích hoạt vài giây sau khi tiền về tài khoản; trang này sẽ tự chuyển sang thành công.'
+          : 'Chuyển khoản được xác nhận thủ công: gói sẽ được kích hoạt khi chúng tôi kiểm tra và xác nhận đã nhận tiền.'}
       </p>
       <section className="vip-summary vip-bank" aria-labelledby="bank-heading" data-testid="bank-transfer">
         <h2 id="bank-heading" className="section-title">

@@ -1,11 +1,11 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
-import { type Gateway, PLANS, type PlanId, VIP_TEXTS } from '../../../../../worker/schemas/vip';
+import { type Gateway, type PlanId, VIP_TEXTS } from '../../../../../worker/schemas/vip';
 import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
 import { useSession } from '../../../lib/session';
-import { checkPaymentReturn, orderQuery, refreshRights } from '../api/vip-api';
-import { formatDate } from './format';
+import { checkPaymentReturn, orderQuery } from '../api/vip-api';
+import { PaymentSuccess, useRightsAfterPayment } from './payment-success';
 import './vip.css';
 
 /** Stop polling after this long and say the payment is still being processed. */
@@ -39,16 +39,8 @@ export function PaymentReturnPage({ plan, gateway }: { plan: PlanId; gateway: Ga
     enabled: !!orderId && !!session,
     refetchInterval: timedOut ? false : polling.refetchInterval,
   });
-  const queryClient = useQueryClient();
   const status = order.data?.status;
-
-  useEffect(() => {
-    if (status !== 'paid') return;
-    // The session takes the new rights and personal reads (film details, episode links) are fetched again.
-    void refreshRights()
-      .catch(() => undefined)
-      .finally(() => queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'vip' }));
-  }, [status, queryClient]);
+  useRightsAfterPayment(status);
 
   let body: React.ReactNode;
   if (redirect.error) {
@@ -64,18 +56,7 @@ export function PaymentReturnPage({ plan, gateway }: { plan: PlanId; gateway: Ga
   } else if (order.error) {
     body = <Result ok={false} title={VIP_TEXTS.verificationFailed} detail={order.error.message} plan={plan} />;
   } else if (status === 'paid' && order.data) {
-    const planName = PLANS[order.data.plan].name;
-    body = (
-      <Result ok title="Thanh toán thành công!" plan={plan}>
-        <p data-testid="payment-success">
-          Gói <strong>{planName}</strong> của bạn có hiệu lực đến{' '}
-          <strong>{order.data.expiresAt ? formatDate(order.data.expiresAt) : '—'}</strong>.
-        </p>
-        <Link to="/" className="btn btn-primary">
-          Xem phim ngay
-        </Link>
-      </Result>
-    );
+    body = <PaymentSuccess order={order.data} />;
   } else if (status === 'failed' || status === 'cancelled') {
     body = <Result ok={false} title={VIP_TEXTS.verificationFailed} detail={order.data?.reason ?? redirect.data?.message} plan={plan} />;
   } else if (timedOut) {
