@@ -114,7 +114,7 @@ describe('the stream (phone, 390x844, touch)', () => {
   });
 
   test('a dead server moves to the next at the same place, with a toast, and files one error report', async () => {
-    const host = await startHlsHost((path) => (path.startsWith('/dead/') ? { status: 404 } : demoRoutes(path)));
+    const host = await startHlsHost((path, req) => (path.startsWith('/dead/') ? { status: 404 } : demoRoutes(path, req)));
     hosts.push(host);
     const slug = await spareFilm(1);
     restores.push(
