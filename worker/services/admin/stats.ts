@@ -100,7 +100,9 @@ export async function adminStats(db: Db, now: number): Promise<AdminStats> {
 
 /**
  * The dashboard of a VIP2 uploader who is not an admin: the films they added, their episodes and views.
- * Revenue, users and members are the site's business and stay with admins (DESIGN.md §10 spec defect).
+ * Revenue, users and members are the site's business and stay with admins: a specification defect corrected
+ * knowingly (docs/decisions/0004-spec-defects-corrected.md; 0700-deleted-films-stay-deleted.md, "VIP2 within
+ * bounds").
  */
 export async function uploaderStats(db: Db, uploaderId: number): Promise<UploaderStats> {
   const episodeCount = db

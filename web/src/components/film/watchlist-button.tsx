@@ -7,12 +7,16 @@ import { toast } from '../../lib/toast';
 /**
  * The heart on every film card and film page: adds the film to "Tủ phim" or removes it. Works offline
  * (the change waits in the outbox) and for visitors (kept on the device, merged at sign-in).
+ *
+ * Its accessible name holds the words it shows (WCAG 2.5.3, so a voice-control user can say them): the
+ * card's heart shows no words and is named by aria-label; the film page's button is named by its visible
+ * text, the film's title following in a visually hidden span for screen readers.
  */
 export function WatchlistButton({ film, variant = 'card' }: { film: FilmCard; variant?: 'card' | 'page' }) {
   const queryClient = useQueryClient();
   const { slugs } = useWatchlistSlugs();
   const on = slugs.has(film.slug);
-  const label = on ? `Bỏ ${film.title} khỏi Tủ phim` : `Thêm ${film.title} vào Tủ phim`;
+  const page = variant === 'page';
   const toggle = () => {
     void setInWatchlist(queryClient, film, !on).then(
       () => toast(on ? LIBRARY_TEXTS.removed : LIBRARY_TEXTS.added, { id: `watchlist-${film.slug}` }),
@@ -24,8 +28,8 @@ export function WatchlistButton({ film, variant = 'card' }: { film: FilmCard; va
       type="button"
       className={`watchlist-btn watchlist-btn-${variant}${on ? ' is-on' : ''}`}
       aria-pressed={on}
-      aria-label={label}
-      title={on ? 'Bỏ khỏi Tủ phim' : 'Thêm vào Tủ phim'}
+      aria-label={page ? undefined : on ? `Bỏ ${film.title} khỏi Tủ phim` : `Thêm ${film.title} vào Tủ phim`}
+      title={page ? undefined : on ? 'Bỏ khỏi Tủ phim' : 'Thêm vào Tủ phim'}
       onClick={toggle}
     >
       <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
@@ -37,7 +41,12 @@ export function WatchlistButton({ film, variant = 'card' }: { film: FilmCard; va
           strokeLinejoin="round"
         />
       </svg>
-      {variant === 'page' && <span>{on ? 'Đã trong Tủ phim' : 'Thêm vào Tủ phim'}</span>}
+      {page && (
+        <>
+          <span>{on ? 'Đã trong Tủ phim' : 'Thêm vào Tủ phim'}</span>
+          <span className="visually-hidden"> ({film.title})</span>
+        </>
+      )}
     </button>
   );
 }
