@@ -65,6 +65,9 @@ describe('accessibility (axe-core: WCAG 2.1 A/AA and best practices)', () => {
       await add.click();
       const added = page.getByRole('button', { name: `Đã trong Tủ phim (${title})`, exact: true });
       await expect.poll(() => added.getAttribute('aria-pressed')).toBe('true');
+      // Its toast has come in (axe reads colours as shown, not halfway through the entrance's fade).
+      const toast = page.locator('[data-sonner-toast]').first();
+      await expect.poll(() => toast.evaluate((el) => getComputedStyle(el).opacity), { timeout: 5000 }).toBe('1');
       const afterAdding = await seriousViolations(page);
       if (afterAdding.length > 0) found[`film in Tủ phim /${film.slug}`] = afterAdding;
 

@@ -475,10 +475,12 @@ describe('player on desktop (mouse and keyboard)', () => {
     await page.goto(`/xem-phim/${series.slug}/tap-${series.episodes[0]}`);
     expect(await page.locator('link[href*="media-elements"], script[src*="media-elements"]').count()).toBe(0);
     await page.getByTestId('big-play').waitFor();
-    await expect.poll(() => player(scripts).length).toBe(1);
+    await expect.poll(() => player(scripts).length, { timeout: 15_000 }).toBe(1);
     await expect.poll(() => requestedAfterLoad).toBe(true);
     // Prepared: the stream's metadata is there before any tap; a click plays.
-    await expect.poll(() => page.getByTestId('video').evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(() => page.getByTestId('video').evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 })
+      .toBeGreaterThanOrEqual(1);
     const { x, y } = await pictureAt(page, 'middle');
     await page.mouse.click(x, y);
     await expect.poll(async () => (await videoState(page)).paused, { timeout: 5000 }).toBe(false);

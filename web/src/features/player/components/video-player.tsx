@@ -188,7 +188,9 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
       async ({ createHlsConfig }) => {
         await customElements.whenDefined('hls-video');
         const video = videoRef.current;
-        const hls = hlsRef.current as (HTMLElement & { videoRenditions?: Renditions; config?: unknown; src?: string }) | null;
+        const hls = hlsRef.current as
+          | (HTMLElement & { videoRenditions?: Renditions; config?: unknown; src?: string; api?: HlsApi | null })
+          | null;
         if (cancelled || !video || !hls) return;
         // The source is given only now, with hls.js's configuration (the ad-filtering playlist loader) set first.
         hls.config = createHlsConfig({
@@ -199,6 +201,10 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
             })),
         });
         hls.src = m3u8;
+        // hls-video makes its hls.js instance a microtask after the source is set: listen to it before any
+        // answer can arrive (a later task), or a fast 404 would go unheard.
+        for (let i = 0; i < 10 && !hls.api; i++) await Promise.resolve();
+        if (hls.api) onFatalHlsError(hls.api, failed);
         ready.current = true;
         const prefs = loadPlayerPrefs();
         const applyPrefs = () => {
@@ -317,38 +323,6 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
       if (video.currentTime > 0) report();
       stopVideo();
       stopWindow();
-    };
-  }, [m3u8]);
-
-  // hls.js reports a stream it cannot load on its own API, not as the <video>'s error. It has retried by
-  // then (its load policies); a media error gets one recovery attempt of its own first.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: m3u8 decides whether the <video> exists (rendered only with a link).
-  useEffect(() => {
-    const hls = hlsRef.current as (HTMLElement & { api?: HlsApi | null }) | null;
-    const video = videoRef.current;
-    if (!hls || !video) return;
-    const seen = new WeakSet<object>();
-    const watch = () => {
-      const api = hls.api;
-      if (!api?.on || seen.has(api)) return;
-      seen.add(api);
-      let recovered = false;
-      api.on('hlsError', (_event, data) => {
-        if (!data.fatal) return;
-        if (data.type === 'mediaError' && !recovered) {
-          recovered = true;
-          api.recoverMediaError();
-          return;
-        }
-        const status = data.response?.code;
-        failed(`${data.details}${status ? ` (${status})` : ''}`, data.type === 'networkError');
-      });
-    };
-    video.addEventListener('loadstart', watch);
-    video.addEventListener('emptied', watch);
-    return () => {
-      video.removeEventListener('loadstart', watch);
-      video.removeEventListener('emptied', watch);
     };
   }, [m3u8]);
 
@@ -591,6 +565,24 @@ interface HlsApi {
 
 /** How long the loaded page must have been left alone before the player is prepared. */
 const SETTLED_MS = 2500;
+
+/**
+ * hls.js reports a stream it cannot load on its own API, not as the <video>'s error. It has retried by then
+ * (its load policies); a media error gets one recovery attempt of its own first.
+ */
+function onFatalHlsError(api: HlsApi, failed: (detail: string, network: boolean) => void): void {
+  let recovered = false;
+  api.on('hlsError', (_event, data) => {
+    if (!data.fatal) return;
+    if (data.type === 'mediaError' && !recovered) {
+      recovered = true;
+      api.recoverMediaError();
+      return;
+    }
+    const status = data.response?.code;
+    failed(`${data.details}${status ? ` (${status})` : ''}`, data.type === 'networkError');
+  });
+}
 
 /**
  * Runs `prepare` once the page has loaded, has settled for a moment (its own first work, images and data done)
