@@ -47,9 +47,10 @@ describe('home', () => {
 
   test('phone: when the rest of the home cannot load, its lists say so and a tap on Thử lại brings them', async () => {
     const { page, context } = await b.newPage(PHONE);
-    // The first screen comes in the page; every other list of the home fails until the route is lifted.
+    // The first screen comes in the page; every other list of the home fails until the tap on Thử lại.
+    let lifted = false;
     await context.route('**/api/product/product-home', (route) =>
-      route.fulfill({ status: 503, json: { error: { code: 'unavailable', message: 'x' } } }),
+      lifted ? route.continue() : route.fulfill({ status: 503, json: { error: { code: 'unavailable', message: 'x' } } }),
     );
     await page.goto('/');
     await expect.poll(() => page.locator('.hot-slide a').count()).toBeGreaterThan(0);
@@ -60,8 +61,17 @@ describe('home', () => {
     await panel.getByText('Không tải được danh sách phim.').waitFor({ timeout: 20_000 });
     await panel.scrollIntoViewIfNeeded();
     await screenshot(page, 'home-rest-failed-mobile');
-    await context.unroute('**/api/product/product-home');
-    await tap(page, panel.getByRole('button', { name: 'Thử lại' }));
+    // Sections scrolled into view ask again (and fail again) on their own: tap once the button has stayed put.
+    const retry = panel.getByRole('button', { name: 'Thử lại' });
+    let box = await retry.boundingBox();
+    for (let steady = 0, i = 0; steady < 4 && i < 120; i++) {
+      await page.waitForTimeout(250);
+      const now = await retry.boundingBox();
+      steady = now && box && now.x === box.x && now.y === box.y ? steady + 1 : 0;
+      box = now;
+    }
+    lifted = true;
+    await page.touchscreen.tap(box!.x + box!.width / 2, box!.y + box!.height / 2);
     await expect.poll(() => panel.locator('.film-card-title').count()).toBeGreaterThan(0);
     await context.close();
   });

@@ -56,8 +56,8 @@ describe("the member's library", () => {
 
     await laptop.page.goto(`/xem-phim/${slug}/tap-1`);
     const video = laptop.page.getByTestId('video');
-    // A click anywhere on the picture plays (the big play button sits over it).
-    await video.click();
+    // The big play button, over the picture, plays.
+    await laptop.page.getByRole('button', { name: 'Phát' }).click();
     await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 }).toBeGreaterThan(1.5);
     await video.click({ position: { x: 40, y: 40 } });
     await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);

@@ -2,7 +2,7 @@
 // (page.touchscreen.tap), the mouse and the keyboard on desktop. Nothing here starts playback from script.
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { screenshot, setupBrowser } from './helpers/browser';
+import { holdPlayerScript, screenshot, setupBrowser } from './helpers/browser';
 import { PHONE } from './helpers/phone';
 
 const b = setupBrowser();
@@ -136,14 +136,7 @@ describe('player on a phone (390x844, touch)', () => {
   test("a tap while the player's script is still loading plays as soon as it has loaded", async () => {
     const series = await freeSeries(b.baseURL());
     const { page, context, errors } = await b.newPage(PHONE);
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route('**/assets/media-elements-*.js', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdPlayerScript(page);
     await page.goto(`/xem-phim/${series.slug}/tap-${series.episodes[0]}`);
     const video = page.getByTestId('video');
     await video.waitFor();

@@ -4,7 +4,7 @@ import { createClient } from '@libsql/client';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, test } from 'vitest';
 import { freeFilms } from './helpers/accounts';
-import { screenshot, setupBrowser } from './helpers/browser';
+import { holdPlayerScript, screenshot, setupBrowser } from './helpers/browser';
 import { demoFile, type HlsHost, type HostRoutes, setEpisodeLinks, startHlsHost } from './helpers/hls-host';
 import { PHONE, tap } from './helpers/phone';
 
@@ -191,14 +191,7 @@ describe('the stream (phone, 390x844, touch)', () => {
     await plain.context.close();
     // With the player's script held back: the same button, and a tap on it plays once the script arrives.
     const { page, context } = await b.newPage(PHONE);
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route('**/assets/media-elements-*.js', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdPlayerScript(page);
     await watchPageOf(page, slug);
     const button = page.getByRole('button', { name: 'Phát' });
     expect(await button.isVisible()).toBe(true);

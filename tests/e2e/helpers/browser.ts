@@ -108,3 +108,16 @@ export async function waitForServiceWorker(page: Page): Promise<void> {
       await page.waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout: 15_000 });
     });
 }
+
+/** Holds the player's script (its chunk, features/player/media-elements.ts) back until the returned release is called. */
+export async function holdPlayerScript(page: Page): Promise<() => void> {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/assets/media-elements-*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
