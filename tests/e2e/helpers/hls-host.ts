@@ -4,7 +4,8 @@
 // `ignoreHTTPSErrors: true`. Playlists and segments of the demo clip (demo/hls/) make real, playable streams.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';

@@ -39,6 +39,8 @@ interface VideoPlayerProps {
   onStreamFailed?: (failure: StreamFailure) => void;
   /** Over the picture, and in fullscreen with it (the up-next card). */
   children?: ReactNode;
+  /** `m3u8` is a downloaded episode's synthetic URL: this episode's copy on the device plays it (issue 26). */
+  offlineId?: string;
 }
 
 /** media-chrome's rendition list (media-tracks), on hls-video-element. */
@@ -78,7 +80,7 @@ const TAP_MAX_MOVE = 24;
  * hooks/use-player-shortcuts.ts (media-chrome's hotkeys are off).
  */
 export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function VideoPlayer(
-  { m3u8, embed, title, filmTitle, poster, onNext, startAt, autoPlay, onProgress, onTime, onEnded, onStreamFailed, children },
+  { m3u8, embed, title, filmTitle, poster, onNext, startAt, autoPlay, onProgress, onTime, onEnded, onStreamFailed, children, offlineId },
   ref,
 ) {
   const boxRef = useRef<HTMLDivElement>(null);
@@ -184,13 +186,16 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
         const hls = hlsRef.current as (HTMLElement & { videoRenditions?: Renditions; config?: unknown; src?: string }) | null;
         if (cancelled || !video || !hls) return;
         // The source is given only now, with hls.js's configuration (the ad-filtering playlist loader) set first.
-        hls.config = createHlsConfig({
-          onAdsRemoved: (result) =>
-            setAdsRemoved((prev) => ({
-              segments: Math.max(prev?.segments ?? 0, result.removedSegments),
-              seconds: Math.max(prev?.seconds ?? 0, result.removedSeconds),
-            })),
-        });
+        hls.config = createHlsConfig(
+          {
+            onAdsRemoved: (result) =>
+              setAdsRemoved((prev) => ({
+                segments: Math.max(prev?.segments ?? 0, result.removedSegments),
+                seconds: Math.max(prev?.seconds ?? 0, result.removedSeconds),
+              })),
+          },
+          offlineId ? { offline: { episodeId: offlineId } } : {},
+        );
         hls.src = m3u8;
         ready.current = true;
         const prefs = loadPlayerPrefs();
@@ -260,7 +265,7 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
       ready.current = false;
       for (const cleanup of cleanups) cleanup();
     };
-  }, [m3u8, wanted]);
+  }, [m3u8, wanted, offlineId]);
 
   // Resume, progress, the end, and a failed stream.
   // biome-ignore lint/correctness/useExhaustiveDependencies: m3u8 decides whether the <video> exists (rendered only with a link): subscribe again when it appears or changes.
