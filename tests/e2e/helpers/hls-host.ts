@@ -66,8 +66,15 @@ const TYPES: Record<string, string> = {
   key: 'application/octet-stream',
 };
 
-/** Starts the host. `cors: false` answers without Access-Control-Allow-Origin (a host that refuses cross-origin reads). */
-export async function startHlsHost(routes: HostRoutes, options: { cors?: boolean } = {}): Promise<HlsHost> {
+/**
+ * Starts the host. `cors: false` answers without Access-Control-Allow-Origin (a host that refuses cross-origin
+ * reads); `delay` holds each answer for that many milliseconds (a slower network); `port` reuses a port (a
+ * host that comes back after a stop).
+ */
+export async function startHlsHost(
+  routes: HostRoutes,
+  options: { cors?: boolean; delay?: (path: string) => number; port?: number } = {},
+): Promise<HlsHost> {
   const cors = options.cors ?? true;
   const requests: string[] = [];
   const server = createServer(selfSigned(), (req: IncomingMessage, res: ServerResponse) => {
@@ -91,10 +98,16 @@ export async function startHlsHost(routes: HostRoutes, options: { cors?: boolean
       return;
     }
     const ext = path.split('?')[0]!.split('.').pop() ?? '';
-    res.writeHead(200, { 'Content-Type': answer.type ?? TYPES[ext] ?? 'application/octet-stream', 'Cache-Control': 'no-store' });
-    res.end(answer.body);
+    const send = () => {
+      if (res.destroyed) return;
+      res.writeHead(200, { 'Content-Type': answer.type ?? TYPES[ext] ?? 'application/octet-stream', 'Cache-Control': 'no-store' });
+      res.end(answer.body);
+    };
+    const wait = options.delay?.(path) ?? 0;
+    if (wait > 0) setTimeout(send, wait);
+    else send();
   });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  await new Promise<void>((ok) => server.listen(options.port ?? 0, '127.0.0.1', ok));
   const { port } = server.address() as AddressInfo;
   return {
     origin: `https://127.0.0.1:${port}`,

@@ -1,0 +1,261 @@
+// Issue 26: downloads, tried as a viewer on a 390×844 phone with taps. A long episode (45 minutes of 4 s
+// segments) on a video host on a second origin (HTTPS, CORS on; another one with CORS off); download with
+// progress, both the host and the site unreachable, reopen, play and seek offline, delete and see the storage
+// fall; pause, reload and resume with nothing stored fetched again; a full device; the non-VIP upsell; the
+// no-CORS and embed-only messages.
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DEMO, freeFilms } from './helpers/accounts';
+import { screenshot, setupBrowser, waitForServiceWorker } from './helpers/browser';
+import { type HlsHost, setEpisodeLinks, startHlsHost } from './helpers/hls-host';
+import { LONG_SEGMENTS, longEpisodeRoutes, repeated } from './helpers/long-episode';
+import { PHONE, signInByTouch, tap } from './helpers/phone';
+
+const b = setupBrowser();
+const PHONE_HTTPS = { ...PHONE, ignoreHTTPSErrors: true };
+
+let host: HlsHost;
+let films: string[];
+beforeAll(async () => {
+  host = await startHlsHost(longEpisodeRoutes());
+  films = (await freeFilms(b.baseURL())).slice(0, 8);
+});
+afterAll(async () => {
+  await host?.close();
+});
+
+/** What the episode's download button (or the /tai-ve row) says now. */
+const downloadState = (page: Page) => page.getByTestId('download-state').first().innerText();
+
+/** Taps "Tải về" under the player and picks a quality in the dialog. */
+async function download(page: Page, quality: RegExp): Promise<void> {
+  await tap(page, page.getByRole('button', { name: 'Tải về', exact: true }));
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor();
+  await tap(page, dialog.getByRole('button', { name: quality }));
+}
+
+async function storageUsage(page: Page): Promise<number> {
+  return page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
+}
+
+const ourCaches = (page: Page) => page.evaluate(async () => (await caches.keys()).filter((k) => k.startsWith('pv-dl-')));
+
+describe('downloads (phone)', () => {
+  test('a VIP downloads a 45-minute episode with progress, plays and seeks it with no network, then deletes it', {
+    timeout: 300_000,
+  }, async () => {
+    const slug = films[0]!;
+    await setEpisodeLinks(slug, 1, [{ name: 'Server VIP', m3u8: `${host.origin}/ep/master.m3u8` }]);
+    const { page, context, errors } = await b.newPage(PHONE_HTTPS);
+    await signInByTouch(page, DEMO.vip1);
+    await page.goto(`/xem-phim/${slug}/tap-1`);
+    await waitForServiceWorker(page);
+
+    // The choice of quality: every level with its estimated size, and the space left.
+    await tap(page, page.getByRole('button', { name: 'Tải về', exact: true }));
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: /^540p · ~\d+ MB$/ }).waitFor();
+    expect(await dialog.getByRole('button', { name: /^\d+p · ~/ }).allInnerTexts()).toEqual([
+      expect.stringMatching(/^540p · ~\d+ MB$/),
+      expect.stringMatching(/^360p · ~\d+ MB$/),
+      expect.stringMatching(/^180p · ~\d+ MB$/),
+    ]);
+    expect(await dialog.innerText()).toMatch(/Còn trống trên máy: [\d,]+ (MB|GB)/);
+    await screenshot(page, 'downloads-quality');
+    await tap(page, dialog.getByRole('button', { name: /^180p · ~/ }));
+    await dialog.waitFor({ state: 'hidden' });
+
+    // Progress on the button, to the end.
+    const seen = new Set<string>();
+    await expect
+      .poll(
+        async () => {
+          const state = await downloadState(page);
+          seen.add(state);
+          return state;
+        },
+        { timeout: 180_000, interval: 150 },
+      )
+      .toBe('Đã tải');
+    expect([...seen].some((s) => /^Đang tải \d+%$/.test(s))).toBe(true);
+    // Every segment of the chosen level fetched exactly once, and the subtitles; no other level (the player
+    // online prepares the first segment of the level it starts with, 540p here: not the download's).
+    const segments = host.requests.filter((r) => /^\/ep\/180p\/seg\d+\.ts$/.test(r));
+    expect(new Set(segments).size).toBe(LONG_SEGMENTS);
+    expect(repeated(segments)).toEqual([]);
+    expect(host.requests).toContain('/ep/subs/clip_vi.vtt');
+    expect(host.requests.some((r) => r.startsWith('/ep/360p/seg'))).toBe(false);
+    expect(host.requests.filter((r) => r.startsWith('/ep/540p/seg')).length).toBeLessThan(10);
+
+    // /tai-ve from the menu: grouped by film, quality, size, state, and the storage bar.
+    await tap(page, page.getByRole('button', { name: 'Mở menu' }));
+    await tap(page, page.getByRole('link', { name: 'Phim đã tải' }));
+    await page.waitForURL(/\/tai-ve$/);
+    await page.getByRole('heading', { name: 'Phim đã tải' }).waitFor();
+    const row = page.getByTestId('download-row');
+    await expect.poll(() => row.innerText()).toMatch(/Tập 1[\s\S]*180p · [\d,]+ MB[\s\S]*Đã tải/);
+    await expect.poll(() => page.getByTestId('storage-used').innerText()).toMatch(/^Đã dùng [\d,]+ (MB|GB) \/ [\d,]+ (MB|GB)$/);
+    await screenshot(page, 'downloads-page');
+
+    // No network at all: the video host is down and the site unreachable. The installed app reopens.
+    await host.close();
+    await context.setOffline(true);
+    await page.goto(`/xem-phim/${slug}/tap-1`);
+    await page.getByTestId('playing-download').waitFor({ timeout: 30_000 });
+    const video = page.getByTestId('video');
+    await tap(page, page.getByTestId('big-play'));
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 }).toBeGreaterThan(0.5);
+    expect(await video.evaluate((v: HTMLVideoElement) => Math.round(v.duration))).toBe(LONG_SEGMENTS * 4);
+    // Seek far into it: it plays from there, from the device.
+    await video.evaluate((v: HTMLVideoElement) => {
+      v.currentTime = 1801;
+    });
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 }).toBeGreaterThan(1802);
+    expect(await video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(false);
+    // The stream's subtitles came along.
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => Array.from(v.textTracks).map((t) => t.language))).toContain('vi');
+    await screenshot(page, 'downloads-offline-playing');
+
+    // Delete it (offline): every byte goes, the storage falls.
+    await page.goto('/tai-ve');
+    await row.waitFor();
+    const before = await storageUsage(page);
+    expect(await ourCaches(page)).toHaveLength(1);
+    await tap(page, row.getByRole('button', { name: 'Xóa', exact: true }));
+    await page.getByText('Chưa có phim nào được tải về.', { exact: false }).waitFor();
+    expect(await ourCaches(page)).toEqual([]);
+    await expect.poll(() => storageUsage(page), { timeout: 20_000 }).toBeLessThan(before - 20 * 1024 * 1024);
+    await context.setOffline(false);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('pause, reload and resume: nothing stored is fetched again; a full device pauses with "Hết dung lượng"', {
+    timeout: 300_000,
+  }, async () => {
+    const slow = await startHlsHost(longEpisodeRoutes(), { delay: (p) => (p.endsWith('.ts') ? 25 : 0) });
+    try {
+      const slug = films[1]!;
+      await setEpisodeLinks(slug, 1, [{ name: 'Server A', m3u8: `${slow.origin}/ep/master.m3u8` }]);
+      const { page, context } = await b.newPage(PHONE_HTTPS);
+      await signInByTouch(page, DEMO.vip2);
+      await page.goto(`/xem-phim/${slug}/tap-1`);
+      await download(page, /^180p · ~/);
+      await expect.poll(() => downloadState(page), { timeout: 60_000 }).toMatch(/^Đang tải ([1-9]\d)%$/);
+      // Pause: what is in flight is finished and kept, nothing new starts.
+      await tap(page, page.getByTestId('download-state'));
+      await expect.poll(() => downloadState(page)).toBe('Tạm dừng');
+      const storedAt = async () =>
+        page.evaluate(async () => {
+          const name = (await caches.keys()).find((k) => k.startsWith('pv-dl-'));
+          return name ? (await (await caches.open(name)).keys()).length : 0;
+        });
+      await expect
+        .poll(async () => [await storedAt(), slow.requests.length], { interval: 1000 })
+        .toEqual([await storedAt(), slow.requests.length]);
+      const pausedAt = slow.requests.length;
+      // The tab reloads (closed and reopened): still paused, nothing fetched.
+      await page.reload();
+      await expect.poll(() => downloadState(page)).toBe('Tạm dừng');
+      expect(slow.requests.length).toBe(pausedAt);
+      // Resume from /tai-ve, then reload in the middle: the queue continues by itself.
+      await page.goto('/tai-ve');
+      await tap(page, page.getByRole('button', { name: 'Tiếp tục' }));
+      await expect.poll(() => downloadState(page), { timeout: 30_000 }).toMatch(/^Đang tải \d+%$/);
+      await page.reload();
+      await expect.poll(() => downloadState(page), { timeout: 240_000, interval: 500 }).toBe('Đã tải');
+      const segments = slow.requests.filter((r) => /^\/ep\/180p\/seg\d+\.ts$/.test(r));
+      expect(new Set(segments).size).toBe(LONG_SEGMENTS);
+      // Paused and resumed: nothing twice. A reload cuts the few requests in flight (never stored), at most 4.
+      expect(repeated(segments).length).toBeLessThanOrEqual(4);
+      expect(repeated(segments.slice(0, pausedAt))).toEqual([]);
+
+      // A full device: the quota shrinks under a new download, which pauses with "Hết dung lượng".
+      const slug2 = films[2]!;
+      await setEpisodeLinks(slug2, 1, [{ name: 'Server A', m3u8: `${slow.origin}/ep/master.m3u8` }]);
+      await page.goto(`/xem-phim/${slug2}/tap-1`);
+      await download(page, /^360p · ~/);
+      await expect.poll(() => downloadState(page), { timeout: 60_000 }).toMatch(/^Đang tải ([3-9]|\d\d)%$/);
+      const cdp = await context.newCDPSession(page);
+      const origin = new URL(page.url()).origin;
+      const usage = await storageUsage(page);
+      await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: usage + 2 * 1024 * 1024 });
+      await expect.poll(() => downloadState(page), { timeout: 60_000 }).toBe('Tạm dừng');
+      await page
+        .getByText(/^Hết dung lượng/)
+        .first()
+        .waitFor();
+      await screenshot(page, 'downloads-quota');
+      // Nothing else was harmed: the first episode is whole.
+      await page.goto('/tai-ve');
+      const rows = page.getByTestId('download-row');
+      await expect.poll(() => rows.count()).toBe(2);
+      expect(await rows.filter({ hasText: 'Đã tải' }).count()).toBe(1);
+      // Before starting, a level that does not fit is refused.
+      const slug3 = films[3]!;
+      await setEpisodeLinks(slug3, 1, [{ name: 'Server A', m3u8: `${slow.origin}/ep/master.m3u8` }]);
+      await page.goto(`/xem-phim/${slug3}/tap-1`);
+      await tap(page, page.getByRole('button', { name: 'Tải về', exact: true }));
+      await page
+        .getByRole('dialog')
+        .getByText(/^Hết dung lượng/)
+        .waitFor();
+      expect(await page.getByRole('dialog').getByRole('button', { name: /^540p/ }).isDisabled()).toBe(true);
+      await cdp.send('Storage.overrideQuotaForOrigin', { origin });
+      await context.close();
+    } finally {
+      await slow.close();
+    }
+  });
+
+  test('no VIP: an upsell to the plans (visitors: sign in first); the plans list the perk', { timeout: 120_000 }, async () => {
+    const slug = films[4]!;
+    await setEpisodeLinks(slug, 1, [{ name: 'Server A', m3u8: `${host.origin}/ep/master.m3u8` }]);
+    const { page, context } = await b.newPage(PHONE_HTTPS);
+    await page.goto(`/xem-phim/${slug}/tap-1`);
+    await tap(page, page.getByRole('button', { name: 'Tải về', exact: true }));
+    await page.getByText('Tải phim về xem offline là quyền lợi của thành viên VIP.', { exact: false }).waitFor();
+    await tap(page, page.locator('.dl-upsell').getByRole('link', { name: 'Đăng nhập' }));
+    await page.waitForURL(/\/dang-nhap/);
+    await signInByTouch(page, DEMO.user);
+    await page.waitForURL(new RegExp(`/xem-phim/${slug}/tap-1`));
+    await tap(page, page.getByRole('button', { name: 'Tải về', exact: true }));
+    await page.getByText('Tải phim về xem offline là quyền lợi của thành viên VIP.', { exact: false }).waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await tap(page, page.getByRole('link', { name: 'Xem các gói VIP' }));
+    await page.waitForURL(/\/dang-ky-goi-vip$/);
+    await expect.poll(() => page.getByText('Tải phim về xem offline').count()).toBe(2);
+    expect(await ourCaches(page)).toEqual([]);
+    await context.close();
+  });
+
+  test('a host without CORS and an embed-only episode are refused with their reason, nothing stored', { timeout: 120_000 }, async () => {
+    const closed = await startHlsHost(longEpisodeRoutes(), { cors: false });
+    try {
+      const [noCors, embedOnly] = [films[5]!, films[6]!];
+      await setEpisodeLinks(noCors, 1, [{ name: 'Server A', m3u8: `${closed.origin}/ep/master.m3u8` }]);
+      await setEpisodeLinks(embedOnly, 1, [{ name: 'Server A', m3u8: '', embed: `${host.origin}/embed/1` }]);
+      const { page, context } = await b.newPage(PHONE_HTTPS);
+      await signInByTouch(page, DEMO.vip1);
+      await page.goto(`/xem-phim/${noCors}/tap-1`);
+      await tap(page, page.getByRole('button', { name: 'Tải về', exact: true }));
+      await page.getByRole('dialog').getByText('Nguồn này không cho phép tải về').waitFor();
+      expect(await page.getByRole('dialog').getByRole('button', { name: /^\d+p/ }).count()).toBe(0);
+      await screenshot(page, 'downloads-no-cors');
+      await tap(page, page.getByRole('button', { name: 'Đóng' }));
+      expect(await ourCaches(page)).toEqual([]);
+
+      await page.goto(`/xem-phim/${embedOnly}/tap-1`);
+      const button = page.getByRole('button', { name: 'Tải về', exact: true });
+      await button.waitFor();
+      await expect.poll(() => button.isDisabled()).toBe(true);
+      await page.getByText('Tập này chỉ có trình phát nhúng của nguồn nên không tải về được.').waitFor();
+      await page.goto('/tai-ve');
+      await page.getByText('Chưa có phim nào được tải về.', { exact: false }).waitFor();
+      await context.close();
+    } finally {
+      await closed.close();
+    }
+  });
+});
