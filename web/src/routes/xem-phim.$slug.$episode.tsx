@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, notFound } from '@tanstack/react-router';
-import { episodeDownload, filmComments } from '../app/film-slots';
+import { filmComments } from '../app/film-slots';
+import { episodeDownload } from '../app/watch-slots';
 import { filmQuery } from '../features/catalogue/api/catalogue-queries';
 import { WatchPage } from '../features/player/components/watch-page';
 import { parseEpisodeSegment } from '../features/player/episode-segment';

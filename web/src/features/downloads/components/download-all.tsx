@@ -1,5 +1,5 @@
 import { useRouterState } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { FilmDetailResponse } from '../../../../../worker/schemas/catalogue';
 import { canDownload } from '../../../lib/downloads/access';
 import { downloadId, downloadsSupported, useDownloads } from '../../../lib/downloads/store';
@@ -8,7 +8,7 @@ import { toast } from '../../../lib/toast';
 import type { Probe } from '../engine/downloader';
 import { DownloadProblem, type Level } from '../engine/levels';
 import { Upsell } from './download-button';
-import { QualityDialog } from './quality-dialog';
+import QualityDialog from './quality-dialog';
 import './downloads.css';
 
 const engine = () => import('../engine/downloader');
@@ -20,41 +20,36 @@ function sameQuality(levels: Level[], height: number): Level {
 }
 
 /**
- * "Tải cả phim" on the film page: every episode of one server (the first that has streams), in the quality
- * picked once (the first episode's levels; each other episode at the same height or the nearest below).
- * Episodes already on the device are skipped; the queue runs one episode after another.
+ * What "Tải cả phim" does (download-slot.tsx draws the button; this loads on each tap): every episode of one
+ * server (the first that has streams), in the quality picked once (the first episode's levels; each other
+ * episode at the same height or the nearest below). Episodes already on the device are skipped; the queue
+ * runs one episode after another. Without VIP: the upsell.
  */
-export default function DownloadAll({
-  film,
-  warmPlayer,
-  openAtOnce,
-}: {
-  film: FilmDetailResponse;
-  warmPlayer?: () => void;
-  openAtOnce?: boolean;
-}) {
+export default function DownloadAll({ film, warmPlayer }: { film: FilmDetailResponse; warmPlayer?: () => void }) {
   const session = useSession();
   const here = useRouterState({ select: (s) => s.location.href });
   const existing = useDownloads();
-  const [open, setOpen] = useState(!!openAtOnce && canDownload(session));
-  const [upsell, setUpsell] = useState(!!openAtOnce && !canDownload(session));
+  const allowed = canDownload(session);
+  const [closed, setClosed] = useState(false);
   const server = film.datafilm.servers.find((s) => s.linkfilms.some((e) => e.link_m3u8));
   const episodes = server?.linkfilms.filter((e) => e.link_m3u8) ?? [];
   const slug = film.datafilm.slug;
-  const missing = episodes.filter((e) => !existing?.some((r) => r.id === downloadId(slug, e.episode)));
+  const missing = existing ? episodes.filter((e) => !existing.some((r) => r.id === downloadId(slug, e.episode))) : [];
+  const supported = downloadsSupported();
 
-  if (!server) {
-    return (
-      <span className="dl-episode">
-        <button type="button" className="btn btn-ghost" disabled aria-describedby="dl-all-reason">
-          Tải cả phim
-        </button>
-        <span id="dl-all-reason" className="dl-note muted">
-          {MESSAGES_EMBED}
-        </span>
-      </span>
-    );
-  }
+  // Said once, when the list is known: nothing left to download, or a browser that cannot.
+  const told = useRef(false);
+  const title = film.datafilm.title;
+  useEffect(() => {
+    if (told.current || !allowed || !existing) return;
+    told.current = true;
+    if (!supported) toast.error('Trình duyệt này không hỗ trợ tải phim về.');
+    else if (missing.length === 0) toast(`Mọi tập của ${title} đã có trong mục Phim đã tải.`);
+  }, [allowed, existing, supported, missing.length, title]);
+
+  if (closed || !server) return null;
+  if (!allowed) return <Upsell signedIn={!!session} redirect={here} onClose={() => setClosed(true)} />;
+  if (!existing || !supported || missing.length === 0) return null;
 
   const queueAll = async (level: Level, probe: Probe) => {
     warmPlayer?.();
@@ -84,38 +79,12 @@ export default function DownloadAll({
     if (failed.length) toast.error(`Không tải được ${failed.length} tập. ${failed.slice(0, 2).join('; ')}`);
   };
 
-  const start = () => {
-    if (!canDownload(session)) {
-      setUpsell(true);
-      return;
-    }
-    if (!downloadsSupported()) {
-      toast.error('Trình duyệt này không hỗ trợ tải phim về.');
-      return;
-    }
-    if (missing.length === 0) {
-      toast(`Mọi tập của ${film.datafilm.title} đã có trong mục Phim đã tải.`);
-      return;
-    }
-    setOpen(true);
-  };
-
   return (
-    <span className="dl-episode">
-      <button type="button" className="btn btn-ghost" onClick={start} data-testid="download-all">
-        Tải cả phim
-      </button>
-      {upsell && <Upsell signedIn={!!session} redirect={here} onClose={() => setUpsell(false)} />}
-      {open && missing[0] && (
-        <QualityDialog
-          title={`${film.datafilm.title} (${missing.length} tập)`}
-          m3u8={missing[0].link_m3u8}
-          onClose={() => setOpen(false)}
-          onPick={queueAll}
-        />
-      )}
-    </span>
+    <QualityDialog
+      title={`${film.datafilm.title} (${missing.length} tập)`}
+      m3u8={missing[0]!.link_m3u8}
+      onClose={() => setClosed(true)}
+      onPick={queueAll}
+    />
   );
 }
-
-const MESSAGES_EMBED = 'Phim này chỉ có trình phát nhúng của nguồn nên không tải về được.';

@@ -1,5 +1,5 @@
 import { Link, useRouterState } from '@tanstack/react-router';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { FilmDetailResponse } from '../../../../../worker/schemas/catalogue';
 import { canDownload } from '../../../lib/downloads/access';
 import { downloadsSupported, useDownload } from '../../../lib/downloads/store';
@@ -7,10 +7,10 @@ import { useSession } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
 import { MESSAGES } from '../engine/levels';
 import { ERROR_HELP, QUOTA_HELP, stateLabel } from './labels';
-import { QualityDialog } from './quality-dialog';
 import './downloads.css';
 
 const engine = () => import('../engine/downloader');
+const QualityDialog = lazy(() => import('./quality-dialog'));
 
 export interface EpisodeDownloadProps {
   film: FilmDetailResponse;
@@ -21,8 +21,6 @@ export interface EpisodeDownloadProps {
   embed: string;
   /** Keeps the player's script on the device for offline playback (fetched once through the service worker). */
   warmPlayer?: () => void;
-  /** A tap that came before this component loaded (the lazy slot remembers it). */
-  openAtOnce?: boolean;
 }
 
 /**
@@ -30,11 +28,11 @@ export interface EpisodeDownloadProps {
  * "Đang tải 42%", "Tạm dừng", "Lỗi · Thử lại", "Đã tải"); a tap pauses, resumes or retries. Members without
  * VIP are told it is a VIP perk (visitors: sign in first); an embed-only episode says why it cannot.
  */
-export default function DownloadButton({ film, episode, server, m3u8, embed, warmPlayer, openAtOnce }: EpisodeDownloadProps) {
+export default function DownloadButton({ film, episode, server, m3u8, embed, warmPlayer }: EpisodeDownloadProps) {
   const session = useSession();
   const record = useDownload(film.datafilm.slug, episode);
-  const [open, setOpen] = useState(!!openAtOnce && canDownload(session));
-  const [upsell, setUpsell] = useState(!!openAtOnce && !canDownload(session));
+  const [open, setOpen] = useState(false);
+  const [upsell, setUpsell] = useState(false);
   const here = useRouterState({ select: (s) => s.location.href });
 
   if (!record && !m3u8) {
@@ -103,16 +101,18 @@ export default function DownloadButton({ film, episode, server, m3u8, embed, war
       </button>
       {upsell && <Upsell signedIn={!!session} redirect={here} onClose={() => setUpsell(false)} />}
       {open && canDownload(session) && (
-        <QualityDialog
-          title={`${film.datafilm.title} - Tập ${episode}`}
-          m3u8={m3u8}
-          onClose={() => setOpen(false)}
-          onPick={async (level, probe) => {
-            warmPlayer?.();
-            await (await engine()).startDownload({ film, episode, server, m3u8, probe, level });
-            toast.success(`Đang tải về Tập ${episode}. Xem tiến độ ở mục Phim đã tải.`);
-          }}
-        />
+        <Suspense fallback={null}>
+          <QualityDialog
+            title={`${film.datafilm.title} - Tập ${episode}`}
+            m3u8={m3u8}
+            onClose={() => setOpen(false)}
+            onPick={async (level, probe) => {
+              warmPlayer?.();
+              await (await engine()).startDownload({ film, episode, server, m3u8, probe, level });
+              toast.success(`Đang tải về Tập ${episode}. Xem tiến độ ở mục Phim đã tải.`);
+            }}
+          />
+        </Suspense>
       )}
     </span>
   );

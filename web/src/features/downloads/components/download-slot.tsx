@@ -1,40 +1,37 @@
-// The download actions as the routes compose them into the watch and film pages (issue 26). The actions
-// themselves (download-button.tsx, download-all.tsx, the quality dialog, the store) load with import()
-// after the page has hydrated, so no page's first-load JavaScript grows; until then (and on the host) the
-// same button is drawn, and a tap on it is kept and acted on once the code is there.
-import { type ComponentType, lazy, Suspense, useState } from 'react';
+// "Tải cả phim" as the film page shows it (issue 26): the button is drawn with the page (and by the host), so
+// a tap always lands on it; what it does (the store, the quality dialog, the downloader) loads with import()
+// on the tap, so the film page's first-load JavaScript does not grow.
+import { lazy, Suspense, useState } from 'react';
 import type { FilmDetailResponse } from '../../../../../worker/schemas/catalogue';
-import type { EpisodeDownloadProps } from './download-button';
+import { MESSAGES_EMBED_FILM } from './labels';
 
-const LazyEpisode = lazy(() => import('./download-button'));
-const LazyAll = lazy(() => import('./download-all')) as ComponentType<{
-  film: FilmDetailResponse;
-  warmPlayer?: () => void;
-  openAtOnce?: boolean;
-}>;
+const DownloadAll = lazy(() => import('./download-all'));
 
-function Placeholder({ label, onTap, large }: { label: string; onTap: () => void; large?: boolean }) {
+export function FilmDownload({ film, warmPlayer }: { film: FilmDetailResponse; warmPlayer?: () => void }) {
+  const [taps, setTaps] = useState(0);
+  const playable = film.datafilm.servers.some((s) => s.linkfilms.some((e) => e.link_m3u8));
   return (
-    <button type="button" className={`btn ${large ? '' : 'btn-sm '}btn-ghost`} onClick={onTap}>
-      {label}
-    </button>
-  );
-}
-
-export function EpisodeDownload(props: Omit<EpisodeDownloadProps, 'openAtOnce'>) {
-  const [tapped, setTapped] = useState(false);
-  return (
-    <Suspense fallback={<Placeholder label="Tải về" onTap={() => setTapped(true)} />}>
-      <LazyEpisode {...props} openAtOnce={tapped} />
-    </Suspense>
-  );
-}
-
-export function FilmDownload(props: { film: FilmDetailResponse; warmPlayer?: () => void }) {
-  const [tapped, setTapped] = useState(false);
-  return (
-    <Suspense fallback={<Placeholder label="Tải cả phim" large onTap={() => setTapped(true)} />}>
-      <LazyAll {...props} openAtOnce={tapped} />
-    </Suspense>
+    <span className="dl-episode">
+      <button
+        type="button"
+        className="btn btn-ghost"
+        onClick={() => setTaps((n) => n + 1)}
+        disabled={!playable}
+        aria-describedby={playable ? undefined : 'dl-all-reason'}
+        data-testid="download-all"
+      >
+        Tải cả phim
+      </button>
+      {!playable && (
+        <span id="dl-all-reason" className="dl-note muted">
+          {MESSAGES_EMBED_FILM}
+        </span>
+      )}
+      {taps > 0 && (
+        <Suspense fallback={null}>
+          <DownloadAll key={taps} film={film} warmPlayer={warmPlayer} />
+        </Suspense>
+      )}
+    </span>
   );
 }

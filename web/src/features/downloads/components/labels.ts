@@ -29,3 +29,5 @@ export const ERROR_HELP: Record<string, string> = {
 };
 
 export const qualityLabel = (height: number) => (height > 0 ? `${height}p` : 'Chất lượng gốc');
+
+export const MESSAGES_EMBED_FILM = 'Phim này chỉ có trình phát nhúng của nguồn nên không tải về được.';

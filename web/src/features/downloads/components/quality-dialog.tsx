@@ -12,7 +12,7 @@ const engine = () => import('../engine/downloader');
  * download. A source that refuses cross-origin reads, a live stream or a full device is said here, before
  * anything is stored.
  */
-export function QualityDialog({
+export default function QualityDialog({
   title,
   m3u8,
   onPick,
