@@ -222,6 +222,74 @@ describe('downloads (phone)', () => {
     }
   });
 
+  test('"Tải cả phim" queues every episode of one server; offline, the next episode is the next one on the device', {
+    timeout: 240_000,
+  }, async () => {
+    const short = await startHlsHost(longEpisodeRoutes(10));
+    try {
+      // A series with a few episodes, every episode moved to one server on the test host.
+      const list = (await (await fetch(`${b.baseURL()}/api/product/product-phimbo`)).json()) as { data: { slug: string; VIP1: number }[] };
+      let slug = '';
+      let episodes: number[] = [];
+      for (const film of list.data.filter((f) => f.VIP1 === 0).reverse()) {
+        const detail = (await (await fetch(`${b.baseURL()}/api/product/${film.slug}`)).json()) as {
+          datafilm: { servers: { linkfilms: { episode: number }[] }[] };
+        };
+        episodes = [...new Set(detail.datafilm.servers.flatMap((s) => s.linkfilms.map((e) => e.episode)))].sort((x, y) => x - y);
+        slug = film.slug;
+        if (episodes.length > 1 && episodes.length <= 6) break;
+      }
+      expect(episodes.length).toBeGreaterThan(1);
+      for (const episode of episodes) await setEpisodeLinks(slug, episode, [{ name: 'Server A', m3u8: `${short.origin}/ep/master.m3u8` }]);
+      const { page, context } = await b.newPage(PHONE_HTTPS);
+      await signInByTouch(page, DEMO.admin);
+      await page.goto(`/${slug}`);
+      await waitForServiceWorker(page);
+      await tap(page, page.getByRole('button', { name: 'Tải cả phim' }));
+      const dialog = page.getByRole('dialog');
+      await tap(page, dialog.getByRole('button', { name: /^180p · ~/ }));
+      await dialog.waitFor({ state: 'hidden' });
+      await page.goto('/tai-ve');
+      const states = page.getByTestId('download-state');
+      await expect.poll(() => states.allInnerTexts(), { timeout: 180_000 }).toEqual(episodes.map(() => 'Đã tải'));
+      expect(await page.getByRole('heading', { level: 2 }).allInnerTexts()).toHaveLength(1);
+      await screenshot(page, 'downloads-film');
+
+      await short.close();
+      await context.setOffline(true);
+      await page.goto(`/xem-phim/${slug}/tap-${episodes[0]}`);
+      await page.getByTestId('playing-download').waitFor({ timeout: 30_000 });
+      await tap(page, page.getByTestId('next-episode'));
+      await page.waitForURL(new RegExp(`/xem-phim/${slug}/tap-${episodes[1]}`));
+      await page.getByTestId('playing-download').waitFor();
+      await expect
+        .poll(() => page.getByTestId('video').evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 })
+        .toBeGreaterThan(0.5);
+      await context.setOffline(false);
+      await context.close();
+    } finally {
+      await short.close();
+    }
+  });
+
+  test("a demo film's own clip (a link relative to the site) downloads at 360p and plays from the device", {
+    timeout: 120_000,
+  }, async () => {
+    const slug = films[7]!;
+    const { page, context } = await b.newPage(PHONE);
+    await signInByTouch(page, DEMO.vip2);
+    await page.goto(`/xem-phim/${slug}/tap-1`);
+    await download(page, /^360p · ~/);
+    await expect.poll(() => downloadState(page), { timeout: 60_000 }).toBe('Đã tải');
+    await page.reload();
+    await page.getByTestId('playing-download').waitFor();
+    await tap(page, page.getByTestId('big-play'));
+    await expect
+      .poll(() => page.getByTestId('video').evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 })
+      .toBeGreaterThan(0.5);
+    await context.close();
+  });
+
   test('no VIP: an upsell to the plans (visitors: sign in first); the plans list the perk', { timeout: 120_000 }, async () => {
     const slug = films[4]!;
     await setEpisodeLinks(slug, 1, [{ name: 'Server A', m3u8: `${host.origin}/ep/master.m3u8` }]);

@@ -36,8 +36,10 @@ export default function QualityDialog({
       .then((e) => e.probe(m3u8))
       .then(
         (p) => live && setProbe(p),
-        (error: unknown) =>
-          live && setProblem(error instanceof DownloadProblem ? error.message : 'Không đọc được nguồn phim. Hãy thử lại sau.'),
+        (error: unknown) => {
+          if (!(error instanceof DownloadProblem)) console.error('[tải về] nguồn phim', error);
+          if (live) setProblem(error instanceof DownloadProblem ? error.message : 'Không đọc được nguồn phim. Hãy thử lại sau.');
+        },
       );
     return () => {
       live = false;

@@ -66,7 +66,9 @@ async function fetchText(url: string): Promise<string> {
 /** The quality dialog's data: levels, duration and free space. Stores nothing. */
 export async function probe(m3u8: string): Promise<Probe> {
   if (!m3u8) throw new DownloadProblem(MESSAGES.embed, 'embed');
-  const master = readMaster(await fetchText(m3u8), m3u8);
+  // Links may be relative to the site (the demo clip is served by the app itself, decision 0005).
+  const url = new URL(m3u8, location.href).href;
+  const master = readMaster(await fetchText(url), url);
   const first = master.levels[0]!;
   const media = localMediaPlaylist(await fetchText(first.url), first.url, 'v');
   if (first.bandwidth === 0) {
