@@ -10,7 +10,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createClient } from '@libsql/client';
-import { inject } from 'vitest';
 
 export const DEMO_HLS = resolve(import.meta.dirname, '../../../demo/hls');
 
@@ -134,8 +133,11 @@ export async function setEpisodeLinks(
   slug: string,
   episode: number,
   servers: { name: string; m3u8: string; embed?: string }[],
+  /** The product's database (tests: the one global-setup started; benches pass theirs). */
+  databaseFile?: string,
 ): Promise<void> {
-  const db = createClient({ url: `file:${inject('databaseFile')}` });
+  const file = databaseFile ?? (await import('vitest')).inject('databaseFile');
+  const db = createClient({ url: `file:${file}` });
   try {
     const film = await db.execute({ sql: 'SELECT id FROM films WHERE slug = ?', args: [slug] });
     const filmId = film.rows[0]?.id;

@@ -1,3 +1,4 @@
+/// <reference path="./m3u8-parser.d.ts" />
 // Reading a stream's playlists (m3u8-parser, not regexes) and writing the episode's local copies: what to
 // fetch, under which local path, and the playlists hls.js will read from the device. Pure: no DOM, no fetch
 // (tests/unit/download-plan.test.ts).
