@@ -67,17 +67,18 @@ try {
   const before = await plainLoop();
 
   // The download, as a viewer starts it.
-  await page.evaluate(() => {
-    const w = window as unknown as { longest: { ms: number; at: number }; observer: PerformanceObserver };
-    w.longest = { ms: 0, at: 0 };
-    w.observer = new PerformanceObserver((entries) => {
-      for (const e of entries.getEntries()) if (e.duration > w.longest.ms) w.longest = { ms: e.duration, at: e.startTime };
-    });
-    w.observer.observe({ type: 'longtask' });
-  });
   await page.getByRole('button', { name: 'Tải về', exact: true }).click();
   const level = page.getByRole('dialog').getByRole('button', { name: new RegExp(`^${LEVEL} · ~`) });
   await level.waitFor();
+  // Long tasks from the tap on the level to the end (the dialog's own opening is not the download).
+  await page.evaluate(() => {
+    const w = window as unknown as { longTasks: { ms: number; at: number }[]; observer: PerformanceObserver };
+    w.longTasks = [];
+    w.observer = new PerformanceObserver((entries) => {
+      for (const e of entries.getEntries()) w.longTasks.push({ ms: e.duration, at: e.startTime });
+    });
+    w.observer.observe({ type: 'longtask' });
+  });
   const heap: number[] = [];
   const sampleHeap = async () => {
     const { metrics } = await cdp.send('Performance.getMetrics');
@@ -85,27 +86,39 @@ try {
   };
   await sampleHeap();
   const started = Date.now();
+  const clickedAt = await page.evaluate(() => performance.now());
   await level.click();
   const state = page.getByTestId('download-state');
   for (;;) {
-    await new Promise((r) => setTimeout(r, 1000));
-    await sampleHeap();
+    await new Promise((r) => setTimeout(r, 250));
+    if (heap.length < (Date.now() - started) / 1000) await sampleHeap();
+    else continue;
     const text = await state.innerText().catch(() => '');
     if (text === 'Đã tải') break;
     if (/Lỗi|Tạm dừng/.test(text)) throw new Error(`the download stopped: ${text}`);
     if (Date.now() - started > 600_000) throw new Error('the download took over 10 minutes');
   }
-  // The store's own figures: bytes stored and the time from the first record to the last progress write.
+  // The store's own figures: bytes stored, and when the episode was recorded done (the page's clock).
   const stored = await page.evaluate(async () => {
     const name = (await caches.keys()).find((k) => k.startsWith('pv-dl-'))!;
     const cache = await caches.open(name);
     let bytes = 0;
     for (const request of await cache.keys())
       if (/\/v\/\d+\.ts$/.test(request.url)) bytes += (await (await cache.match(request))!.blob()).size;
-    const w = window as unknown as { longest: { ms: number } };
-    return { bytes, longest: w.longest.ms };
+    const db = await new Promise<IDBDatabase>((ok, ko) => {
+      const open = indexedDB.open('phimviet-downloads');
+      open.onsuccess = () => ok(open.result);
+      open.onerror = () => ko(open.error);
+    });
+    const record = await new Promise<{ updatedAt: number }>((ok) => {
+      const get = db.transaction('episodes').objectStore('episodes').getAll();
+      get.onsuccess = () => ok(get.result[0]);
+    });
+    db.close();
+    const w = window as unknown as { longTasks: { ms: number; at: number }[] };
+    return { bytes, doneAt: record.updatedAt, longTasks: w.longTasks };
   });
-  const downloadMs = Date.now() - started;
+  const downloadMs = stored.doneAt - started;
   const after = await plainLoop();
 
   const rate = (bytes: number, ms: number) => bytes / (1024 * 1024) / (ms / 1000);
@@ -115,10 +128,12 @@ try {
     `plain loop (fetch + arrayBuffer, one at a time): ${rate(before.bytes, before.ms).toFixed(1)} MB/s before, ${rate(after.bytes, after.ms).toFixed(1)} MB/s after (${mb(before.bytes)} MB)`,
   );
   console.log(
-    `download (tap → "Đã tải", ${mb(stored.bytes)} MB stored in Cache Storage, 4 at once): ${(downloadMs / 1000).toFixed(1)} s, ${dlRate.toFixed(1)} MB/s = ${(dlRate / loopRate).toFixed(2)}× the plain loop (goal ≥ 0.8×)`,
+    `download (tap → "Đã tải", ${mb(stored.bytes)} MB stored in Cache Storage, 5 at once): ${(downloadMs / 1000).toFixed(1)} s, ${dlRate.toFixed(1)} MB/s = ${(dlRate / loopRate).toFixed(2)}× the plain loop (goal ≥ 0.8×)`,
   );
+  const longest = Math.max(0, ...stored.longTasks.map((t) => t.ms));
+  const listed = stored.longTasks.map((t) => `${t.ms.toFixed(0)} ms at +${((t.at - clickedAt) / 1000).toFixed(1)} s`).join(', ');
   console.log(
-    `longest task on the page while downloading: ${stored.longest ? `${stored.longest.toFixed(0)} ms` : 'none over 50 ms'} (goal: none over 50 ms)`,
+    `longest task on the page while downloading: ${longest ? `${longest.toFixed(0)} ms` : 'none over 50 ms'} (goal: none over 50 ms)${listed ? `; over 50 ms: ${listed}` : ''}`,
   );
   const quarter = (i: number) => heap[Math.min(heap.length - 1, Math.round((heap.length - 1) * i))]!;
   console.log(

@@ -173,8 +173,8 @@ describe('downloads (phone)', () => {
       await expect.poll(() => downloadState(page), { timeout: 240_000, interval: 500 }).toBe('Đã tải');
       const segments = downloaded();
       expect(new Set(segments).size).toBe(LONG_SEGMENTS);
-      // Paused and resumed: nothing twice. A reload cuts the few requests in flight (never stored), at most 4.
-      expect(repeated(segments).length).toBeLessThanOrEqual(4);
+      // Paused and resumed: nothing twice. A reload cuts the few requests in flight (never stored), at most 5 (the downloader fetches 5 at once).
+      expect(repeated(segments).length).toBeLessThanOrEqual(5);
       expect(repeated(segments.slice(0, pausedAt))).toEqual([]);
 
       // A full device: the quota shrinks under a new download, which pauses with "Hết dung lượng".

@@ -228,6 +228,48 @@ export function useDownloads(): DownloadRecord[] | undefined {
   return list;
 }
 
+/**
+ * A film's episodes that are whole on the device, sorted by episode. Re-renders only when that set changes
+ * (not on every progress write): the watch page reads it.
+ */
+export function useDownloadedEpisodes(slug: string): DownloadRecord[] | undefined {
+  const [done, setDone] = useState<{ key: string; list: DownloadRecord[] } | undefined>(undefined);
+  useEffect(() => {
+    if (!downloadsSupported()) {
+      setDone({ key: '', list: [] });
+      return;
+    }
+    let live = true;
+    let pending: number | undefined;
+    const read = () => {
+      listDownloads().then(
+        (all) => {
+          if (!live) return;
+          const list = all.filter((r) => r.slug === slug && r.state === 'done').sort((a, b) => a.episode - b.episode);
+          const key = list.map((r) => `${r.id}@${r.createdAt}`).join(',');
+          setDone((prev) => (prev?.key === key ? prev : { key, list }));
+        },
+        () => live && setDone({ key: '', list: [] }),
+      );
+    };
+    const schedule = () => {
+      if (pending !== undefined) return;
+      pending = window.setTimeout(() => {
+        pending = undefined;
+        read();
+      }, 250);
+    };
+    read();
+    const stop = onDownloadsChanged(schedule);
+    return () => {
+      live = false;
+      window.clearTimeout(pending);
+      stop();
+    };
+  }, [slug]);
+  return done?.list;
+}
+
 /** One episode's download, if any (undefined while reading or when there is none). */
 export function useDownload(slug: string, episode: number): DownloadRecord | undefined {
   const list = useDownloads();

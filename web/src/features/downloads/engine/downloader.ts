@@ -29,8 +29,8 @@ import {
   renditionsFor,
 } from './hls-plan';
 
-/** Segments fetched at once. */
-export const CONCURRENCY = 4;
+/** Segments fetched at once: browsers open 6 connections per host over HTTP/1.1; one is left for the player. */
+export const CONCURRENCY = 5;
 const RETRIES = 4;
 const LOCK = 'phimviet-downloader';
 

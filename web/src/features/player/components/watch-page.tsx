@@ -8,7 +8,7 @@ import { EpisodeList } from '../../../components/film/episode-list';
 import { SideFilmList } from '../../../components/film/side-film-list';
 import { OfflinePage } from '../../../components/layout/offline-page';
 import { isNetworkError } from '../../../lib/api-client';
-import { offlineUrl, useDownloads } from '../../../lib/downloads/store';
+import { offlineUrl, useDownloadedEpisodes } from '../../../lib/downloads/store';
 import { useOnline } from '../../../lib/online';
 import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
 import { toast } from '../../../lib/toast';
@@ -114,7 +114,7 @@ function Watch({
   const flagged = vipBlockOf(data);
   const ep = useQuery({ ...episodeQuery(film.slug, episode, serverName), enabled: !!current && !flagged });
   // A downloaded copy of this episode plays from the device (online too), whatever the viewer's VIP today.
-  const downloaded = useDownloads()?.filter((r) => r.slug === film.slug && r.state === 'done');
+  const downloaded = useDownloadedEpisodes(film.slug);
   const copy = downloaded?.find((r) => r.episode === episode);
   const online = useOnline();
   const blocked = flagged ?? vipBlockOf(undefined, ep.error);
@@ -172,9 +172,7 @@ function Watch({
   const list = current?.linkfilms ?? [];
   // With no network, up-next is the next episode on the device.
   const nextEpisode =
-    copy && !online
-      ? downloaded?.filter((r) => r.episode > episode).sort((a, b) => a.episode - b.episode)[0]?.episode
-      : list.find((e) => e.episode > episode)?.episode;
+    copy && !online ? downloaded?.find((r) => r.episode > episode)?.episode : list.find((e) => e.episode > episode)?.episode;
   const goNext = useCallback(() => {
     if (nextEpisode === undefined) return;
     continueInto = `${film.slug}/${nextEpisode}`;
