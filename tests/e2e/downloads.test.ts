@@ -222,6 +222,52 @@ describe('downloads (phone)', () => {
     }
   });
 
+  test('two tabs: one downloads, the other waits; the first closes mid-way and the second goes on; deleting while playing frees it', {
+    timeout: 240_000,
+  }, async () => {
+    const slow = await startHlsHost(longEpisodeRoutes(200), { delay: (p) => (p.endsWith('.ts') ? 40 : 0) });
+    try {
+      const slug = films[4]!;
+      await setEpisodeLinks(slug, 1, [{ name: 'Server A', m3u8: `${slow.origin}/ep/master.m3u8` }]);
+      const { page, context } = await b.newPage(PHONE_HTTPS);
+      await signInByTouch(page, DEMO.vip1);
+      // The second tab of the same app is open on /tai-ve.
+      const other = await context.newPage();
+      await other.goto('/tai-ve');
+      await page.goto(`/xem-phim/${slug}/tap-1`);
+      await download(page, /^180p · ~/);
+      await expect.poll(() => downloadState(page), { timeout: 60_000 }).toMatch(/^Đang tải ([1-9]\d?)%$/);
+      // Both tabs see the progress; the lock has one owner.
+      await expect.poll(() => other.getByTestId('download-state').innerText(), { timeout: 10_000 }).toMatch(/^Đang tải \d+%$/);
+      expect(await other.evaluate(async () => (await navigator.locks.query()).held?.length)).toBe(1);
+      // The downloading tab closes: the other one, waiting for the lock, continues where it stopped.
+      await page.close();
+      await expect.poll(() => other.getByTestId('download-state').innerText(), { timeout: 120_000, interval: 500 }).toBe('Đã tải');
+      const segments = slow.requests.filter((r) => /^\/ep\/180p\/seg\d+\.ts$/.test(r));
+      expect(new Set(segments).size).toBe(200);
+      // Only what was in flight when the tab closed (never stored) is asked twice.
+      expect(repeated(segments).length).toBeLessThanOrEqual(5);
+
+      // Deleting while it plays: the bytes go at once; the player says it lost the copy.
+      await other.goto(`/xem-phim/${slug}/tap-1`);
+      await other.getByTestId('playing-download').waitFor();
+      await tap(other, other.getByTestId('big-play'));
+      await expect
+        .poll(() => other.getByTestId('video').evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 })
+        .toBeGreaterThan(0.5);
+      const viewer = await context.newPage();
+      await viewer.goto('/tai-ve');
+      await tap(viewer, viewer.getByRole('button', { name: 'Xóa', exact: true }));
+      await viewer.getByText('Chưa có phim nào được tải về.', { exact: false }).waitFor();
+      expect(await ourCaches(viewer)).toEqual([]);
+      // The watch page hears it and leaves the copy (back to the stream, online here).
+      await other.getByTestId('playing-download').waitFor({ state: 'detached', timeout: 10_000 });
+      await context.close();
+    } finally {
+      await slow.close();
+    }
+  });
+
   test('"Tải cả phim" queues every episode of one server; offline, the next episode is the next one on the device', {
     timeout: 240_000,
   }, async () => {
