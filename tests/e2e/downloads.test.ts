@@ -116,6 +116,18 @@ describe('downloads (phone)', () => {
     // The stream's subtitles came along.
     await expect.poll(() => video.evaluate((v: HTMLVideoElement) => Array.from(v.textTracks).map((t) => t.language))).toContain('vi');
     await screenshot(page, 'downloads-offline-playing');
+    // Progress made offline reaches the member's account when the network returns (the library's outbox).
+    await video.evaluate((v: HTMLVideoElement) => v.pause());
+    await context.setOffline(false);
+    const token = await page.evaluate(() => sessionStorage.getItem('token'));
+    const progress = async () =>
+      (
+        (await (await fetch(`${b.baseURL()}/api/me/progress?slug=${slug}`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+          data: { episode: number; position: number }[];
+        }
+      ).data[0]?.position ?? 0;
+    await expect.poll(progress, { timeout: 30_000 }).toBeGreaterThan(1800);
+    await context.setOffline(true);
 
     // Delete it (offline): every byte goes, the storage falls.
     await page.goto('/tai-ve');
