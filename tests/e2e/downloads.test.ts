@@ -95,6 +95,10 @@ describe('downloads (phone)', () => {
     await page.getByRole('heading', { name: 'Phim đã tải' }).waitFor();
     const row = page.getByTestId('download-row');
     await expect.poll(() => row.innerText()).toMatch(/Tập 1[\s\S]*180p · [\d,]+ MB[\s\S]*Đã tải/);
+    // The size on disk is what was stored: 675 segments of 71–75 KB.
+    const onDisk = Number(/180p · ([\d,]+) MB/.exec(await row.innerText())![1]!.replace(',', '.'));
+    expect(onDisk).toBeGreaterThan(45);
+    expect(onDisk).toBeLessThan(50);
     await expect.poll(() => page.getByTestId('storage-used').innerText()).toMatch(/^Đã dùng [\d,]+ (MB|GB) \/ [\d,]+ (MB|GB)$/);
     await screenshot(page, 'downloads-page');
 

@@ -228,7 +228,9 @@ async function runEpisode(start: DownloadRecord): Promise<void> {
     while (!stop && !failure && next < todo.length) {
       const item = todo[next++]!;
       try {
-        bytes += await fetchInto(cache, prefix, item, abort.signal);
+        // Read the total after the await: several workers add to it.
+        const size = await fetchInto(cache, prefix, item, abort.signal);
+        bytes += size;
         done++;
         await progress();
       } catch (error) {
@@ -257,7 +259,16 @@ async function runEpisode(start: DownloadRecord): Promise<void> {
     await updateDownload(id, { state: 'error', reason: failure, done, bytes });
     return;
   }
+  // Resumed after a closed tab: the last progress write may have missed a few segments' bytes; count the cache.
+  if (stored.size > 0) bytes = await storedBytes(cache);
   await updateDownload(id, { state: 'done', reason: undefined, done: plan.items.length, bytes });
+}
+
+/** Bytes in an episode's cache (each entry's size, read as a disk-backed Blob: nothing held in memory). */
+async function storedBytes(cache: Cache): Promise<number> {
+  let total = 0;
+  for (const request of await cache.keys()) total += (await (await cache.match(request))?.blob())?.size ?? 0;
+  return total;
 }
 
 class SourceError extends Error {}

@@ -392,7 +392,7 @@ function Watch({
                     m3u8: link?.link_m3u8 ?? '',
                     embed: link?.link_embed ?? '',
                   })}
-                <button type="button" className="btn btn-sm btn-ghost" onClick={toggleFullscreen} disabled={!link}>
+                <button type="button" className="btn btn-sm btn-ghost" onClick={toggleFullscreen} disabled={!link && !copy}>
                   Phóng to
                 </button>
                 <button type="button" className="btn btn-sm btn-ghost" aria-pressed={lightsOff} onClick={() => setLightsOff(!lightsOff)}>
