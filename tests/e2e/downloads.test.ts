@@ -284,6 +284,37 @@ describe('downloads (phone)', () => {
     }
   });
 
+  test('a segment that keeps failing: retried, then "Lỗi · Thử lại"; a tap resumes from where it failed', {
+    timeout: 180_000,
+  }, async () => {
+    const routes = longEpisodeRoutes(60);
+    let broken = true;
+    const flaky = await startHlsHost((path, req) => (broken && path === '/ep/180p/seg30.ts' ? { status: 503 } : routes(path, req)));
+    try {
+      const slug = films[5]!;
+      await setEpisodeLinks(slug, 1, [{ name: 'Server A', m3u8: `${flaky.origin}/ep/master.m3u8` }]);
+      const { page, context } = await b.newPage(PHONE_HTTPS);
+      await signInByTouch(page, DEMO.vip1);
+      await page.goto(`/xem-phim/${slug}/tap-1`);
+      await download(page, /^180p · ~/);
+      await expect.poll(() => downloadState(page), { timeout: 60_000 }).toBe('Lỗi · Thử lại');
+      // Retried with backoff before giving up: five tries of the broken segment.
+      expect(flaky.requests.filter((r) => r === '/ep/180p/seg30.ts')).toHaveLength(5);
+      const before = flaky.requests.filter((r) => /^\/ep\/180p\/seg\d+\.ts$/.test(r)).length;
+      broken = false;
+      await tap(page, page.getByTestId('download-state'));
+      await expect.poll(() => downloadState(page), { timeout: 60_000 }).toBe('Đã tải');
+      const segments = flaky.requests.filter((r) => /^\/ep\/180p\/seg\d+\.ts$/.test(r));
+      // After the tap: the failed segment and those never fetched, nothing stored before.
+      expect(repeated(segments.filter((r) => r !== '/ep/180p/seg30.ts'))).toEqual([]);
+      expect(new Set(segments).size).toBe(60);
+      expect(segments.length - before).toBe(60 - (before - 5));
+      await context.close();
+    } finally {
+      await flaky.close();
+    }
+  });
+
   test('"Tải cả phim" queues every episode of one server; offline, the next episode is the next one on the device', {
     timeout: 240_000,
   }, async () => {

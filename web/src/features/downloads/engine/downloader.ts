@@ -215,8 +215,8 @@ async function runEpisode(start: DownloadRecord): Promise<void> {
   };
   const unsubscribe = onDownloadsChanged(() => void check());
   let lastWrite = 0;
-  const progress = async (force = false) => {
-    if (!force && performance.now() - lastWrite < 500) return;
+  const progress = async () => {
+    if (performance.now() - lastWrite < 500) return;
     lastWrite = performance.now();
     record = await updateDownload(id, { done, bytes });
     if (!record) stop ??= new Stop('deleted');
