@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createClient } from '@libsql/client';
+import { inject } from 'vitest';
 
 export const DEMO_HLS = resolve(import.meta.dirname, '../../../demo/hls');
 
@@ -136,7 +137,7 @@ export async function setEpisodeLinks(
   /** The product's database (tests: the one global-setup started; benches pass theirs). */
   databaseFile?: string,
 ): Promise<void> {
-  const file = databaseFile ?? (await import('vitest')).inject('databaseFile');
+  const file = databaseFile ?? inject('databaseFile');
   const db = createClient({ url: `file:${file}` });
   try {
     const film = await db.execute({ sql: 'SELECT id FROM films WHERE slug = ?', args: [slug] });
