@@ -29,7 +29,10 @@ const browser = await chromium.launch({
 try {
   const list = (await (await fetch(`${product.base}/api/product/product-phimle`)).json()) as { data: { slug: string; VIP1: number }[] };
   const slug = list.data.find((f) => f.VIP1 === 0)!.slug;
-  await setEpisodeLinks(slug, 1, [{ name: 'Bench', m3u8: `${host.origin}/ep/master.m3u8` }], product.dbFile);
+  await setEpisodeLinks(slug, 1, [{ name: 'Bench', m3u8: `${host.origin}/ep/master.m3u8` }], {
+    databaseFile: product.dbFile,
+    baseURL: product.base,
+  });
   const context = await browser.newContext({
     viewport: { width: 390, height: 844 },
     deviceScaleFactor: 2,

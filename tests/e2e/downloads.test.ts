@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEMO, freeFilms } from './helpers/accounts';
 import { screenshot, setupBrowser, waitForServiceWorker } from './helpers/browser';
-import { type HlsHost, setEpisodeLinks, startHlsHost } from './helpers/hls-host';
+import { type HlsHost, setEpisodeLinks as setLinks, startHlsHost } from './helpers/hls-host';
 import { LONG_SEGMENTS, longEpisodeRoutes, longMaster, repeated } from './helpers/long-episode';
 import { PHONE, signInByTouch, tap } from './helpers/phone';
 
@@ -16,12 +16,18 @@ const PHONE_HTTPS = { ...PHONE, ignoreHTTPSErrors: true };
 
 let host: HlsHost;
 let films: string[];
+/** The demo films' own links, put back after this file (other files play them). */
+const restores: (() => Promise<void>)[] = [];
+async function setEpisodeLinks(slug: string, episode: number, servers: { name: string; m3u8: string; embed?: string }[]): Promise<void> {
+  restores.push(await setLinks(slug, episode, servers));
+}
 beforeAll(async () => {
   host = await startHlsHost(longEpisodeRoutes());
   films = (await freeFilms(b.baseURL())).slice(0, 8);
 });
 afterAll(async () => {
   await host?.close();
+  for (const restore of restores.reverse()) await restore();
 });
 
 /** What the episode's download button (or the /tai-ve row) says now. */

@@ -127,29 +127,92 @@ export function demoFile(name: string): string | Uint8Array {
 }
 
 /**
- * Points episodes of a demo film at other links, straight in the product's database (the catalogue version's
+ * Points an episode of a demo film at other links, straight in the product's database (the catalogue version's
  * triggers make every cache forget the old links): `servers` in order, each with its m3u8 and embed link.
+ * Returns what puts the film's own links back (other test files play the demo films).
  */
 export async function setEpisodeLinks(
   slug: string,
   episode: number,
   servers: { name: string; m3u8: string; embed?: string }[],
-  /** The product's database (tests: the one global-setup started; benches pass theirs). */
-  databaseFile?: string,
-): Promise<void> {
-  const file = databaseFile ?? inject('databaseFile');
-  const db = createClient({ url: `file:${file}` });
-  try {
+  /** The product (tests: the one global-setup started; a bench passes its own). */
+  product: { databaseFile: string; baseURL: string } = { databaseFile: inject('databaseFile'), baseURL: inject('baseURL') },
+): Promise<() => Promise<void>> {
+  const db = createClient({ url: `file:${product.databaseFile}` });
+  const write = async (rows: { name: string; m3u8: string; embed: string; title?: string }[]) => {
     const film = await db.execute({ sql: 'SELECT id FROM films WHERE slug = ?', args: [slug] });
     const filmId = film.rows[0]?.id;
-    if (filmId === undefined) throw new Error(`no film ${slug}`);
-    await db.execute({ sql: 'DELETE FROM episodes WHERE film_id = ? AND episode = ?', args: [filmId, episode] });
-    for (const s of servers)
-      await db.execute({
-        sql: 'INSERT INTO episodes (film_id, server_name, episode, name, m3u8_url, embed_url) VALUES (?, ?, ?, ?, ?, ?)',
-        args: [filmId, s.name, episode, `Tập ${episode}`, s.m3u8, s.embed ?? ''],
-      });
+    if (filmId === undefined || filmId === null) throw new Error(`no film ${slug}`);
+    const before = await db.execute({
+      sql: 'SELECT server_name, name, m3u8_url, embed_url FROM episodes WHERE film_id = ? AND episode = ? ORDER BY id',
+      args: [filmId, episode],
+    });
+    await db.batch(
+      [
+        { sql: 'DELETE FROM episodes WHERE film_id = ? AND episode = ?', args: [filmId, episode] },
+        ...rows.map((s) => ({
+          sql: 'INSERT INTO episodes (film_id, server_name, episode, name, m3u8_url, embed_url) VALUES (?, ?, ?, ?, ?, ?)',
+          args: [filmId, s.name, episode, s.title ?? `Tập ${episode}`, s.m3u8, s.embed],
+        })),
+      ],
+      'write',
+    );
+    return before.rows.map((r) => ({
+      name: String(r.server_name),
+      title: String(r.name),
+      m3u8: String(r.m3u8_url),
+      embed: String(r.embed_url),
+    }));
+  };
+  try {
+    const original = await write(servers.map((s) => ({ ...s, embed: s.embed ?? '' })));
+    await untilServed(
+      product.baseURL,
+      slug,
+      servers.map((s) => s.name),
+    );
+    return async () => {
+      const again = createClient({ url: `file:${product.databaseFile}` });
+      try {
+        await again.batch(
+          [
+            { sql: 'DELETE FROM episodes WHERE film_id = (SELECT id FROM films WHERE slug = ?) AND episode = ?', args: [slug, episode] },
+            ...original.map((s) => ({
+              sql: 'INSERT INTO episodes (film_id, server_name, episode, name, m3u8_url, embed_url) VALUES ((SELECT id FROM films WHERE slug = ?), ?, ?, ?, ?, ?)',
+              args: [slug, s.name, episode, s.title, s.m3u8, s.embed],
+            })),
+          ],
+          'write',
+        );
+      } finally {
+        again.close();
+      }
+      await untilServed(
+        product.baseURL,
+        slug,
+        original.map((s) => s.name),
+      );
+    };
   } finally {
     db.close();
   }
+}
+
+/**
+ * The product re-reads the catalogue version at most every PUBLIC_CACHE_SECONDS (10 s), so a write made
+ * behind its back is served once that has passed: wait until the film's detail lists these servers (a series'
+ * other episodes may keep other servers: listed too, in any order).
+ */
+async function untilServed(baseURL: string, slug: string, servers: string[]): Promise<void> {
+  const want = JSON.stringify([...new Set(servers)]);
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const detail = (await (await fetch(`${baseURL}/api/product/${slug}`)).json()) as {
+      datafilm?: { servers?: { server_name: string }[] };
+    };
+    const served = detail.datafilm?.servers?.map((s) => s.server_name) ?? [];
+    if (JSON.stringify(served) === want || servers.every((name) => served.includes(name))) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${slug} was not served with the servers ${want} within 30 s`);
 }
