@@ -22,7 +22,7 @@ async function waitFor(url: string, ready: (body: unknown) => boolean, timeoutMs
 }
 
 /** The product as scripts/start.ts runs it (built PWA, demo crawl), on free ports and a temporary database. */
-export async function startProduct(): Promise<{ base: string; stop: () => Promise<void> }> {
+export async function startProduct(): Promise<{ base: string; dbFile: string; stop: () => Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'phimviet-lighthouse-'));
   const [port, demoPort, partyPort, paymentPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const base = `http://localhost:${port}`;
@@ -63,7 +63,7 @@ export async function startProduct(): Promise<{ base: string; stop: () => Promis
     await stop();
     throw error;
   }
-  return { base, stop };
+  return { base, dbFile: join(dir, 'lighthouse.db'), stop };
 }
 
 export const median = (values: number[]) => {

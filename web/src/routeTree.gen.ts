@@ -25,6 +25,7 @@ import { Route as PhimLeRouteImport } from './routes/phim-le'
 import { Route as PhimSapChieuRouteImport } from './routes/phim-sap-chieu'
 import { Route as PhimShowsRouteImport } from './routes/phim-shows'
 import { Route as QuyDinhRouteImport } from './routes/quy-dinh'
+import { Route as TaiVeRouteImport } from './routes/tai-ve'
 import { Route as TuPhimRouteImport } from './routes/tu-phim'
 import { Route as AdminIndexRouteImport } from './routes/admin/index'
 import { Route as AdminAnalyticsRouteImport } from './routes/admin/analytics'
@@ -126,6 +127,11 @@ const PhimShowsRoute = PhimShowsRouteImport.update({
 const QuyDinhRoute = QuyDinhRouteImport.update({
   id: '/quy-dinh',
   path: '/quy-dinh',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const TaiVeRoute = TaiVeRouteImport.update({
+  id: '/tai-ve',
+  path: '/tai-ve',
   getParentRoute: () => rootRouteImport,
 } as any)
 const TuPhimRoute = TuPhimRouteImport.update({
@@ -259,6 +265,7 @@ export interface FileRoutesByFullPath {
   '/phim-sap-chieu': typeof PhimSapChieuRoute
   '/phim-shows': typeof PhimShowsRoute
   '/quy-dinh': typeof QuyDinhRoute
+  '/tai-ve': typeof TaiVeRoute
   '/tu-phim': typeof TuPhimRoute
   '/admin/analytics': typeof AdminAnalyticsRoute
   '/admin/audit': typeof AdminAuditRoute
@@ -298,6 +305,7 @@ export interface FileRoutesByTo {
   '/phim-sap-chieu': typeof PhimSapChieuRoute
   '/phim-shows': typeof PhimShowsRoute
   '/quy-dinh': typeof QuyDinhRoute
+  '/tai-ve': typeof TaiVeRoute
   '/tu-phim': typeof TuPhimRoute
   '/admin/analytics': typeof AdminAnalyticsRoute
   '/admin/audit': typeof AdminAuditRoute
@@ -339,6 +347,7 @@ export interface FileRoutesById {
   '/phim-sap-chieu': typeof PhimSapChieuRoute
   '/phim-shows': typeof PhimShowsRoute
   '/quy-dinh': typeof QuyDinhRoute
+  '/tai-ve': typeof TaiVeRoute
   '/tu-phim': typeof TuPhimRoute
   '/admin/analytics': typeof AdminAnalyticsRoute
   '/admin/audit': typeof AdminAuditRoute
@@ -381,6 +390,7 @@ export interface FileRouteTypes {
     | '/phim-sap-chieu'
     | '/phim-shows'
     | '/quy-dinh'
+    | '/tai-ve'
     | '/tu-phim'
     | '/admin/analytics'
     | '/admin/audit'
@@ -420,6 +430,7 @@ export interface FileRouteTypes {
     | '/phim-sap-chieu'
     | '/phim-shows'
     | '/quy-dinh'
+    | '/tai-ve'
     | '/tu-phim'
     | '/admin/analytics'
     | '/admin/audit'
@@ -460,6 +471,7 @@ export interface FileRouteTypes {
     | '/phim-sap-chieu'
     | '/phim-shows'
     | '/quy-dinh'
+    | '/tai-ve'
     | '/tu-phim'
     | '/admin/analytics'
     | '/admin/audit'
@@ -501,6 +513,7 @@ export interface RootRouteChildren {
   PhimSapChieuRoute: typeof PhimSapChieuRoute
   PhimShowsRoute: typeof PhimShowsRoute
   QuyDinhRoute: typeof QuyDinhRoute
+  TaiVeRoute: typeof TaiVeRoute
   TuPhimRoute: typeof TuPhimRoute
   TheLoaiSlugRoute: typeof TheLoaiSlugRoute
   TimKiemQRoute: typeof TimKiemQRoute
@@ -623,6 +636,13 @@ declare module '@tanstack/react-router' {
       path: '/quy-dinh'
       fullPath: '/quy-dinh'
       preLoaderRoute: typeof QuyDinhRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/tai-ve': {
+      id: '/tai-ve'
+      path: '/tai-ve'
+      fullPath: '/tai-ve'
+      preLoaderRoute: typeof TaiVeRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/tu-phim': {
@@ -835,6 +855,7 @@ const rootRouteChildren: RootRouteChildren = {
   PhimSapChieuRoute: PhimSapChieuRoute,
   PhimShowsRoute: PhimShowsRoute,
   QuyDinhRoute: QuyDinhRoute,
+  TaiVeRoute: TaiVeRoute,
   TuPhimRoute: TuPhimRoute,
   TheLoaiSlugRoute: TheLoaiSlugRoute,
   TimKiemQRoute: TimKiemQRoute,

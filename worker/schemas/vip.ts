@@ -38,7 +38,13 @@ export const PLANS: Record<PlanId, Plan> = {
     monthlyPrice: 69_000,
     channels: '120+ kênh',
     description: 'Xem toàn bộ phim VIP với chất lượng cao, không quảng cáo.',
-    benefits: ['Xem mọi phim VIP', 'Hơn 120 kênh truyền hình', 'Chất lượng Full HD', 'Xem trên điện thoại, máy tính và TV'],
+    benefits: [
+      'Xem mọi phim VIP',
+      'Hơn 120 kênh truyền hình',
+      'Chất lượng Full HD',
+      'Xem trên điện thoại, máy tính và TV',
+      'Tải phim về xem offline',
+    ],
     recommended: false,
     includes: [],
   },
@@ -50,6 +56,7 @@ export const PLANS: Record<PlanId, Plan> = {
     description: 'Mọi quyền lợi của VIP 1, thêm đăng tải phim và kho phim cao cấp mới nhất.',
     benefits: [
       'Mọi quyền lợi của gói VIP 1',
+      'Tải phim về xem offline',
       'Hơn 150 kênh truyền hình',
       'Đăng tải phim lên PhimViet',
       'Kho phim của các kênh cao cấp mới nhất',

@@ -66,8 +66,15 @@ const TYPES: Record<string, string> = {
   key: 'application/octet-stream',
 };
 
-/** Starts the host. `cors: false` answers without Access-Control-Allow-Origin (a host that refuses cross-origin reads). */
-export async function startHlsHost(routes: HostRoutes, options: { cors?: boolean } = {}): Promise<HlsHost> {
+/**
+ * Starts the host. `cors: false` answers without Access-Control-Allow-Origin (a host that refuses cross-origin
+ * reads); `delay` holds each answer for that many milliseconds (a slower network); `port` reuses a port (a
+ * host that comes back after a stop).
+ */
+export async function startHlsHost(
+  routes: HostRoutes,
+  options: { cors?: boolean; delay?: (path: string) => number; port?: number } = {},
+): Promise<HlsHost> {
   const cors = options.cors ?? true;
   const requests: string[] = [];
   const server = createServer(selfSigned(), (req: IncomingMessage, res: ServerResponse) => {
@@ -91,10 +98,16 @@ export async function startHlsHost(routes: HostRoutes, options: { cors?: boolean
       return;
     }
     const ext = path.split('?')[0]!.split('.').pop() ?? '';
-    res.writeHead(200, { 'Content-Type': answer.type ?? TYPES[ext] ?? 'application/octet-stream', 'Cache-Control': 'no-store' });
-    res.end(answer.body);
+    const send = () => {
+      if (res.destroyed) return;
+      res.writeHead(200, { 'Content-Type': answer.type ?? TYPES[ext] ?? 'application/octet-stream', 'Cache-Control': 'no-store' });
+      res.end(answer.body);
+    };
+    const wait = options.delay?.(path) ?? 0;
+    if (wait > 0) setTimeout(send, wait);
+    else send();
   });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  await new Promise<void>((ok) => server.listen(options.port ?? 0, '127.0.0.1', ok));
   const { port } = server.address() as AddressInfo;
   return {
     origin: `https://127.0.0.1:${port}`,
@@ -122,8 +135,10 @@ export async function setEpisodeLinks(
   slug: string,
   episode: number,
   servers: { name: string; m3u8: string; embed?: string }[],
+  /** The product (tests: the one global-setup started; a bench passes its own). */
+  product: { databaseFile: string; baseURL: string } = { databaseFile: inject('databaseFile'), baseURL: inject('baseURL') },
 ): Promise<() => Promise<void>> {
-  const db = createClient({ url: `file:${inject('databaseFile')}` });
+  const db = createClient({ url: `file:${product.databaseFile}` });
   const write = async (rows: { name: string; m3u8: string; embed: string; title?: string }[]) => {
     const film = await db.execute({ sql: 'SELECT id FROM films WHERE slug = ?', args: [slug] });
     const filmId = film.rows[0]?.id;
@@ -152,11 +167,12 @@ export async function setEpisodeLinks(
   try {
     const original = await write(servers.map((s) => ({ ...s, embed: s.embed ?? '' })));
     await untilServed(
+      product.baseURL,
       slug,
       servers.map((s) => s.name),
     );
     return async () => {
-      const again = createClient({ url: `file:${inject('databaseFile')}` });
+      const again = createClient({ url: `file:${product.databaseFile}` });
       try {
         await again.batch(
           [
@@ -172,6 +188,7 @@ export async function setEpisodeLinks(
         again.close();
       }
       await untilServed(
+        product.baseURL,
         slug,
         original.map((s) => s.name),
       );
@@ -183,16 +200,18 @@ export async function setEpisodeLinks(
 
 /**
  * The product re-reads the catalogue version at most every PUBLIC_CACHE_SECONDS (10 s), so a write made
- * behind its back is served once that has passed: wait until the film's detail lists these servers.
+ * behind its back is served once that has passed: wait until the film's detail lists these servers (a series'
+ * other episodes may keep other servers: listed too, in any order).
  */
-async function untilServed(slug: string, servers: string[]): Promise<void> {
+async function untilServed(baseURL: string, slug: string, servers: string[]): Promise<void> {
   const want = JSON.stringify([...new Set(servers)]);
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    const detail = (await (await fetch(`${inject('baseURL')}/api/product/${slug}`)).json()) as {
+    const detail = (await (await fetch(`${baseURL}/api/product/${slug}`)).json()) as {
       datafilm?: { servers?: { server_name: string }[] };
     };
-    if (JSON.stringify(detail.datafilm?.servers?.map((s) => s.server_name)) === want) return;
+    const served = detail.datafilm?.servers?.map((s) => s.server_name) ?? [];
+    if (JSON.stringify(served) === want || servers.every((name) => served.includes(name))) return;
     await new Promise((r) => setTimeout(r, 500));
   }
   throw new Error(`${slug} was not served with the servers ${want} within 30 s`);

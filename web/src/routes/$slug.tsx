@@ -1,5 +1,5 @@
 import { createFileRoute, notFound } from '@tanstack/react-router';
-import { filmComments, filmRating } from '../app/film-slots';
+import { filmComments, filmDownload, filmRating } from '../app/film-slots';
 import { ensureListing, filmQuery } from '../features/catalogue/api/catalogue-queries';
 import { FilmPage } from '../features/catalogue/components/film-page';
 import { ListingPage } from '../features/catalogue/components/listing-page';
@@ -25,6 +25,10 @@ export const Route = createFileRoute('/$slug')({
     const { slug } = Route.useParams();
     const search = Route.useSearch();
     const country = countryListing(slug);
-    return country ? <ListingPage info={country} search={search} /> : <FilmPage slug={slug} rating={filmRating} comments={filmComments} />;
+    return country ? (
+      <ListingPage info={country} search={search} />
+    ) : (
+      <FilmPage slug={slug} rating={filmRating} comments={filmComments} download={filmDownload} />
+    );
   },
 });

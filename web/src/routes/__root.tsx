@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, Outlet, useRouterState } from '@tanstack/react-router';
+import { useEffect } from 'react';
 import { NotFoundPage } from '../components/layout/not-found-page';
 import { OfflineBanner } from '../components/layout/offline-banner';
 import { SiteFooter } from '../components/layout/site-footer';
@@ -24,6 +25,7 @@ export const Route = createRootRouteWithContext<RouterContext>()({
 function RootLayout() {
   // The back office (/admin/*) has its own layout and no public header or footer.
   const publicChrome = useRouterState({ select: (s) => !s.matches.some((m) => m.routeId === '/admin') });
+  useResumeDownloads();
   return (
     <>
       <a href="#main" className="skip-link">
@@ -45,4 +47,17 @@ function RootLayout() {
       <AppToaster />
     </>
   );
+}
+
+/** Unfinished downloads continue once the first page is idle (issue 26); the code loads only then. */
+function useResumeDownloads(): void {
+  useEffect(() => {
+    const start = () => void import('../features/downloads/engine/auto-resume').then((m) => m.resumeDownloads()).catch(() => undefined);
+    if (typeof window.requestIdleCallback === 'function') {
+      const id = window.requestIdleCallback(start, { timeout: 5000 });
+      return () => window.cancelIdleCallback(id);
+    }
+    const t = window.setTimeout(start, 2000);
+    return () => window.clearTimeout(t);
+  }, []);
 }

@@ -1,4 +1,4 @@
-import { createFileRoute, redirect } from '@tanstack/react-router';
+import { createFileRoute, Link, redirect } from '@tanstack/react-router';
 import { AccountPage } from '../features/auth/components/account-page';
 import { PushSwitch } from '../features/library/components/push-switch';
 import { VipAccountSection } from '../features/vip/components/vip-account-section';
@@ -14,6 +14,11 @@ export const Route = createFileRoute('/account')({
         <VipAccountSection />
         <section className="container" aria-label="Thông báo">
           <PushSwitch />
+        </section>
+        <section className="container account-downloads" aria-label="Phim đã tải">
+          <p>
+            Các tập đã tải về máy này để xem khi không có mạng: <Link to="/tai-ve">Phim đã tải</Link>
+          </p>
         </section>
       </>
     );

@@ -1,10 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, notFound } from '@tanstack/react-router';
 import { filmComments } from '../app/film-slots';
+import { episodeDownload } from '../app/watch-slots';
 import { filmQuery } from '../features/catalogue/api/catalogue-queries';
 import { WatchPage } from '../features/player/components/watch-page';
 import { parseEpisodeSegment } from '../features/player/episode-segment';
 import { isNotFound } from '../lib/api-client';
+import { useStoredFilm } from '../lib/downloads/store';
 import { awaitOnFirstLoad } from '../lib/first-load';
 
 export const Route = createFileRoute('/xem-phim/$slug/$episode')({
@@ -23,6 +25,17 @@ export const Route = createFileRoute('/xem-phim/$slug/$episode')({
     const { slug, episode } = Route.useParams();
     const { server } = Route.useSearch();
     const film = useQuery(filmQuery(slug));
-    return <WatchPage film={film} episode={parseEpisodeSegment(episode)!} server={server} comments={filmComments} />;
+    // With no network, a film with downloaded episodes opens from what the device kept (issue 26).
+    const stored = useStoredFilm(slug, !!film.error && !film.data);
+    return (
+      <WatchPage
+        film={film}
+        episode={parseEpisodeSegment(episode)!}
+        server={server}
+        comments={filmComments}
+        download={episodeDownload}
+        storedFilm={stored}
+      />
+    );
   },
 });

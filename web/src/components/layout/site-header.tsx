@@ -64,6 +64,11 @@ export function SiteHeader({ account, search }: { account: ReactNode; search: Re
             <NavDropdown label="Thể loại" entries={genreEntries} />
             <NavDropdown label="Quốc gia" entries={countryEntries} columns={3} />
             <NavDropdown label="Danh mục" entries={categoryEntries} columns={1} />
+            <li className="nav-item">
+              <Link to="/tai-ve" className="nav-link">
+                Phim đã tải
+              </Link>
+            </li>
           </ul>
           <div className="nav-account">{account}</div>
         </nav>

@@ -2,6 +2,7 @@
 // Part of the player's chunk (media-elements.ts re-exports it), so hls.js is bundled once.
 import { Hls } from 'hls-video-element';
 import type { HlsConfig, Loader, LoaderCallbacks, LoaderConfiguration, LoaderContext, PlaylistLoaderContext } from 'hls.js';
+import { offlineLoader } from '../../lib/downloads/offline-loader';
 import { type AdFilterResult, describeCut, filterAds } from '../../lib/hls/ad-filter';
 
 export interface StreamHooks {
@@ -43,7 +44,24 @@ function playlistLoader(hooks: StreamHooks): LoaderClass {
   };
 }
 
-/** hls.js's configuration for the player: the ad-filtering playlist loader. */
-export function createHlsConfig(hooks: StreamHooks = {}): Partial<HlsConfig> {
+export interface HlsConfigOptions {
+  /**
+   * Play a downloaded episode (issue 26): its playlists, segments, keys and subtitles are answered from the
+   * device under `/offline-media/{episodeId}/…` (lib/downloads/offline-loader.ts). The stored playlists were
+   * filtered when downloaded, so they are not filtered again.
+   */
+  offline?: { episodeId: string };
+}
+
+/** hls.js's configuration for the player: the ad-filtering playlist loader, or the downloaded copy's loader. */
+export function createHlsConfig(hooks: StreamHooks = {}, options: HlsConfigOptions = {}): Partial<HlsConfig> {
+  if (options.offline) {
+    const loader = offlineLoader(Hls.DefaultConfig.loader as unknown as LoaderClass, options.offline.episodeId);
+    return {
+      loader: loader as unknown as HlsConfig['loader'],
+      pLoader: loader as unknown as HlsConfig['pLoader'],
+      fLoader: loader as unknown as HlsConfig['fLoader'],
+    };
+  }
   return { pLoader: playlistLoader(hooks) as unknown as HlsConfig['pLoader'] };
 }

@@ -39,9 +39,11 @@ function useRecordView(slug: string, blocked: boolean) {
 export interface FilmPageSlots {
   rating: (data: FilmDetailResponse) => ReactNode;
   comments: (data: FilmDetailResponse) => ReactNode;
+  /** "Tải cả phim" (downloads, issue 26). */
+  download?: (data: FilmDetailResponse) => ReactNode;
 }
 
-export function FilmPage({ slug, rating, comments }: { slug: string } & FilmPageSlots) {
+export function FilmPage({ slug, rating, comments, download }: { slug: string } & FilmPageSlots) {
   const { data } = useSuspenseQuery(filmQuery(slug));
   const film = data.datafilm;
   const navigate = useNavigate();
@@ -105,6 +107,7 @@ export function FilmPage({ slug, rating, comments }: { slug: string } & FilmPage
               {resume ? `Xem tiếp tập ${resume.episode}${resume.time > 0 ? ` từ ${formatClock(resume.time)}` : ''}` : 'Xem phim'}
             </button>
             <WatchlistButton film={film} variant="page" />
+            {download && hasEpisodes(film) && !blocked && <div className="film-download">{download(data)}</div>}
           </div>
           <div className="film-info">
             <h1 className="film-title">{film.title}</h1>

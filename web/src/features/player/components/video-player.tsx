@@ -44,6 +44,8 @@ interface VideoPlayerProps {
   onStreamFailed?: (failure: StreamFailure) => void;
   /** Over the picture, and in fullscreen with it (the up-next card). */
   children?: ReactNode;
+  /** `m3u8` is a downloaded episode's synthetic URL: this episode's copy on the device plays it (issue 26). */
+  offlineId?: string;
 }
 
 /** media-chrome's rendition list (media-tracks), on hls-video-element. */
@@ -83,7 +85,7 @@ const TAP_MAX_MOVE = 24;
  * hooks/use-player-shortcuts.ts (media-chrome's hotkeys are off).
  */
 export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function VideoPlayer(
-  { m3u8, embed, title, filmTitle, poster, onNext, startAt, autoPlay, onProgress, onTime, onEnded, onStreamFailed, children },
+  { m3u8, embed, title, filmTitle, poster, onNext, startAt, autoPlay, onProgress, onTime, onEnded, onStreamFailed, children, offlineId },
   ref,
 ) {
   const boxRef = useRef<HTMLDivElement>(null);
@@ -196,13 +198,16 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
           | null;
         if (cancelled || !video || !hls) return;
         // The source is given only now, with hls.js's configuration (the ad-filtering playlist loader) set first.
-        hls.config = createHlsConfig({
-          onAdsRemoved: (result) =>
-            setAdsRemoved((prev) => ({
-              segments: Math.max(prev?.segments ?? 0, result.removedSegments),
-              seconds: Math.max(prev?.seconds ?? 0, result.removedSeconds),
-            })),
-        });
+        hls.config = createHlsConfig(
+          {
+            onAdsRemoved: (result) =>
+              setAdsRemoved((prev) => ({
+                segments: Math.max(prev?.segments ?? 0, result.removedSegments),
+                seconds: Math.max(prev?.seconds ?? 0, result.removedSeconds),
+              })),
+          },
+          offlineId ? { offline: { episodeId: offlineId } } : {},
+        );
         hls.src = m3u8;
         // hls-video makes its hls.js instance a microtask after the source is set: listen to it before any
         // answer can arrive (a later task), or a fast 404 would go unheard.
@@ -276,7 +281,7 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
       ready.current = false;
       for (const cleanup of cleanups) cleanup();
     };
-  }, [m3u8, wanted, failed]);
+  }, [m3u8, wanted, failed, offlineId]);
 
   // Resume, progress, the end, and a failed stream.
   // biome-ignore lint/correctness/useExhaustiveDependencies: m3u8 decides whether the <video> exists (rendered only with a link): subscribe again when it appears or changes.

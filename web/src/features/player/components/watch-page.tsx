@@ -8,6 +8,8 @@ import { EpisodeList } from '../../../components/film/episode-list';
 import { SideFilmList } from '../../../components/film/side-film-list';
 import { OfflinePage } from '../../../components/layout/offline-page';
 import { isNetworkError } from '../../../lib/api-client';
+import { offlineUrl, useDownloadedEpisodes } from '../../../lib/downloads/store';
+import { useOnline } from '../../../lib/online';
 import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
 import { toast } from '../../../lib/toast';
 import { useVipGate, vipBlockOf } from '../../../lib/vip-gate';
@@ -45,19 +47,30 @@ let continueInto: string | undefined;
 /** Why no video plays offline (episode links and video are never kept on the device); it loads again by itself online. */
 export const WATCH_OFFLINE_MESSAGE = 'Bạn đang ngoại tuyến: cần kết nối mạng để phát video. Video sẽ tự tải lại khi có mạng.';
 
+/** What the downloads feature adds under the player (composed in routes/): "Tải về" for this episode and server. */
+export type DownloadSlot = (props: { film: FilmDetailResponse; episode: number; server: string; m3u8: string; embed: string }) => ReactNode;
+
 /** The watch page: 'Loading...', 'Error: {message}', or the player with its controls. */
 export function WatchPage({
   film,
   episode,
   server,
   comments,
+  download,
+  storedFilm,
 }: {
   /** The film's detail query (routes/ owns the catalogue's query). */
   film: UseQueryResult<FilmDetailResponse>;
   episode: number;
   server?: string;
   comments: (data: FilmDetailResponse) => ReactNode;
+  download?: DownloadSlot;
+  /** The film's detail kept with its downloaded episodes: the page with no network (issue 26). */
+  storedFilm?: FilmDetailResponse;
 }) {
+  if (!film.data && storedFilm && (film.error || film.isPending)) {
+    return <Watch data={storedFilm} episode={episode} server={server} comments={comments} download={download} />;
+  }
   if (film.isPending) {
     return (
       <div className="container watch-state">
@@ -76,7 +89,7 @@ export function WatchPage({
     );
   }
   if (!film.data) return null;
-  return <Watch data={film.data} episode={episode} server={server} comments={comments} />;
+  return <Watch data={film.data} episode={episode} server={server} comments={comments} download={download} />;
 }
 
 function Watch({
@@ -84,11 +97,13 @@ function Watch({
   episode,
   server,
   comments,
+  download,
 }: {
   data: FilmDetailResponse;
   episode: number;
   server?: string;
   comments: (data: FilmDetailResponse) => ReactNode;
+  download?: DownloadSlot;
 }) {
   const film = data.datafilm;
   const navigate = useNavigate();
@@ -98,8 +113,12 @@ function Watch({
   // A flagged VIP film has no links to ask for: the gate below sends the viewer back.
   const flagged = vipBlockOf(data);
   const ep = useQuery({ ...episodeQuery(film.slug, episode, serverName), enabled: !!current && !flagged });
+  // A downloaded copy of this episode plays from the device (online too), whatever the viewer's VIP today.
+  const downloaded = useDownloadedEpisodes(film.slug);
+  const copy = downloaded?.find((r) => r.episode === episode);
+  const online = useOnline();
   const blocked = flagged ?? vipBlockOf(undefined, ep.error);
-  useVipGate(blocked, film.slug);
+  useVipGate(copy ? null : blocked, film.slug);
   const player = useRef<PlayerHandle>(null);
   const [reporting, setReporting] = useState(false);
   const queryClient = useQueryClient();
@@ -151,7 +170,9 @@ function Watch({
 
   // "Next episode": the next number on this server; at the last one the button is greyed.
   const list = current?.linkfilms ?? [];
-  const nextEpisode = list.find((e) => e.episode > episode)?.episode;
+  // With no network, up-next is the next episode on the device.
+  const nextEpisode =
+    copy && !online ? downloaded?.find((r) => r.episode > episode)?.episode : list.find((e) => e.episode > episode)?.episode;
   const goNext = useCallback(() => {
     if (nextEpisode === undefined) return;
     continueInto = `${film.slug}/${nextEpisode}`;
@@ -242,7 +263,40 @@ function Watch({
       <div className="layout-with-sidebar">
         <div className="layout-main">
           <div className={`player-stage ${lightsOff ? 'lit' : ''}`}>
-            {blocked ? (
+            {copy ? (
+              <>
+                <VideoPlayer
+                  key={`offline-${copy.id}`}
+                  ref={player}
+                  m3u8={offlineUrl(copy.id, 'index.m3u8')}
+                  offlineId={copy.id}
+                  embed=""
+                  title={`${film.title} - Tập ${episode}`}
+                  filmTitle={film.title}
+                  poster={film.thumb || undefined}
+                  onNext={nextEpisode === undefined ? undefined : goNext}
+                  startAt={startAt}
+                  autoPlay={autoPlay.current.on}
+                  onProgress={onProgress}
+                  onTime={onTime}
+                  onEnded={onEnded}
+                >
+                  {upNext && (
+                    <UpNext
+                      filmTitle={film.title}
+                      poster={film.thumb || film.hinhanh || undefined}
+                      nextEpisode={nextEpisode}
+                      recommended={online ? data.recommended : []}
+                      onContinue={goNext}
+                      onClose={closeUpNext}
+                    />
+                  )}
+                </VideoPlayer>
+                <p className="player-copy-note" data-testid="playing-download">
+                  Đang phát bản đã tải về máy ({copy.height > 0 ? `${copy.height}p` : 'chất lượng gốc'}), không cần mạng.
+                </p>
+              </>
+            ) : blocked ? (
               <div className="player-box">
                 <p className="player-message" role="alert">
                   {VIP_MESSAGES[blocked]} <Link to="/dang-ky-goi-vip">Xem các gói VIP</Link>
@@ -325,7 +379,16 @@ function Watch({
                 })}
               </fieldset>
               <div className="player-actions">
-                <button type="button" className="btn btn-sm btn-ghost" onClick={toggleFullscreen} disabled={!link}>
+                {download &&
+                  (copy || link) &&
+                  download({
+                    film: data,
+                    episode,
+                    server: link?.server_name ?? copy?.server ?? serverName ?? '',
+                    m3u8: link?.link_m3u8 ?? '',
+                    embed: link?.link_embed ?? '',
+                  })}
+                <button type="button" className="btn btn-sm btn-ghost" onClick={toggleFullscreen} disabled={!link && !copy}>
                   Phóng to
                 </button>
                 <button type="button" className="btn btn-sm btn-ghost" aria-pressed={lightsOff} onClick={() => setLightsOff(!lightsOff)}>

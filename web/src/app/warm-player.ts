@@ -1,0 +1,12 @@
+/**
+ * The player's script, kept on the device when a download starts, so a downloaded episode also plays offline:
+ * the service worker caches it when first fetched through it (web/pwa.config.ts), and a page that loaded it
+ * before the worker took control fetches it once more, through the worker.
+ */
+export const warmPlayer = () =>
+  void import('../features/player/media-elements')
+    .then(() => {
+      for (const entry of performance.getEntriesByType('resource'))
+        if (/\/assets\/media-elements-[\w-]+\.js$/.test(new URL(entry.name).pathname)) void fetch(entry.name).catch(() => undefined);
+    })
+    .catch(() => undefined);
