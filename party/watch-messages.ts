@@ -2,6 +2,9 @@
 // a join token), the room (party/watch.ts) and the web client (features/watch-party). One module, validated
 // on both ends with safeParse. zod/mini keeps what the party page downloads small.
 import * as z from 'zod/mini';
+import { PARTY_ID_PATTERN, WATCH_NAME_MAX, WATCH_NAME_MIN } from '../worker/schemas/values';
+
+export { PARTY_ID_PATTERN, WATCH_NAME_MAX, WATCH_NAME_MIN };
 
 /** The PartyKit party serving one room per party id. */
 export const WATCH_PARTY = 'watch';
@@ -14,8 +17,6 @@ export const WATCH_STALL_WAIT_MS = 10_000;
 /** Chat kept for late joiners. */
 export const WATCH_CHAT_KEEP = 100;
 export const WATCH_CHAT_MAX = 500;
-export const WATCH_NAME_MIN = 1;
-export const WATCH_NAME_MAX = 32;
 /** The playback rates the player offers (media-chrome's speed menu). */
 export const WATCH_RATE_MIN = 0.25;
 export const WATCH_RATE_MAX = 4;
@@ -27,8 +28,6 @@ export const WATCH_TOKEN_AUDIENCE = 'phimviet-watch';
 /** The largest frame a browser may send (a 500-character chat message fits with room to spare). */
 export const WATCH_MAX_FRAME = 4096;
 
-/** ≥ 96 random bits as base64url (the API makes 128: 22 characters). */
-export const PARTY_ID_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 export const isPartyId = (id: string) => PARTY_ID_PATTERN.test(id);
 
 /** Close codes the room uses with a reason in Vietnamese (4000–4999 are the application's own). */
