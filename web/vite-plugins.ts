@@ -119,3 +119,20 @@ if(document.readyState==='loading')document.addEventListener('DOMContentLoaded',
     return source.replace(bootTag[0], () => `<script src="/${bootFile}" async></script>`);
   });
 }
+
+/** The name of the meta tag that tells the watch page where the player's chunk is (features/player/media-elements.ts). */
+export const PLAYER_CHUNK_META = 'phimviet-player';
+
+/**
+ * Names the player's chunk in index.html (`<meta name="phimviet-player" content="/assets/media-elements-….js">`):
+ * the watch page fetches it over the network (a prefetch: no parsing, no main-thread work) as soon as the page
+ * is idle, and runs it only once the page has settled (docs/decisions/0951-stream-start-up.md). No other page
+ * fetches it.
+ */
+export function playerChunkMeta(): Plugin {
+  return rewriteIndexHtml('phimviet:player-chunk', (source, bundle) => {
+    const chunk = Object.values(bundle).find((file) => file.type === 'chunk' && /^assets\/media-elements-[\w-]+\.js$/.test(file.fileName));
+    if (!chunk) return source;
+    return source.replace('</head>', () => `<meta name="${PLAYER_CHUNK_META}" content="/${chunk.fileName}">\n</head>`);
+  });
+}

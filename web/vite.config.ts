@@ -4,7 +4,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { pwaOptions } from './pwa.config';
-import { bootPrefetch, inlineCss, startAfterPaint } from './vite-plugins';
+import { bootPrefetch, inlineCss, playerChunkMeta, startAfterPaint } from './vite-plugins';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 /** The route files → route tree and lazy chunks, the same for the browser and the server renderer. */
@@ -92,6 +92,7 @@ const clientBuild = defineConfig({
     bootPrefetch(),
     inlineCss(),
     startAfterPaint(),
+    playerChunkMeta(),
   ],
   server: {
     proxy: {

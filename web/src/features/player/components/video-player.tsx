@@ -1,4 +1,4 @@
-import { forwardRef, type PointerEvent, type ReactNode, useEffect, useId, useImperativeHandle, useRef, useState } from 'react';
+import { forwardRef, type PointerEvent, type ReactNode, useCallback, useEffect, useId, useImperativeHandle, useRef, useState } from 'react';
 import { formatClock } from '../../../lib/format';
 import { listen } from '../../../lib/listen';
 import { useMediaSession } from '../hooks/use-media-session';
@@ -115,6 +115,9 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
     if (!m3u8 || wanted) return;
     return whenPageIdle(() => setWanted(true));
   }, [m3u8, wanted]);
+  useEffect(() => {
+    if (hlsPlayer) return prefetchPlayerChunk();
+  }, [hlsPlayer]);
 
   const play = () => {
     const video = videoRef.current;
@@ -144,7 +147,7 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
 
   /** The stream is dead for good: hand it to the watch page (another server), or say so. Once per source. */
   const failedOnce = useRef(false);
-  const failed = (detail: string, network: boolean) => {
+  const failed = useCallback((detail: string, network: boolean) => {
     const video = videoRef.current;
     if (!video || failedOnce.current) return;
     if (network && typeof navigator !== 'undefined' && navigator.onLine === false) {
@@ -163,7 +166,7 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
       playing: wantsPlay.current || !video.paused || !!callbacks.current.autoPlay,
       detail,
     });
-  };
+  }, []);
 
   useMediaSession(videoRef, hlsPlayer, { title, album: filmTitle, poster, next: onNext, seekBy });
 
@@ -273,7 +276,7 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
       ready.current = false;
       for (const cleanup of cleanups) cleanup();
     };
-  }, [m3u8, wanted]);
+  }, [m3u8, wanted, failed]);
 
   // Resume, progress, the end, and a failed stream.
   // biome-ignore lint/correctness/useExhaustiveDependencies: m3u8 decides whether the <video> exists (rendered only with a link): subscribe again when it appears or changes.
@@ -563,8 +566,36 @@ interface HlsApi {
   recoverMediaError: () => void;
 }
 
-/** How long the loaded page must have been left alone before the player is prepared. */
-const SETTLED_MS = 2500;
+/**
+ * Fetches the player's chunk over the network once the loaded page is idle (a prefetch: no parsing, no
+ * main-thread work), so that preparing the player later costs only its evaluation. index.html names the chunk
+ * (web/vite-plugins.ts playerChunkMeta). Returns a cancel.
+ */
+function prefetchPlayerChunk(): () => void {
+  const href = document.querySelector<HTMLMetaElement>('meta[name="phimviet-player"]')?.content;
+  if (!href || customElementsDefined() || document.querySelector(`link[href="${href}"]`)) return () => undefined;
+  if ((navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData) return () => undefined;
+  let idle: number | undefined;
+  const prefetch = () => {
+    const link = document.createElement('link');
+    link.rel = 'prefetch';
+    link.as = 'script';
+    // A module script is fetched in CORS mode: the same mode, so the import() finds it in the cache.
+    link.crossOrigin = '';
+    link.href = href;
+    document.head.appendChild(link);
+  };
+  const schedule = () => {
+    if (typeof window.requestIdleCallback === 'function') idle = window.requestIdleCallback(prefetch, { timeout: 1000 });
+    else prefetch();
+  };
+  if (document.readyState === 'complete') schedule();
+  else window.addEventListener('load', schedule, { once: true });
+  return () => {
+    window.removeEventListener('load', schedule);
+    if (idle !== undefined) window.cancelIdleCallback(idle);
+  };
+}
 
 /**
  * hls.js reports a stream it cannot load on its own API, not as the <video>'s error. It has retried by then
@@ -584,20 +615,30 @@ function onFatalHlsError(api: HlsApi, failed: (detail: string, network: boolean)
   });
 }
 
+/** How long after its load event the page is left alone before the player is prepared. */
+const SETTLED_MS = 2500;
+
 /**
- * Runs `prepare` once the page has loaded, has settled for a moment (its own first work, images and data done)
- * and the browser is idle: the page's first paint and first interactions never share the main thread or the
- * network with the player's script and the stream's first segment. Never with Data Saver on. Returns a cancel.
+ * Runs `prepare` once the page has loaded, has settled for a moment after its load event (its own first work,
+ * images and data done) and the browser is idle: the page's first paint and first interactions never share
+ * the main thread or the network with the player's evaluation and the stream's first segment. A page reached
+ * inside the app (its load long past) prepares at the first idle moment. Never with Data Saver on. Returns a
+ * cancel.
  */
 function whenPageIdle(prepare: () => void): () => void {
   if ((navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData) return () => undefined;
   let idle: number | undefined;
   let timer: number | undefined;
   const settle = () => {
-    timer = window.setTimeout(() => {
-      if (typeof window.requestIdleCallback === 'function') idle = window.requestIdleCallback(prepare, { timeout: 2000 });
-      else prepare();
-    }, SETTLED_MS);
+    const loadedAt =
+      (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.loadEventEnd || performance.now();
+    timer = window.setTimeout(
+      () => {
+        if (typeof window.requestIdleCallback === 'function') idle = window.requestIdleCallback(prepare, { timeout: 2000 });
+        else prepare();
+      },
+      Math.max(0, loadedAt + SETTLED_MS - performance.now()),
+    );
   };
   if (document.readyState === 'complete') settle();
   else window.addEventListener('load', settle, { once: true });
