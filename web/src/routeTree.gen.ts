@@ -38,6 +38,7 @@ import { Route as AdminUsersRouteImport } from './routes/admin/users'
 import { Route as DangKyGoiVipIndexRouteImport } from './routes/dang-ky-goi-vip.index'
 import { Route as TheLoaiSlugRouteImport } from './routes/the-loai.$slug'
 import { Route as TimKiemQRouteImport } from './routes/tim-kiem.$q'
+import { Route as XemChungPartyIdRouteImport } from './routes/xem-chung.$partyId'
 import { Route as AdminProductsIndexRouteImport } from './routes/admin/products/index'
 import { Route as AdminProductsAdd_episodeRouteImport } from './routes/admin/products/add_episode'
 import { Route as AdminProductsAdd_phimRouteImport } from './routes/admin/products/add_phim'
@@ -193,6 +194,11 @@ const TimKiemQRoute = TimKiemQRouteImport.update({
   path: '/tim-kiem/$q',
   getParentRoute: () => rootRouteImport,
 } as any)
+const XemChungPartyIdRoute = XemChungPartyIdRouteImport.update({
+  id: '/xem-chung/$partyId',
+  path: '/xem-chung/$partyId',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const AdminProductsIndexRoute = AdminProductsIndexRouteImport.update({
   id: '/products/',
   path: '/products/',
@@ -270,6 +276,7 @@ export interface FileRoutesByFullPath {
   '/admin/users': typeof AdminUsersRoute
   '/the-loai/$slug': typeof TheLoaiSlugRoute
   '/tim-kiem/$q': typeof TimKiemQRoute
+  '/xem-chung/$partyId': typeof XemChungPartyIdRoute
   '/admin/': typeof AdminIndexRoute
   '/dang-ky-goi-vip/': typeof DangKyGoiVipIndexRoute
   '/admin/products/add_episode': typeof AdminProductsAdd_episodeRoute
@@ -309,6 +316,7 @@ export interface FileRoutesByTo {
   '/admin/users': typeof AdminUsersRoute
   '/the-loai/$slug': typeof TheLoaiSlugRoute
   '/tim-kiem/$q': typeof TimKiemQRoute
+  '/xem-chung/$partyId': typeof XemChungPartyIdRoute
   '/admin': typeof AdminIndexRoute
   '/dang-ky-goi-vip': typeof DangKyGoiVipIndexRoute
   '/admin/products/add_episode': typeof AdminProductsAdd_episodeRoute
@@ -350,6 +358,7 @@ export interface FileRoutesById {
   '/admin/users': typeof AdminUsersRoute
   '/the-loai/$slug': typeof TheLoaiSlugRoute
   '/tim-kiem/$q': typeof TimKiemQRoute
+  '/xem-chung/$partyId': typeof XemChungPartyIdRoute
   '/admin/': typeof AdminIndexRoute
   '/dang-ky-goi-vip/': typeof DangKyGoiVipIndexRoute
   '/admin/products/add_episode': typeof AdminProductsAdd_episodeRoute
@@ -392,6 +401,7 @@ export interface FileRouteTypes {
     | '/admin/users'
     | '/the-loai/$slug'
     | '/tim-kiem/$q'
+    | '/xem-chung/$partyId'
     | '/admin/'
     | '/dang-ky-goi-vip/'
     | '/admin/products/add_episode'
@@ -431,6 +441,7 @@ export interface FileRouteTypes {
     | '/admin/users'
     | '/the-loai/$slug'
     | '/tim-kiem/$q'
+    | '/xem-chung/$partyId'
     | '/admin'
     | '/dang-ky-goi-vip'
     | '/admin/products/add_episode'
@@ -471,6 +482,7 @@ export interface FileRouteTypes {
     | '/admin/users'
     | '/the-loai/$slug'
     | '/tim-kiem/$q'
+    | '/xem-chung/$partyId'
     | '/admin/'
     | '/dang-ky-goi-vip/'
     | '/admin/products/add_episode'
@@ -504,6 +516,7 @@ export interface RootRouteChildren {
   TuPhimRoute: typeof TuPhimRoute
   TheLoaiSlugRoute: typeof TheLoaiSlugRoute
   TimKiemQRoute: typeof TimKiemQRoute
+  XemChungPartyIdRoute: typeof XemChungPartyIdRoute
   DangKyGoiVipIndexRoute: typeof DangKyGoiVipIndexRoute
   DangKyGoiVipPlanBank_transferRoute: typeof DangKyGoiVipPlanBank_transferRoute
   XemPhimSlugEpisodeRoute: typeof XemPhimSlugEpisodeRoute
@@ -716,6 +729,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof TimKiemQRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/xem-chung/$partyId': {
+      id: '/xem-chung/$partyId'
+      path: '/xem-chung/$partyId'
+      fullPath: '/xem-chung/$partyId'
+      preLoaderRoute: typeof XemChungPartyIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/admin/products/': {
       id: '/admin/products/'
       path: '/products'
@@ -838,6 +858,7 @@ const rootRouteChildren: RootRouteChildren = {
   TuPhimRoute: TuPhimRoute,
   TheLoaiSlugRoute: TheLoaiSlugRoute,
   TimKiemQRoute: TimKiemQRoute,
+  XemChungPartyIdRoute: XemChungPartyIdRoute,
   DangKyGoiVipIndexRoute: DangKyGoiVipIndexRoute,
   DangKyGoiVipPlanBank_transferRoute: DangKyGoiVipPlanBank_transferRoute,
   XemPhimSlugEpisodeRoute: XemPhimSlugEpisodeRoute,
