@@ -4,6 +4,7 @@ import { filmComments } from '../app/film-slots';
 import { filmQuery } from '../features/catalogue/api/catalogue-queries';
 import { WatchPage } from '../features/player/components/watch-page';
 import { parseEpisodeSegment } from '../features/player/episode-segment';
+import { StartPartyButton } from '../features/watch-party/components/start-party-button';
 import { isNotFound } from '../lib/api-client';
 import { awaitOnFirstLoad } from '../lib/first-load';
 
@@ -23,6 +24,14 @@ export const Route = createFileRoute('/xem-phim/$slug/$episode')({
     const { slug, episode } = Route.useParams();
     const { server } = Route.useSearch();
     const film = useQuery(filmQuery(slug));
-    return <WatchPage film={film} episode={parseEpisodeSegment(episode)!} server={server} comments={filmComments} />;
+    return (
+      <WatchPage
+        film={film}
+        episode={parseEpisodeSegment(episode)!}
+        server={server}
+        comments={filmComments}
+        together={(at) => <StartPartyButton {...at} />}
+      />
+    );
   },
 });

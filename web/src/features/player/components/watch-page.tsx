@@ -51,12 +51,15 @@ export function WatchPage({
   episode,
   server,
   comments,
+  together,
 }: {
   /** The film's detail query (routes/ owns the catalogue's query). */
   film: UseQueryResult<FilmDetailResponse>;
   episode: number;
   server?: string;
   comments: (data: FilmDetailResponse) => ReactNode;
+  /** "Xem chung" for this episode and server (the watch-party feature, given by the route). */
+  together?: (at: { slug: string; episode: number; server: string | undefined }) => ReactNode;
 }) {
   if (film.isPending) {
     return (
@@ -76,7 +79,7 @@ export function WatchPage({
     );
   }
   if (!film.data) return null;
-  return <Watch data={film.data} episode={episode} server={server} comments={comments} />;
+  return <Watch data={film.data} episode={episode} server={server} comments={comments} together={together} />;
 }
 
 function Watch({
@@ -84,11 +87,13 @@ function Watch({
   episode,
   server,
   comments,
+  together,
 }: {
   data: FilmDetailResponse;
   episode: number;
   server?: string;
   comments: (data: FilmDetailResponse) => ReactNode;
+  together?: (at: { slug: string; episode: number; server: string | undefined }) => ReactNode;
 }) {
   const film = data.datafilm;
   const navigate = useNavigate();
@@ -325,6 +330,7 @@ function Watch({
                 })}
               </fieldset>
               <div className="player-actions">
+                {!blocked && current && together?.({ slug: film.slug, episode, server: serverName })}
                 <button type="button" className="btn btn-sm btn-ghost" onClick={toggleFullscreen} disabled={!link}>
                   Phóng to
                 </button>
