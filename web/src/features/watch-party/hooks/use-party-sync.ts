@@ -12,7 +12,7 @@ const STALL_AFTER_MS = 500;
 /** A local command waits this long for the room's answer before the screen follows the room again. */
 const HOLD_MS = 2000;
 /** Scrubbing sends the position it rests on. */
-const SEEK_SETTLE_MS = 250;
+const SEEK_SETTLE_MS = 120;
 /** The speeds a person picks in the player's menu (the sync's own nudges are never these). */
 const MENU_RATES = [0.5, 0.75, 1, 1.25, 1.5, 2];
 
@@ -51,11 +51,15 @@ export function usePartySync(room: WatchRoom, getMedia: () => HTMLVideoElement |
     playTimer: undefined as number | undefined,
     playTimerSeq: -1,
     seekTimer: undefined as number | undefined,
+    /** How long this screen takes from play() to frames moving (s): a scheduled start begins that much early. */
+    playLatency: 0.05,
+    playCalledAt: 0,
   });
 
   const playNow = useCallback((v: HTMLVideoElement) => {
     const s = internals.current;
     s.echo.expect('play', 0, performance.now());
+    s.playCalledAt = performance.now();
     v.play().then(
       () => {
         if (needsTapRef.current) {
@@ -113,10 +117,13 @@ export function usePartySync(room: WatchRoom, getMedia: () => HTMLVideoElement |
         // Everyone starts at the room's start time: a timer to the millisecond, not the next tick.
         window.clearTimeout(s.playTimer);
         s.playTimerSeq = t.seq;
-        s.playTimer = window.setTimeout(() => {
-          const now = latest.current.snapshot?.timeline;
-          if (now?.seq === t.seq && now.playing && !needsTapRef.current) playNow(v);
-        }, c.startInMs);
+        s.playTimer = window.setTimeout(
+          () => {
+            const now = latest.current.snapshot?.timeline;
+            if (now?.seq === t.seq && now.playing && !needsTapRef.current) playNow(v);
+          },
+          Math.max(0, c.startInMs - s.playLatency * 1000),
+        );
       }
     } else {
       if (v.paused) {
@@ -184,7 +191,18 @@ export function usePartySync(room: WatchRoom, getMedia: () => HTMLVideoElement |
       const v = bound;
       if (!v || s.echo.isEcho('play', 0, performance.now()) || !person()) return;
       const t = latest.current.snapshot?.timeline;
-      if (t && !t.playing) command((seq) => ({ type: 'play', seq }));
+      if (t && !t.playing) {
+        // Everyone starts together at the room's start time: this screen too, not at once.
+        s.echo.expect('pause', 0, performance.now());
+        v.pause();
+        command((seq) => ({ type: 'play', seq }));
+      }
+    };
+    const onPlaying = () => {
+      if (!s.playCalledAt) return;
+      const took = (performance.now() - s.playCalledAt) / 1000;
+      s.playCalledAt = 0;
+      if (took < 1) s.playLatency = Math.min(0.3, Math.max(0, s.playLatency * 0.6 + took * 0.4));
     };
     const onPause = () => {
       const v = bound;
@@ -206,6 +224,8 @@ export function usePartySync(room: WatchRoom, getMedia: () => HTMLVideoElement |
       );
     };
     const onSeeked = () => {
+      // Loaded at the new position: tell the room now, not at the next tick.
+      window.setTimeout(tick, 0);
       if (!s.seekStartedAt) return;
       const took = (performance.now() - s.seekStartedAt) / 1000;
       s.seekStartedAt = 0;
@@ -225,6 +245,8 @@ export function usePartySync(room: WatchRoom, getMedia: () => HTMLVideoElement |
       ['pause', onPause],
       ['seeking', onSeeking],
       ['seeked', onSeeked],
+      ['playing', onPlaying],
+      ['canplay', tick],
       ['ratechange', onRate],
     ];
     const bind = () => {
@@ -259,6 +281,8 @@ export function usePartySync(room: WatchRoom, getMedia: () => HTMLVideoElement |
           currentTime: v.currentTime,
           paused: v.paused,
           seq: snap.timeline.seq,
+          episode: snap.timeline.episode,
+          rtt: clock.rtt,
         };
       },
     };
