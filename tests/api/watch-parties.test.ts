@@ -169,6 +169,10 @@ describe('POST /api/parties/{id}/token', () => {
     const res = await joinToken('AAAAAAAAAAAAAAAAAAAAAA', { name: 'Hoa' });
     expect(res.status).toBe(404);
     expect(await errorOf(res)).toEqual({ code: 'party_not_found', message: WATCH_TEXTS.notFound });
+    // Before any name: a visitor's link to a missing party says so before the name form.
+    const nameless = await joinToken('AAAAAAAAAAAAAAAAAAAAAA', {});
+    expect(nameless.status).toBe(404);
+    expect(await errorOf(nameless)).toEqual({ code: 'party_not_found', message: WATCH_TEXTS.notFound });
     for (const bad of ['short', 'a'.repeat(65), 'has%20space0000000000']) expect((await joinToken(bad, { name: 'Hoa' })).status).toBe(400);
     expect((await joinToken('AAAAAAAAAAAAAAAAAAAAAA', { name: 'Hoa', guest: '../../etc' })).status).toBe(400);
     expect(
@@ -189,6 +193,7 @@ describe('POST /api/parties/{id}/token', () => {
     const res = await joinToken(id, { name: 'Hoa' });
     expect(res.status).toBe(409);
     expect(await errorOf(res)).toEqual({ code: 'party_full', message: WATCH_TEXTS.full });
+    expect((await joinToken(id, {})).status).toBe(409);
   });
 
   it('says a party is over and names the episode to watch alone', async () => {
@@ -196,6 +201,7 @@ describe('POST /api/parties/{id}/token', () => {
     const room = (await rooms.get(id)).server;
     room.state!.emptySince = Date.now() - 11 * 60_000;
     await room.onAlarm();
+    expect((await joinToken(id, {})).status).toBe(410);
     const res = await joinToken(id, { name: 'Hoa' });
     expect(res.status).toBe(410);
     expect(await res.json()).toEqual({

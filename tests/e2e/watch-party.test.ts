@@ -4,6 +4,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { WATCH_TEXTS } from '../../party/watch-messages';
+import { VIP_MESSAGES } from '../../worker/schemas/values';
 import { DEMO } from './helpers/accounts';
 import { screenshot, setupBrowser } from './helpers/browser';
 import { PHONE, signInByTouch, tap, tapAndType } from './helpers/phone';
@@ -19,7 +20,7 @@ const TOLERANCE_S = 0.05;
 /** A seek or an episode change in step everywhere within 1.5 s (issue 28), and a late joiner within 3 s. */
 const IN_STEP_GOAL_MS = 1500;
 const LATE_JOIN_GOAL_MS = 3000;
-const TOLERANCE_MS = 1000;
+const TOLERANCE_MS = 1500;
 
 interface Series {
   slug: string;
@@ -303,7 +304,8 @@ describe('watch together', () => {
     const lagged = report('60 ± 20 ms added to one phone', await sampleDrift([host.page, guest.page], 3000));
     const rtt = (await probe(guest.page))!.rtt;
     console.log(`[watch-party] the lagged phone's lowest round trip to the room: ${rtt.toFixed(0)} ms`);
-    expect(rtt).toBeGreaterThan(60);
+    // The relay adds 30 ± 10 ms each way: at least 40 ms to the lowest round trip.
+    expect(rtt).toBeGreaterThan(40);
     expect(lagged.p95).toBeLessThan(P95_LATENCY_GOAL_S + TOLERANCE_S);
 
     // Minh's segments now take 13 s each (the first two): the episode change waits for Minh, then goes on.
@@ -326,5 +328,32 @@ describe('watch together', () => {
     // Minh catches up alone once the segments arrive.
     await untilInStep([slow.page], 0.2, true, 30_000);
     for (const s of [host, guest, slow]) await s.context.close();
+  });
+
+  test('refusals in Vietnamese: a link to no party says so before any name; a VIP-only film shows a visitor why and the way to VIP', async () => {
+    const lost = await phone();
+    await lost.page.goto('/xem-chung/AAAAAAAAAAAAAAAAAAAAAA');
+    await lost.page.getByRole('alert').filter({ hasText: WATCH_TEXTS.notFound }).waitFor({ timeout: 10_000 });
+    expect(await lost.page.getByLabel('Tên hiển thị').count()).toBe(0);
+    await lost.context.close();
+
+    const all = (await (await fetch(`${b.baseURL()}/api/product?page=1`)).json()) as { data: { slug: string; VIP1: number }[] };
+    const slug = all.data.find((f) => f.VIP1 === 1)?.slug;
+    if (!slug) throw new Error('no VIP-only film in the demo catalogue');
+    const detail = (await (await fetch(`${b.baseURL()}/api/product/${slug}`)).json()) as { datafilm: { linkfilms: { episode: number }[] } };
+    const host = await phone();
+    await signInByTouch(host.page, DEMO.vip1, { redirect: `/xem-phim/${slug}/tap-${detail.datafilm.linkfilms[0]!.episode}` });
+    await tap(host.page, host.page.getByRole('button', { name: 'Xem chung', exact: true }));
+    await host.page.waitForURL(/\/xem-chung\//);
+    const url = await host.page.getByLabel('Liên kết phòng').inputValue();
+    const visitor = await phone();
+    await joinAsVisitor(visitor.page, url, 'Hoa');
+    await visitor.page.getByRole('alert').filter({ hasText: VIP_MESSAGES.error1 }).waitFor({ timeout: 10_000 });
+    expect(await visitor.page.getByRole('link', { name: 'Xem các gói VIP' }).getAttribute('href')).toBe('/dang-ky-goi-vip');
+    expect(await visitor.page.locator('[data-testid="video"]').count()).toBe(0);
+    // The member with the right plays it in the same party.
+    await host.page.getByTestId('video').waitFor();
+    await screenshot(visitor.page, 'watch-party-vip-visitor');
+    for (const s of [host, visitor]) await s.context.close();
   });
 });

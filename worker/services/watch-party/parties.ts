@@ -95,19 +95,6 @@ export class PartyEndedError extends ApiError {
  * the display name they chose (1–32 characters once trimmed). The room must exist, be open and have room.
  */
 export async function joinParty(deps: PartyDeps, viewer: Viewer | null, id: string, input: JoinPartyBody): Promise<PartyTokenResponse> {
-  let name: string;
-  let sub: string;
-  let guest: string | undefined;
-  if (viewer) {
-    name = cleanName(viewer.name).slice(0, WATCH_NAME_MAX) || 'Thành viên';
-    sub = `u:${viewer.id}`;
-  } else {
-    name = cleanName(input.name ?? '');
-    const length = [...name].length;
-    if (length < WATCH_NAME_MIN || length > WATCH_NAME_MAX) throw badRequest('name', WATCH_TEXTS.nameRequired);
-    guest = input.guest ?? base64url(crypto.getRandomValues(new Uint8Array(16)));
-    sub = `g:${guest}`;
-  }
   const res = await callRoom(deps, id, { method: 'GET' });
   let info: ReturnType<typeof watchInfoSchema.parse> | null = null;
   if (res.ok) {
@@ -118,6 +105,21 @@ export async function joinParty(deps: PartyDeps, viewer: Viewer | null, id: stri
   if (info.status === 'missing' || !info.film || info.episode === undefined || !info.server)
     throw new ApiError(404, PARTY_ERRORS.notFound, WATCH_TEXTS.notFound);
   if (info.status === 'ended') throw new PartyEndedError({ film: info.film, episode: info.episode, server: info.server });
+  // The party is checked before the visitor's name: a link to a missing, ended or full party says so at once.
+  let name: string;
+  let sub: string;
+  let guest: string | undefined;
+  if (viewer) {
+    name = cleanName(viewer.name).slice(0, WATCH_NAME_MAX) || 'Thành viên';
+    sub = `u:${viewer.id}`;
+  } else {
+    name = cleanName(input.name ?? '');
+    const length = [...name].length;
+    guest = input.guest ?? base64url(crypto.getRandomValues(new Uint8Array(16)));
+    sub = `g:${guest}`;
+    if ((length < WATCH_NAME_MIN || length > WATCH_NAME_MAX) && !(info.members >= WATCH_MAX_MEMBERS && !info.present.includes(sub)))
+      throw badRequest('name', WATCH_TEXTS.nameRequired);
+  }
   if (info.members >= WATCH_MAX_MEMBERS && !info.present.includes(sub)) throw new ApiError(409, PARTY_ERRORS.full, WATCH_TEXTS.full);
   const { token, expiresAt } = await signWatchToken(deps.config.PARTY_SECRET, { sub, name, party: id, signedIn: !!viewer }, deps.now());
   return {

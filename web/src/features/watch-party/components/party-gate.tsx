@@ -1,6 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
-import { cleanName, WATCH_NAME_MAX, WATCH_NAME_MIN, WATCH_TEXTS } from '../../../../../party/watch-messages';
+import { cleanName, isPartyId, WATCH_NAME_MAX, WATCH_NAME_MIN, WATCH_TEXTS } from '../../../../../party/watch-messages';
 import { useSession } from '../../../lib/session';
 import { type GuestIdentity, joinParty, loadGuest, type PartyTokenResponse, saveGuest } from '../api/party-api';
 import { type PartyRefusal, refusalOf } from '../hooks/use-watch-room';
@@ -42,7 +42,26 @@ export function PartyGate({ partyId, children }: { partyId: string; children: (j
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: a member joins once per party (and again after signing in).
   useEffect(() => {
-    if (session && !joined) void join(null);
+    if (!isPartyId(partyId)) {
+      setRefusal({ kind: 'notFound', message: WATCH_TEXTS.notFound });
+      return;
+    }
+    if (session && !joined) {
+      void join(null);
+      return;
+    }
+    // A visitor: the API checks the party before the name, so a missing, ended or full party says so before
+    // anyone types a name (an open one answers that a name is needed: the form).
+    let cancelled = false;
+    joinParty(partyId, { name: '' }).then(
+      () => undefined,
+      (error: unknown) => {
+        if (!cancelled && (error as { status?: number })?.status !== 400) setRefusal(refusalOf(error));
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
   }, [partyId, session?.id]);
 
   if (joined) return <>{children(joined)}</>;
