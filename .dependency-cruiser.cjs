@@ -24,7 +24,7 @@ module.exports = {
       name: 'web-imports-party-only-messages',
       severity: 'error',
       from: { path: '^web/' },
-      to: { path: '^party/', pathNot: '^party/messages\\.ts$' },
+      to: { path: '^party/', pathNot: '^party/(messages|watch-messages)\\.ts$' },
     },
     {
       name: 'features-do-not-import-each-other',

@@ -21,6 +21,7 @@ import { catalogueRoutes, categoryRoutes } from './routes/catalogue';
 import { commentRoutes } from './routes/comments';
 import { healthRoutes } from './routes/health';
 import { meRoutes } from './routes/me';
+import { partyRoutes } from './routes/parties';
 import { pushRoutes } from './routes/push';
 import { checkoutRoutes, paymentRoutes } from './routes/payment';
 import { vipRoutes } from './routes/vip';
@@ -77,6 +78,7 @@ export function createApp(deps: AppDeps) {
     .route('/account', accountRoutes)
     .route('/me', meRoutes)
     .route('/push', pushRoutes)
+    .route('/parties', partyRoutes)
     .route('/category', categoryRoutes)
     .route('/', adminUserRoutes)
     .route('/', adminCrawlRoutes)

@@ -39,6 +39,7 @@ import { Route as AdminUsersRouteImport } from './routes/admin/users'
 import { Route as DangKyGoiVipIndexRouteImport } from './routes/dang-ky-goi-vip.index'
 import { Route as TheLoaiSlugRouteImport } from './routes/the-loai.$slug'
 import { Route as TimKiemQRouteImport } from './routes/tim-kiem.$q'
+import { Route as XemChungPartyIdRouteImport } from './routes/xem-chung.$partyId'
 import { Route as AdminProductsIndexRouteImport } from './routes/admin/products/index'
 import { Route as AdminProductsAdd_episodeRouteImport } from './routes/admin/products/add_episode'
 import { Route as AdminProductsAdd_phimRouteImport } from './routes/admin/products/add_phim'
@@ -199,6 +200,11 @@ const TimKiemQRoute = TimKiemQRouteImport.update({
   path: '/tim-kiem/$q',
   getParentRoute: () => rootRouteImport,
 } as any)
+const XemChungPartyIdRoute = XemChungPartyIdRouteImport.update({
+  id: '/xem-chung/$partyId',
+  path: '/xem-chung/$partyId',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const AdminProductsIndexRoute = AdminProductsIndexRouteImport.update({
   id: '/products/',
   path: '/products/',
@@ -277,6 +283,7 @@ export interface FileRoutesByFullPath {
   '/admin/users': typeof AdminUsersRoute
   '/the-loai/$slug': typeof TheLoaiSlugRoute
   '/tim-kiem/$q': typeof TimKiemQRoute
+  '/xem-chung/$partyId': typeof XemChungPartyIdRoute
   '/admin/': typeof AdminIndexRoute
   '/dang-ky-goi-vip/': typeof DangKyGoiVipIndexRoute
   '/admin/products/add_episode': typeof AdminProductsAdd_episodeRoute
@@ -317,6 +324,7 @@ export interface FileRoutesByTo {
   '/admin/users': typeof AdminUsersRoute
   '/the-loai/$slug': typeof TheLoaiSlugRoute
   '/tim-kiem/$q': typeof TimKiemQRoute
+  '/xem-chung/$partyId': typeof XemChungPartyIdRoute
   '/admin': typeof AdminIndexRoute
   '/dang-ky-goi-vip': typeof DangKyGoiVipIndexRoute
   '/admin/products/add_episode': typeof AdminProductsAdd_episodeRoute
@@ -359,6 +367,7 @@ export interface FileRoutesById {
   '/admin/users': typeof AdminUsersRoute
   '/the-loai/$slug': typeof TheLoaiSlugRoute
   '/tim-kiem/$q': typeof TimKiemQRoute
+  '/xem-chung/$partyId': typeof XemChungPartyIdRoute
   '/admin/': typeof AdminIndexRoute
   '/dang-ky-goi-vip/': typeof DangKyGoiVipIndexRoute
   '/admin/products/add_episode': typeof AdminProductsAdd_episodeRoute
@@ -402,6 +411,7 @@ export interface FileRouteTypes {
     | '/admin/users'
     | '/the-loai/$slug'
     | '/tim-kiem/$q'
+    | '/xem-chung/$partyId'
     | '/admin/'
     | '/dang-ky-goi-vip/'
     | '/admin/products/add_episode'
@@ -442,6 +452,7 @@ export interface FileRouteTypes {
     | '/admin/users'
     | '/the-loai/$slug'
     | '/tim-kiem/$q'
+    | '/xem-chung/$partyId'
     | '/admin'
     | '/dang-ky-goi-vip'
     | '/admin/products/add_episode'
@@ -483,6 +494,7 @@ export interface FileRouteTypes {
     | '/admin/users'
     | '/the-loai/$slug'
     | '/tim-kiem/$q'
+    | '/xem-chung/$partyId'
     | '/admin/'
     | '/dang-ky-goi-vip/'
     | '/admin/products/add_episode'
@@ -517,6 +529,7 @@ export interface RootRouteChildren {
   TuPhimRoute: typeof TuPhimRoute
   TheLoaiSlugRoute: typeof TheLoaiSlugRoute
   TimKiemQRoute: typeof TimKiemQRoute
+  XemChungPartyIdRoute: typeof XemChungPartyIdRoute
   DangKyGoiVipIndexRoute: typeof DangKyGoiVipIndexRoute
   DangKyGoiVipPlanBank_transferRoute: typeof DangKyGoiVipPlanBank_transferRoute
   XemPhimSlugEpisodeRoute: typeof XemPhimSlugEpisodeRoute
@@ -736,6 +749,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof TimKiemQRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/xem-chung/$partyId': {
+      id: '/xem-chung/$partyId'
+      path: '/xem-chung/$partyId'
+      fullPath: '/xem-chung/$partyId'
+      preLoaderRoute: typeof XemChungPartyIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/admin/products/': {
       id: '/admin/products/'
       path: '/products'
@@ -859,6 +879,7 @@ const rootRouteChildren: RootRouteChildren = {
   TuPhimRoute: TuPhimRoute,
   TheLoaiSlugRoute: TheLoaiSlugRoute,
   TimKiemQRoute: TimKiemQRoute,
+  XemChungPartyIdRoute: XemChungPartyIdRoute,
   DangKyGoiVipIndexRoute: DangKyGoiVipIndexRoute,
   DangKyGoiVipPlanBank_transferRoute: DangKyGoiVipPlanBank_transferRoute,
   XemPhimSlugEpisodeRoute: XemPhimSlugEpisodeRoute,

@@ -66,3 +66,10 @@ export const REPORT_MESSAGES = {
 // ---- VIP plans (vip.ts) ----
 /** The plan ids: route params of the VIP pages are checked against these in the first-load bundle. */
 export const PLAN_IDS = ['VIP1', 'VIP2'] as const;
+
+// ---- watch parties (watch-party.ts, party/watch-messages.ts) ----
+/** A party id: ≥ 96 random bits as base64url (the API makes 128 bits: 22 characters). */
+export const PARTY_ID_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
+/** A visitor's display name, counted in characters after trimming. */
+export const WATCH_NAME_MIN = 1;
+export const WATCH_NAME_MAX = 32;

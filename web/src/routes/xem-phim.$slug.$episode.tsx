@@ -5,6 +5,7 @@ import { episodeDownload } from '../app/watch-slots';
 import { filmQuery } from '../features/catalogue/api/catalogue-queries';
 import { WatchPage } from '../features/player/components/watch-page';
 import { parseEpisodeSegment } from '../features/player/episode-segment';
+import { StartPartyButton } from '../features/watch-party/components/start-party-button';
 import { isNotFound } from '../lib/api-client';
 import { useStoredFilm } from '../lib/downloads/store';
 import { awaitOnFirstLoad } from '../lib/first-load';
@@ -35,6 +36,7 @@ export const Route = createFileRoute('/xem-phim/$slug/$episode')({
         comments={filmComments}
         download={episodeDownload}
         storedFilm={stored}
+        together={(at) => <StartPartyButton {...at} />}
       />
     );
   },

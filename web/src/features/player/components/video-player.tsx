@@ -33,6 +33,8 @@ interface VideoPlayerProps {
   startAt?: number;
   /** Start playing as soon as the video can (continuing from the previous episode). */
   autoPlay?: boolean;
+  /** Load the player and the stream at once, without playing (a watch party plays it in step itself). */
+  prepare?: boolean;
   onProgress?: (time: number, duration: number) => void;
   /** Every time update (the up-next card watches for the credits). */
   onTime?: (time: number, duration: number) => void;
@@ -85,7 +87,23 @@ const TAP_MAX_MOVE = 24;
  * hooks/use-player-shortcuts.ts (media-chrome's hotkeys are off).
  */
 export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function VideoPlayer(
-  { m3u8, embed, title, filmTitle, poster, onNext, startAt, autoPlay, onProgress, onTime, onEnded, onStreamFailed, children, offlineId },
+  {
+    m3u8,
+    embed,
+    title,
+    filmTitle,
+    poster,
+    onNext,
+    startAt,
+    autoPlay,
+    prepare,
+    onProgress,
+    onTime,
+    onEnded,
+    onStreamFailed,
+    children,
+    offlineId,
+  },
   ref,
 ) {
   const boxRef = useRef<HTMLDivElement>(null);
@@ -109,7 +127,7 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
    * the page shows the poster and the big play button, and the page's first paint and main thread stay free
    * (decision 0951).
    */
-  const [wanted, setWanted] = useState(!!autoPlay || customElementsDefined());
+  const [wanted, setWanted] = useState(!!autoPlay || !!prepare || customElementsDefined());
   /** The player's markup: an HLS link, or one still being fetched. */
   const hlsPlayer = m3u8 !== '';
   const [played, setPlayed] = useState(false);

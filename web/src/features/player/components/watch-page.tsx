@@ -58,6 +58,7 @@ export function WatchPage({
   comments,
   download,
   storedFilm,
+  together,
 }: {
   /** The film's detail query (routes/ owns the catalogue's query). */
   film: UseQueryResult<FilmDetailResponse>;
@@ -67,6 +68,8 @@ export function WatchPage({
   download?: DownloadSlot;
   /** The film's detail kept with its downloaded episodes: the page with no network (issue 26). */
   storedFilm?: FilmDetailResponse;
+  /** "Xem chung" for this episode and server (the watch-party feature, given by the route). */
+  together?: (at: { slug: string; episode: number; server: string | undefined }) => ReactNode;
 }) {
   if (!film.data && storedFilm && (film.error || film.isPending)) {
     return <Watch data={storedFilm} episode={episode} server={server} comments={comments} download={download} />;
@@ -89,7 +92,7 @@ export function WatchPage({
     );
   }
   if (!film.data) return null;
-  return <Watch data={film.data} episode={episode} server={server} comments={comments} download={download} />;
+  return <Watch data={film.data} episode={episode} server={server} comments={comments} download={download} together={together} />;
 }
 
 function Watch({
@@ -98,12 +101,14 @@ function Watch({
   server,
   comments,
   download,
+  together,
 }: {
   data: FilmDetailResponse;
   episode: number;
   server?: string;
   comments: (data: FilmDetailResponse) => ReactNode;
   download?: DownloadSlot;
+  together?: (at: { slug: string; episode: number; server: string | undefined }) => ReactNode;
 }) {
   const film = data.datafilm;
   const navigate = useNavigate();
@@ -388,6 +393,7 @@ function Watch({
                     m3u8: link?.link_m3u8 ?? '',
                     embed: link?.link_embed ?? '',
                   })}
+                {!blocked && current && together?.({ slug: film.slug, episode, server: serverName })}
                 <button type="button" className="btn btn-sm btn-ghost" onClick={toggleFullscreen} disabled={!link && !copy}>
                   Phóng to
                 </button>
