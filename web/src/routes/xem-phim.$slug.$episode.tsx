@@ -1,14 +1,28 @@
 import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
 import { createFileRoute, notFound } from '@tanstack/react-router';
 import { filmComments } from '../app/film-slots';
 import { episodeDownload } from '../app/watch-slots';
 import { filmQuery } from '../features/catalogue/api/catalogue-queries';
 import { WatchPage } from '../features/player/components/watch-page';
 import { parseEpisodeSegment } from '../features/player/episode-segment';
-import { StartPartyButton } from '../features/watch-party/components/start-party-button';
 import { isNotFound } from '../lib/api-client';
+import { useSession } from '../lib/session';
 import { useStoredFilm } from '../lib/downloads/store';
 import { awaitOnFirstLoad } from '../lib/first-load';
+
+/** "Xem chung" (signed-in members only) and the party's texts and schemas it brings: loaded after the page, never for visitors. */
+const StartPartyButton = lazy(() =>
+  import('../features/watch-party/components/start-party-button').then((m) => ({ default: m.StartPartyButton })),
+);
+function PartyButton(at: { slug: string; episode: number; server: string | undefined }) {
+  if (!useSession()) return null;
+  return (
+    <Suspense fallback={null}>
+      <StartPartyButton {...at} />
+    </Suspense>
+  );
+}
 
 export const Route = createFileRoute('/xem-phim/$slug/$episode')({
   /** ?server= picks one of the film's servers (by name); absent means the first. */
@@ -36,7 +50,7 @@ export const Route = createFileRoute('/xem-phim/$slug/$episode')({
         comments={filmComments}
         download={episodeDownload}
         storedFilm={stored}
-        together={(at) => <StartPartyButton {...at} />}
+        together={(at) => <PartyButton {...at} />}
       />
     );
   },

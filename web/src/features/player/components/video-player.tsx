@@ -639,7 +639,7 @@ function onFatalHlsError(api: HlsApi, failed: (detail: string, network: boolean)
 }
 
 /** How long after its load event the page is left alone before the player is prepared. */
-const SETTLED_MS = 2500;
+const SETTLED_MS = 4000;
 
 /**
  * Runs `prepare` once the page has loaded, has settled for a moment after its load event (its own first work,

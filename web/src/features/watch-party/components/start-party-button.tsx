@@ -3,7 +3,6 @@ import { useState } from 'react';
 import { WATCH_TEXTS } from '../../../../../party/watch-messages';
 import { useSession } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
-import { createParty } from '../api/party-api';
 
 /**
  * "Xem chung" on the watch page, for signed-in members: creates a party for this episode and server (the
@@ -17,6 +16,8 @@ export function StartPartyButton({ slug, episode, server }: { slug: string; epis
   const start = async () => {
     setBusy(true);
     try {
+      // The party's API client loads on the tap: the watch page does not carry it for a button few press.
+      const { createParty } = await import('../api/party-api');
       const party = await createParty(slug, episode, server);
       await navigate({ to: '/xem-chung/$partyId', params: { partyId: party.party.id } });
     } catch (error) {
