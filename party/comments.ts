@@ -1,7 +1,9 @@
 import type * as Party from 'partykit/server';
-import { timingSafeEqual } from '../worker/lib/bytes';
-import { PARTY_SECRET_HEADER } from '../worker/schemas/comments';
 import { clientMessageSchema, roomPushSchema, type RoomEvent } from './messages';
+import { closeQuietly, json, readJsonBody, secretRefusal } from './room-http';
+
+/** The API pushes comments: a POST with the shared secret. */
+const pushRefusal = (req: Party.Request, env: Record<string, unknown>) => secretRefusal(req, env, ['POST']);
 
 /** Film slugs are ASCII; anything else is not a room we serve (and would split one film's audience). */
 const ROOM_ID = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,199}$/;
@@ -13,35 +15,6 @@ const CLIENT_WINDOW_MS = 10_000;
 interface ConnectionState {
   windowStart: number;
   frames: number;
-}
-
-function json(body: unknown, status: number): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
-
-/** Closes a socket that may already be closed or gone: a socket's end is never an error worth throwing. */
-function closeQuietly(connection: Party.Connection, code?: number, reason?: string): void {
-  try {
-    connection.close(code, reason);
-  } catch {
-    // already closed by the peer or the runtime
-  }
-}
-
-/** Compares two secrets in time that depends only on their lengths. */
-const sameSecret = (given: string, expected: string) =>
-  timingSafeEqual(new TextEncoder().encode(given), new TextEncoder().encode(expected));
-
-/** Why a push is refused before its body is read (not a POST; no secret configured; a wrong secret), or null. */
-function pushRefusal(req: Party.Request, env: Record<string, unknown>): Response | null {
-  if (req.method !== 'POST') return json({ error: { code: 'method_not_allowed', message: 'POST only' } }, 405);
-  const expected = env.PARTY_SECRET;
-  // Fail closed: a room without a configured secret accepts no pushes at all.
-  if (typeof expected !== 'string' || expected.length === 0)
-    return json({ error: { code: 'unavailable', message: 'PARTY_SECRET is not configured' } }, 503);
-  if (!sameSecret(req.headers.get(PARTY_SECRET_HEADER) ?? '', expected))
-    return json({ error: { code: 'unauthorized', message: 'bad secret' } }, 401);
-  return null;
 }
 
 /**
@@ -72,18 +45,10 @@ export default class CommentsRoom implements Party.Server {
     const refusal = pushRefusal(req, this.room.env);
     if (refusal) return refusal;
 
-    const text = await req.text();
-    if (text.length > MAX_PUSH_BYTES) return json({ error: { code: 'payload_too_large', message: 'too large' } }, 413);
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      return json({ error: { code: 'invalid_input', message: 'body: malformed JSON' } }, 400);
-    }
-    const parsed = roomPushSchema.safeParse(body);
-    if (!parsed.success) return json({ error: { code: 'invalid_input', message: parsed.error.issues[0]?.message ?? 'invalid' } }, 400);
+    const body = await readJsonBody(req, MAX_PUSH_BYTES, roomPushSchema);
+    if ('refusal' in body) return body.refusal;
 
-    const event: RoomEvent = { type: 'comment', comment: parsed.data.comment };
+    const event: RoomEvent = { type: 'comment', comment: body.data.comment };
     this.room.broadcast(JSON.stringify(event));
     let delivered = 0;
     for (const _ of this.room.getConnections()) delivered++;

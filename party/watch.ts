@@ -1,6 +1,4 @@
 import type * as Party from 'partykit/server';
-import { timingSafeEqual } from '../worker/lib/bytes';
-import { PARTY_SECRET_HEADER } from '../worker/schemas/values';
 import {
   clockText,
   cleanName,
@@ -27,6 +25,7 @@ import {
   watchClientSchema,
   watchCreateSchema,
 } from './watch-messages';
+import { closeQuietly, json, readJsonBody, secretRefusal } from './room-http';
 import { verifyWatchToken } from './watch-token';
 
 /** A host whose socket closed keeps the role this long (a reload, a network blip), then the longest present member gets it. */
@@ -99,31 +98,8 @@ const ENDED_KEY = 'ended';
 const CHAT_PREFIX = 'chat:';
 const chatKey = (id: number) => `${CHAT_PREFIX}${String(id).padStart(10, '0')}`;
 
-function json(body: unknown, status: number): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
-
-const sameSecret = (given: string, expected: string) =>
-  timingSafeEqual(new TextEncoder().encode(given), new TextEncoder().encode(expected));
-
-/** Why an API call to the room is refused before its body is read, or null. */
-function apiRefusal(req: Party.Request, env: Record<string, unknown>): Response | null {
-  if (req.method !== 'POST' && req.method !== 'GET') return json({ error: { code: 'method_not_allowed', message: 'GET or POST' } }, 405);
-  const expected = env.PARTY_SECRET;
-  if (typeof expected !== 'string' || expected.length === 0)
-    return json({ error: { code: 'unavailable', message: 'PARTY_SECRET is not configured' } }, 503);
-  if (!sameSecret(req.headers.get(PARTY_SECRET_HEADER) ?? '', expected))
-    return json({ error: { code: 'unauthorized', message: 'bad secret' } }, 401);
-  return null;
-}
-
-function closeQuietly(connection: Party.Connection, code?: number, reason?: string): void {
-  try {
-    connection.close(code, reason);
-  } catch {
-    // already closed
-  }
-}
+/** The API makes the party (POST) and reads its summary (GET), with the shared secret. */
+const apiRefusal = (req: Party.Request, env: Record<string, unknown>) => secretRefusal(req, env, ['POST', 'GET']);
 
 function sendQuietly(connection: Party.Connection, event: WatchEvent): void {
   try {
@@ -212,18 +188,10 @@ export default class WatchRoom implements Party.Server {
     const refusal = apiRefusal(req, this.room.env);
     if (refusal) return refusal;
     if (req.method === 'GET') return json(this.info(), 200);
-    const text = await req.text();
-    if (text.length > 256 * 1024) return json({ error: { code: 'payload_too_large', message: 'too large' } }, 413);
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      return json({ error: { code: 'invalid_input', message: 'body: malformed JSON' } }, 400);
-    }
-    const parsed = watchCreateSchema.safeParse(body);
-    if (!parsed.success) return json({ error: { code: 'invalid_input', message: parsed.error.issues[0]?.message ?? 'invalid' } }, 400);
+    const body = await readJsonBody(req, 256 * 1024, watchCreateSchema);
+    if ('refusal' in body) return body.refusal;
     if (this.state || this.ended) return json({ error: { code: 'conflict', message: 'party exists' } }, 409);
-    const c = parsed.data;
+    const c = body.data;
     if (!c.servers.some((s) => s.name === c.server && s.episodes.includes(c.episode)))
       return json({ error: { code: 'invalid_input', message: 'episode: not on that server' } }, 400);
     const now = this.now();

@@ -193,6 +193,35 @@ export async function deleteAllDownloads(): Promise<void> {
   emit();
 }
 
+/**
+ * Calls `onList` with every download now and again after each change (this tab's and other tabs'; progress
+ * writes come often, so at most every 250 ms). Returns the stop.
+ */
+function watchDownloads(onList: (list: DownloadRecord[]) => void): () => void {
+  let live = true;
+  let pending: number | undefined;
+  const read = () => {
+    listDownloads().then(
+      (list) => live && onList(list),
+      () => live && onList([]),
+    );
+  };
+  const schedule = () => {
+    if (pending !== undefined) return;
+    pending = window.setTimeout(() => {
+      pending = undefined;
+      read();
+    }, 250);
+  };
+  read();
+  const stop = onDownloadsChanged(schedule);
+  return () => {
+    live = false;
+    window.clearTimeout(pending);
+    stop();
+  };
+}
+
 /** Every download, kept fresh (this tab's and other tabs' changes). Undefined until first read. */
 export function useDownloads(): DownloadRecord[] | undefined {
   const [list, setList] = useState<DownloadRecord[] | undefined>(undefined);
@@ -201,29 +230,7 @@ export function useDownloads(): DownloadRecord[] | undefined {
       setList([]);
       return;
     }
-    let live = true;
-    let pending: number | undefined;
-    const read = () => {
-      listDownloads().then(
-        (l) => live && setList(l),
-        () => live && setList([]),
-      );
-    };
-    // Progress writes come often: re-read at most every 250 ms.
-    const schedule = () => {
-      if (pending !== undefined) return;
-      pending = window.setTimeout(() => {
-        pending = undefined;
-        read();
-      }, 250);
-    };
-    read();
-    const stop = onDownloadsChanged(schedule);
-    return () => {
-      live = false;
-      window.clearTimeout(pending);
-      stop();
-    };
+    return watchDownloads(setList);
   }, []);
   return list;
 }
@@ -239,33 +246,11 @@ export function useDownloadedEpisodes(slug: string): DownloadRecord[] | undefine
       setDone({ key: '', list: [] });
       return;
     }
-    let live = true;
-    let pending: number | undefined;
-    const read = () => {
-      listDownloads().then(
-        (all) => {
-          if (!live) return;
-          const list = all.filter((r) => r.slug === slug && r.state === 'done').sort((a, b) => a.episode - b.episode);
-          const key = list.map((r) => `${r.id}@${r.createdAt}`).join(',');
-          setDone((prev) => (prev?.key === key ? prev : { key, list }));
-        },
-        () => live && setDone({ key: '', list: [] }),
-      );
-    };
-    const schedule = () => {
-      if (pending !== undefined) return;
-      pending = window.setTimeout(() => {
-        pending = undefined;
-        read();
-      }, 250);
-    };
-    read();
-    const stop = onDownloadsChanged(schedule);
-    return () => {
-      live = false;
-      window.clearTimeout(pending);
-      stop();
-    };
+    return watchDownloads((all) => {
+      const list = all.filter((r) => r.slug === slug && r.state === 'done').sort((a, b) => a.episode - b.episode);
+      const key = list.map((r) => `${r.id}@${r.createdAt}`).join(',');
+      setDone((prev) => (prev?.key === key ? prev : { key, list }));
+    });
   }, [slug]);
   return done?.list;
 }
