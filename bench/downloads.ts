@@ -14,6 +14,7 @@ import { chromium } from 'playwright-core';
 import { setEpisodeLinks, startHlsHost } from '../tests/e2e/helpers/hls-host';
 import { LONG_SEGMENTS, longEpisodeRoutes } from '../tests/e2e/helpers/long-episode';
 import { startProduct } from './demo-product';
+import { PHONE } from '../tests/e2e/helpers/phone';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const VIP = { email: 'vip1@phimviet.local', password: 'vip1-demo-123' };
@@ -34,10 +35,7 @@ try {
     baseURL: product.base,
   });
   const context = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
+    ...PHONE,
     locale: 'vi-VN',
     ignoreHTTPSErrors: true,
     baseURL: product.base,

@@ -11,6 +11,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import { type CDPSession, chromium, type Page } from 'playwright-core';
 import { median, pagesToMeasure, startProduct } from './demo-product';
 import { measureLighthouse, type Run } from './lighthouse-run';
+import { PHONE } from '../tests/e2e/helpers/phone';
 
 const RUNS = Number(process.env.STARTUP_RUNS ?? 5);
 const IDLE_MS = 5000;
@@ -69,10 +70,7 @@ function countTraffic(cdp: CDPSession) {
 
 async function oneRun(browser: import('playwright-core').Browser, url: string, profile: Profile): Promise<StartupRun> {
   const context = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
+    ...PHONE,
     locale: 'vi-VN',
   });
   const page: Page = await context.newPage();

@@ -1,21 +1,9 @@
 import type { Request } from 'playwright-core';
+import { freeSeries } from './helpers/accounts';
 import { describe, expect, test } from 'vitest';
 import { expectVideoPlays, screenshot, setupBrowser } from './helpers/browser';
 
 const b = setupBrowser();
-
-/** A series with at least two episodes on its first server, from the API. */
-async function seriesSlug(baseURL: string): Promise<{ slug: string; episodes: number[] }> {
-  const list = (await (await fetch(`${baseURL}/api/product/product-phimbo`)).json()) as { data: { slug: string }[] };
-  for (const { slug } of list.data) {
-    const detail = (await (await fetch(`${baseURL}/api/product/${slug}`)).json()) as {
-      datafilm: { VIP1: number; linkfilms: { episode: number }[] };
-    };
-    if (detail.datafilm.VIP1 === 0 && detail.datafilm.linkfilms.length >= 2)
-      return { slug, episodes: detail.datafilm.linkfilms.map((e) => e.episode) };
-  }
-  throw new Error('no free series with two episodes in the demo catalogue');
-}
 
 describe('film and watch pages', () => {
   test('film page shows metadata, episodes by server, rating, comments and records one view', async () => {
@@ -54,7 +42,7 @@ describe('film and watch pages', () => {
   });
 
   test('film page → watch page plays (currentTime advances) and next episode works', async () => {
-    const { slug, episodes } = await seriesSlug(b.baseURL());
+    const { slug, episodes } = await freeSeries(b.baseURL());
     const { page, context, errors } = await b.newPage();
     await page.goto(`/${slug}`);
     await page.getByRole('button', { name: /Xem phim|Xem tiếp/ }).click();

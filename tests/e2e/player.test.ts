@@ -1,30 +1,12 @@
 // Issue 15, goals 1–4: the watch page's player, used as a person does: real taps on a phone viewport
 // (page.touchscreen.tap), the mouse and the keyboard on desktop. Nothing here starts playback from script.
 import type { Page } from 'playwright-core';
+import { freeSeries, type Series } from './helpers/accounts';
 import { describe, expect, test } from 'vitest';
 import { holdPlayerScript, screenshot, setupBrowser } from './helpers/browser';
 import { PHONE } from './helpers/phone';
 
 const b = setupBrowser();
-
-interface Series {
-  slug: string;
-  title: string;
-  episodes: number[];
-}
-
-/** A free series with at least two episodes on its first server, from the API. */
-async function freeSeries(baseURL: string): Promise<Series> {
-  const list = (await (await fetch(`${baseURL}/api/product/product-phimbo`)).json()) as { data: { slug: string }[] };
-  for (const { slug } of list.data) {
-    const detail = (await (await fetch(`${baseURL}/api/product/${slug}`)).json()) as {
-      datafilm: { VIP1: number; title: string; linkfilms: { episode: number }[] };
-    };
-    if (detail.datafilm.VIP1 === 0 && detail.datafilm.linkfilms.length >= 2)
-      return { slug, title: detail.datafilm.title, episodes: detail.datafilm.linkfilms.map((e) => e.episode) };
-  }
-  throw new Error('no free series with two episodes in the demo catalogue');
-}
 
 interface VideoState {
   paused: boolean;

@@ -5,7 +5,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { WATCH_TEXTS } from '../../party/watch-messages';
 import { VIP_MESSAGES } from '../../worker/schemas/values';
-import { DEMO } from './helpers/accounts';
+import { DEMO, freeSeries, type Series } from './helpers/accounts';
 import { screenshot, setupBrowser } from './helpers/browser';
 import { PHONE, signInByTouch, tap, tapAndType } from './helpers/phone';
 
@@ -21,24 +21,6 @@ const TOLERANCE_S = 0.05;
 const IN_STEP_GOAL_MS = 1500;
 const LATE_JOIN_GOAL_MS = 3000;
 const TOLERANCE_MS = 1500;
-
-interface Series {
-  slug: string;
-  episodes: number[];
-}
-
-/** A free series with at least two episodes on its first server, from the API. */
-async function freeSeries(baseURL: string): Promise<Series> {
-  const list = (await (await fetch(`${baseURL}/api/product/product-phimbo`)).json()) as { data: { slug: string }[] };
-  for (const { slug } of list.data) {
-    const detail = (await (await fetch(`${baseURL}/api/product/${slug}`)).json()) as {
-      datafilm: { VIP1: number; linkfilms: { episode: number }[] };
-    };
-    if (detail.datafilm.VIP1 === 0 && detail.datafilm.linkfilms.length >= 2)
-      return { slug, episodes: detail.datafilm.linkfilms.map((e) => e.episode) };
-  }
-  throw new Error('no free series with two episodes in the demo catalogue');
-}
 
 interface Probe {
   drift: number;

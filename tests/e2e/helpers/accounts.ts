@@ -34,3 +34,22 @@ export async function freeFilms(baseURL: string, endpoint = 'product-phimle'): P
   const list = (await (await fetch(`${baseURL}/api/product/${endpoint}`)).json()) as { data: { slug: string; VIP1: number }[] };
   return list.data.filter((f) => f.VIP1 === 0).map((f) => f.slug);
 }
+
+export interface Series {
+  slug: string;
+  title: string;
+  episodes: number[];
+}
+
+/** A free series with at least two episodes on its first server, from the API. */
+export async function freeSeries(baseURL: string): Promise<Series> {
+  const list = (await (await fetch(`${baseURL}/api/product/product-phimbo`)).json()) as { data: { slug: string }[] };
+  for (const { slug } of list.data) {
+    const detail = (await (await fetch(`${baseURL}/api/product/${slug}`)).json()) as {
+      datafilm: { VIP1: number; title: string; linkfilms: { episode: number }[] };
+    };
+    if (detail.datafilm.VIP1 === 0 && detail.datafilm.linkfilms.length >= 2)
+      return { slug, title: detail.datafilm.title, episodes: detail.datafilm.linkfilms.map((e) => e.episode) };
+  }
+  throw new Error('no free series with two episodes in the demo catalogue');
+}

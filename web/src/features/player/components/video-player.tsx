@@ -597,9 +597,7 @@ interface HlsApi {
 function prefetchPlayerChunk(): () => void {
   const href = document.querySelector<HTMLMetaElement>('meta[name="phimviet-player"]')?.content;
   if (!href || customElementsDefined() || document.querySelector(`link[href="${href}"]`)) return () => undefined;
-  if ((navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData) return () => undefined;
-  let idle: number | undefined;
-  const prefetch = () => {
+  return afterLoadWhenIdle(0, () => {
     const link = document.createElement('link');
     link.rel = 'prefetch';
     link.as = 'script';
@@ -607,17 +605,7 @@ function prefetchPlayerChunk(): () => void {
     link.crossOrigin = '';
     link.href = href;
     document.head.appendChild(link);
-  };
-  const schedule = () => {
-    if (typeof window.requestIdleCallback === 'function') idle = window.requestIdleCallback(prefetch, { timeout: 1000 });
-    else prefetch();
-  };
-  if (document.readyState === 'complete') schedule();
-  else window.addEventListener('load', schedule, { once: true });
-  return () => {
-    window.removeEventListener('load', schedule);
-    if (idle !== undefined) window.cancelIdleCallback(idle);
-  };
+  });
 }
 
 /**
@@ -649,24 +637,32 @@ const SETTLED_MS = 4000;
  * cancel.
  */
 function whenPageIdle(prepare: () => void): () => void {
+  return afterLoadWhenIdle(SETTLED_MS, prepare);
+}
+
+/**
+ * Runs `run` at the first idle moment once `delayMs` have passed since the page's load event (at once on a
+ * page whose load is long past), never with Data Saver on. Returns a cancel.
+ */
+function afterLoadWhenIdle(delayMs: number, run: () => void): () => void {
   if ((navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData) return () => undefined;
   let idle: number | undefined;
   let timer: number | undefined;
-  const settle = () => {
+  const wait = () => {
     const loadedAt =
       (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.loadEventEnd || performance.now();
     timer = window.setTimeout(
       () => {
-        if (typeof window.requestIdleCallback === 'function') idle = window.requestIdleCallback(prepare, { timeout: 2000 });
-        else prepare();
+        if (typeof window.requestIdleCallback === 'function') idle = window.requestIdleCallback(run, { timeout: 2000 });
+        else run();
       },
-      Math.max(0, loadedAt + SETTLED_MS - performance.now()),
+      Math.max(0, loadedAt + delayMs - performance.now()),
     );
   };
-  if (document.readyState === 'complete') settle();
-  else window.addEventListener('load', settle, { once: true });
+  if (document.readyState === 'complete') wait();
+  else window.addEventListener('load', wait, { once: true });
   return () => {
-    window.removeEventListener('load', settle);
+    window.removeEventListener('load', wait);
     if (idle !== undefined) window.cancelIdleCallback(idle);
     window.clearTimeout(timer);
   };
