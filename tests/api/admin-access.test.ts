@@ -56,6 +56,7 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: '/api/admin/settings', vip2: false },
   { method: 'PUT', path: '/api/admin/settings', json: { hotline: '1900 0000' }, vip2: false },
   { method: 'GET', path: '/api/admin/audit', vip2: false },
+  { method: 'POST', path: '/api/admin/audit/999999/undo', vip2: false },
   { method: 'GET', path: '/api/admin/film?slug=phim-truy-cap', vip2: false },
   { method: 'GET', path: '/api/admin/deleted-films', vip2: false },
   { method: 'POST', path: '/api/admin/deleted-films/999999/restore', vip2: false },

@@ -461,6 +461,10 @@ export const auditLog = sqliteTable(
     before: text('before'),
     after: text('after'),
     createdAt: createdAt(),
+    /** Set once when an admin undoes this entry (worker/services/admin/audit-undo.ts); null while it stands. */
+    undoneAt: integer('undone_at'),
+    /** On the entry an undo wrote: the id of the entry it undid. */
+    undoOf: integer('undo_of'),
   },
   (t) => [index('audit_log_created').on(t.createdAt), index('audit_log_action').on(t.action, t.createdAt)],
 );

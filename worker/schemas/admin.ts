@@ -77,6 +77,11 @@ export const ADMIN_TEXTS = {
   restore: 'Khôi phục',
   confirmPayment: 'Xác nhận đã nhận tiền',
   paymentConfirmed: 'Đã xác nhận thanh toán',
+  undo: 'Hoàn tác',
+  auditUndone: 'Đã hoàn tác',
+  auditEntryNotFound: 'Không tìm thấy mục nhật ký',
+  auditNotUndoable: 'Thao tác này không thể hoàn tác.',
+  auditAlreadyUndone: 'Thao tác này đã được hoàn tác.',
 } as const;
 export const ADDFILM_OK = ADMIN_TEXTS.addFilmOk;
 
@@ -616,6 +621,12 @@ export interface AuditEntry {
   /** Field by field: what differs between before and after. */
   changes: AuditChange[];
   createdAt: number;
+  /** "Hoàn tác" is offered: the action can be undone from this entry's data and it still stands. */
+  undoable: boolean;
+  /** When an admin undid it (null while it stands). */
+  undoneAt: number | null;
+  /** On the entry an undo wrote: the id of the entry it undid. */
+  undoOf: number | null;
 }
 export interface AuditChange {
   field: string;
@@ -623,3 +634,10 @@ export interface AuditChange {
   after: unknown;
 }
 export type AuditResponse = Paginated<AuditEntry>;
+export const auditIdParamSchema = z.object({ id: idNumber });
+/** POST /api/admin/audit/{id}/undo */
+export interface UndoAuditResponse {
+  message: string;
+  /** The entry that records the undo. */
+  undoId: number;
+}

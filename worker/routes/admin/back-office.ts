@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AppEnv } from '../../lib/context';
 import { validate } from '../../lib/validate';
 import {
+  auditIdParamSchema,
   auditQuerySchema,
   type DashboardStats,
   deletedFilmsQuerySchema,
@@ -12,6 +13,7 @@ import {
   updateSettingsSchema,
 } from '../../schemas/admin';
 import { listAudit } from '../../services/admin/audit';
+import { isUndoable, undoAuditEntry } from '../../services/admin/audit-undo';
 import { listDeletedFilms, restoreFilm } from '../../services/admin/deleted-films';
 import { filmForEditor, uploaderFilms } from '../../services/admin/films';
 import { listErrorReports, resolveErrorReport } from '../../services/admin/error-reports';
@@ -70,5 +72,8 @@ export const backOfficeRoutes = new Hono<AppEnv>()
     return c.json({ data, allowedCrawlSources: config.CRAWL_SOURCES }, 200);
   })
   .get('/audit', adminOnly, validate('query', auditQuerySchema), async (c) => {
-    return c.json(await listAudit(c.var.db, c.req.valid('query')), 200);
+    return c.json(await listAudit(c.var.db, c.req.valid('query'), isUndoable), 200);
+  })
+  .post('/audit/:id/undo', adminOnly, validate('param', auditIdParamSchema), async (c) => {
+    return c.json(await undoAuditEntry(c.var.db, c.var.viewer, c.req.valid('param').id, c.var.deps.now()), 200);
   });

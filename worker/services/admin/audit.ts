@@ -14,6 +14,8 @@ export interface AuditInput {
   target: string | number;
   before?: unknown;
   after?: unknown;
+  /** On an undo's own entry: the entry it undid (worker/services/admin/audit-undo.ts). */
+  undoOf?: number;
 }
 
 export type Actor = Pick<Viewer, 'id' | 'email'>;
@@ -30,6 +32,7 @@ export function auditInsert(db: Db | FilmTx, actor: Actor, entry: AuditInput, no
     before: json(entry.before),
     after: json(entry.after),
     createdAt: now,
+    undoOf: entry.undoOf ?? null,
   });
 }
 
@@ -67,7 +70,8 @@ export async function recordAudit(db: Db | FilmTx, actor: Actor, entry: AuditInp
   await auditInsert(db, actor, entry, now);
 }
 
-const parse = (text: string | null): unknown => {
+/** An entry's before or after as it was recorded (JSON; a bare string if it ever was not). */
+export const parseAuditJson = (text: string | null): unknown => {
   if (text === null) return null;
   try {
     return JSON.parse(text);
@@ -93,8 +97,15 @@ export function auditChanges(before: unknown, after: unknown): AuditChange[] {
   return same(before, after) ? [] : [{ field: 'value', before: before ?? null, after: after ?? null }];
 }
 
-/** GET /api/admin/audit: newest first, optionally one action. */
-export async function listAudit(db: Db, input: { page: number; action?: string }): Promise<AuditResponse> {
+/**
+ * GET /api/admin/audit: newest first, optionally one action. `isUndoable` says which entries get "Hoàn
+ * tác" (audit-undo.ts owns that list; passed in so this module does not import every feature's undo).
+ */
+export async function listAudit(
+  db: Db,
+  input: { page: number; action?: string },
+  isUndoable: (entry: { action: string; undoneAt: number | null; undoOf: number | null }) => boolean,
+): Promise<AuditResponse> {
   const where = input.action ? eq(auditLog.action, input.action) : undefined;
   const pageSize = ADMIN_AUDIT_PAGE_SIZE;
   const [rows, [total]] = await Promise.all([
@@ -113,10 +124,13 @@ export async function listAudit(db: Db, input: { page: number; action?: string }
     actor: { id: r.actorId, email: r.actorEmail },
     action: r.action,
     target: r.target,
-    before: parse(r.before),
-    after: parse(r.after),
-    changes: auditChanges(parse(r.before), parse(r.after)),
+    before: parseAuditJson(r.before),
+    after: parseAuditJson(r.after),
+    changes: auditChanges(parseAuditJson(r.before), parseAuditJson(r.after)),
     createdAt: r.createdAt,
+    undoable: isUndoable(r),
+    undoneAt: r.undoneAt,
+    undoOf: r.undoOf,
   }));
   return { data, pagination: { page: input.page, pageSize, totalItems, totalPages: Math.max(1, Math.ceil(totalItems / pageSize)) } };
 }

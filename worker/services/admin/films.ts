@@ -25,6 +25,7 @@ import { type FilmInput, type FilmStatus, FilmWriteError, upsertFilm } from '../
 import { FilmDeletedError } from '../films/deleted-films';
 import { episodeNumbers, recordEpisodeReleases } from '../library/episode-releases';
 import { type Actor, auditInsert } from './audit';
+import type { UndoHandler } from './audit-undo';
 import { filmRestoreSnapshots, tombstoneInserts } from './deleted-films';
 
 /** Who writes a film or an episode: an admin may change any; a VIP2 uploader only the films they added. */
@@ -194,6 +195,21 @@ export async function setVip1(db: Db, actor: Actor, input: { title: string; VIP1
   }
   return { message: 'Cập nhật VIP1 thành công', slug: before.slug };
 }
+
+/**
+ * Undo of 'film.vip1' (audit-undo.ts): the film's VIP1 flag back to what the entry says it was before. A
+ * film deleted since cannot take it back (409); a flag already back where it was is recorded as such.
+ */
+export const undoFilmVip1: UndoHandler = async (tx, entry, { actor, now }) => {
+  const was = (entry.before as { VIP1?: unknown } | null)?.VIP1 === 1 ? 1 : 0;
+  const [film] = await tx.select({ id: films.id, vipOnly: films.vipOnly }).from(films).where(eq(films.slug, entry.target));
+  if (!film) throw conflict(ADMIN_TEXTS.filmNotFound);
+  await tx
+    .update(films)
+    .set({ vipOnly: was === 1, updatedBy: actor.id, updatedAt: now })
+    .where(eq(films.id, film.id));
+  return { action: 'film.vip1', target: entry.target, before: { VIP1: film.vipOnly ? 1 : 0 }, after: { VIP1: was } };
+};
 
 /**
  * DELETE /api/product/delete_product(s): one batch (one transaction) removes the films and everything

@@ -52,6 +52,10 @@ export const auditQuery = (page: number, action: string) =>
     placeholderData: (previous) => previous,
   });
 
+/** POST /api/admin/audit/{id}/undo (admin): "Hoàn tác", from the data the entry kept. */
+export const undoAuditEntry = (id: number) =>
+  adminCall((headers) => api.api.admin.audit[':id'].undo.$post({ param: { id: String(id) } }, { headers }));
+
 /** GET /api/admin/pages (admin): the footer pages' titles and texts. */
 export const sitePagesQuery = () =>
   queryOptions({

@@ -1,10 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { AuditEntry } from '../../../../../worker/schemas/admin';
+import { ADMIN_TEXTS, type AuditEntry } from '../../../../../worker/schemas/admin';
 import { formatDateTime } from '../../../lib/format';
 import { usePageMeta } from '../../../lib/page-meta';
+import { toast } from '../../../lib/toast';
 import { messageOf } from '../api/admin-request';
-import { auditQuery } from '../api/site-api';
+import { auditQuery, undoAuditEntry } from '../api/site-api';
 import { AdminHeading } from './admin-layout';
 import { AdminPager } from './admin-pager';
 
@@ -63,6 +64,16 @@ export function AuditPage() {
   const [action, setAction] = useState('');
   const audit = useQuery(auditQuery(page, action));
   const data = audit.data;
+  const queryClient = useQueryClient();
+  const undo = useMutation({
+    mutationFn: (entry: AuditEntry) => undoAuditEntry(entry.id),
+    onSuccess: (res) => {
+      toast.success(res.message);
+      // An undo can change anything an entry names: the log and every back-office list read again.
+      void queryClient.invalidateQueries({ queryKey: ['admin'] });
+    },
+    onError: (error) => toast.error('Không hoàn tác được', { description: messageOf(error) }),
+  });
   return (
     <section>
       <AdminHeading title="Nhật ký quản trị" />
@@ -95,6 +106,7 @@ export function AuditPage() {
               <th>Thao tác</th>
               <th>Đối tượng</th>
               <th>Thay đổi (trước → sau)</th>
+              <th />
             </tr>
           </thead>
           <tbody>
@@ -108,6 +120,23 @@ export function AuditPage() {
                 <td style={{ overflowWrap: 'anywhere' }}>{e.target}</td>
                 <td className="audit-value">
                   <Changes entry={e} />
+                </td>
+                <td>
+                  {e.undoable && (
+                    <button
+                      type="button"
+                      className="btn btn-ghost btn-sm"
+                      disabled={undo.isPending}
+                      aria-label={`${ADMIN_TEXTS.undo} ${e.action} ${e.target}`}
+                      onClick={() => {
+                        if (window.confirm(`${ADMIN_TEXTS.undo} "${e.action}" trên ${e.target}?`)) undo.mutate(e);
+                      }}
+                    >
+                      {ADMIN_TEXTS.undo}
+                    </button>
+                  )}
+                  {e.undoneAt !== null && <span className="muted">Đã hoàn tác {formatDateTime(e.undoneAt)}</span>}
+                  {e.undoOf !== null && <span className="muted">Hoàn tác mục #{e.undoOf}</span>}
                 </td>
               </tr>
             ))}
