@@ -21,13 +21,17 @@ async function waitFor(url: string, ready: (body: unknown) => boolean, timeoutMs
   throw new Error(`${url} not ready after ${timeoutMs} ms`);
 }
 
-/** The product as scripts/start.ts runs it (built PWA, demo crawl), on free ports and a temporary database. */
-export async function startProduct(): Promise<{ base: string; dbFile: string; stop: () => Promise<void> }> {
+/**
+ * The product as scripts/start.ts runs it (built PWA, demo crawl), on free ports and a temporary database.
+ * `root` runs another checkout of the repository (its own build and node_modules), e.g. main before a change.
+ */
+export async function startProduct(options: { root?: string } = {}): Promise<{ base: string; dbFile: string; stop: () => Promise<void> }> {
+  const root = options.root ?? REPO_ROOT;
   const dir = mkdtempSync(join(tmpdir(), 'phimviet-lighthouse-'));
   const [port, demoPort, partyPort, paymentPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const base = `http://localhost:${port}`;
   const server = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-    cwd: REPO_ROOT,
+    cwd: root,
     detached: true,
     env: {
       ...process.env,

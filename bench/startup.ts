@@ -1,21 +1,43 @@
-// `npm run bench -- startup`: how fast one tap on the watch page shows the first frame, as a phone viewer
-// meets it. The product as `npm start` runs it (bench/demo-product.ts, or STARTUP_BASE=http://… for a running
-// host), Debian Chromium at 390×844 with touch. Each run opens a fresh context (empty caches, as a first
-// visit), loads the first episode's watch page, lets it sit idle for 5 s, then taps the middle of the picture
-// with the touchscreen. First frame = the first `timeupdate` with currentTime > 0, timed from the tap's
-// pointerdown in the page's own clock. Two profiles: none, and Lighthouse's phone (150 ms RTT, 1.6 Mbit/s
-// down, 750 kbit/s up, CPU ×4, through CDP). Then Lighthouse (mobile, 3 runs) on the same page.
-// STARTUP_RUNS (default 5), STARTUP_LIGHTHOUSE=0 to skip Lighthouse. Not a test: timings depend on the load.
+// `npm run bench -- startup [--root /path/to/checkout]`: how fast one tap starts the episode, as a phone viewer
+// meets it (issue 31). The product as `npm start` runs it (bench/demo-product.ts; `--root` or STARTUP_ROOT runs
+// another checkout's build, e.g. main before a change, so two versions are measured back to back on the same
+// machine; STARTUP_BASE=http://… measures a running host), Debian Chromium at 390×844 with touch, a fresh context
+// (empty caches, a first visit) for every run. Three scenarios:
+// - film page: the film's page loaded, 5 s after its load event a tap on "Xem phim", then the watch page;
+// - tap 1 s after "Phát": the watch page opened directly, a tap on "Phát" 1 s after it is painted (a viewer who
+//   does not wait: before the page's script has started, on the phone profile);
+// - tap 5 s after load: the watch page opened directly, a tap 5 s after its load event.
+// First frame = the first frame presented after `playing` (requestVideoFrameCallback), timed from the tap's
+// pointerdown, both in the page's own clock (`timeupdate` runs on a ~250 ms timer in Chromium and says nothing
+// of the picture). A tap that starts nothing within 4 s while "Phát" is still shown gets a second tap (counted);
+// nothing by 15 s is a lost tap (counted, not timed). Two profiles: none, and Lighthouse's phone (150 ms RTT,
+// 1.6 Mbit/s down, 750 kbit/s up, CPU ×4, through CDP). Then Lighthouse (mobile, median of 3) on the watch and
+// the film page, and the load average before and after. STARTUP_RUNS (default 5), STARTUP_LIGHTHOUSE=0 skips
+// Lighthouse, STARTUP_SCENARIOS=film,early,late and STARTUP_PROFILES=none,phone pick, STARTUP_VERBOSE=1 prints each run's timeline.
+// Not a test: timings depend on the machine's load.
+import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
-import { type CDPSession, chromium, type Page } from 'playwright-core';
+import { type Browser, type CDPSession, chromium, type Page } from 'playwright-core';
 import { median, pagesToMeasure, startProduct } from './demo-product';
 import { measureLighthouse, type Run } from './lighthouse-run';
 import { PHONE } from '../tests/e2e/helpers/phone';
 
 const RUNS = Number(process.env.STARTUP_RUNS ?? 5);
-const IDLE_MS = 5000;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const VERBOSE = !!process.env.STARTUP_VERBOSE;
+/** Nothing started this long after the tap while "Phát" still shows: the viewer taps again. */
+const SECOND_TAP_AFTER_MS = 4000;
+/** Nothing by then: the tap was lost. */
+const LOST_AFTER_MS = 15_000;
+
+function argValue(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+const ROOT = argValue('--root') ?? process.env.STARTUP_ROOT;
 
 interface Profile {
   name: string;
@@ -32,154 +54,230 @@ const PROFILES: Profile[] = [
   },
 ];
 
-interface Traffic {
-  requests: number;
-  bytes: number;
+type ScenarioId = 'film' | 'early' | 'late';
+interface Scenario {
+  id: ScenarioId;
+  name: string;
 }
-interface StartupRun {
-  firstFrameMs: number;
-  /** Everything the page fetched from navigation to the first frame, and the part after the tap. */
-  total: Traffic;
-  afterTap: Traffic;
-  afterTapUrls: string[];
+const SCENARIOS: Scenario[] = [
+  { id: 'film', name: 'film page: "Xem phim" 5 s after load' },
+  { id: 'early', name: 'watch page: tap 1 s after "Phát" shows' },
+  { id: 'late', name: 'watch page: tap 5 s after load' },
+];
+const chosen = (process.env.STARTUP_SCENARIOS ?? 'film,early,late').split(',');
+const profiles = (process.env.STARTUP_PROFILES ?? 'none,phone').split(',');
+
+interface Outcome {
+  /** Tap → first frame presented after `playing`, ms; undefined when the tap was lost. */
+  ms?: number;
+  secondTap: boolean;
+  /** The page's timeline, relative to the tap (verbose). */
+  timeline: string;
+  requestsAfterTap: number;
 }
 
-/** Counts requests and their transferred bytes (CDP's encodedDataLength: headers and body as sent). */
-function countTraffic(cdp: CDPSession) {
-  const requests = new Map<string, { url: string; afterTap: boolean; bytes: number; done: boolean }>();
-  let tapped = false;
-  cdp.on('Network.requestWillBeSent', (e) => {
-    if (!e.request.url.startsWith('data:')) requests.set(e.requestId, { url: e.request.url, afterTap: tapped, bytes: 0, done: false });
-  });
-  cdp.on('Network.loadingFinished', (e) => {
-    const r = requests.get(e.requestId);
-    if (r) Object.assign(r, { bytes: e.encodedDataLength, done: true });
-  });
-  return {
-    markTap: () => {
-      tapped = true;
-    },
-    read: () => {
-      const all = [...requests.values()];
-      const sum = (list: typeof all): Traffic => ({ requests: list.length, bytes: list.reduce((s, r) => s + r.bytes, 0) });
-      const afterTap = all.filter((r) => r.afterTap);
-      return { total: sum(all), afterTap: sum(afterTap), afterTapUrls: afterTap.map((r) => new URL(r.url).pathname) };
-    },
-  };
+interface PageClock {
+  tap?: number;
+  playing?: number;
+  frame?: number;
+  armed: boolean;
 }
 
-async function oneRun(browser: import('playwright-core').Browser, url: string, profile: Profile): Promise<StartupRun> {
-  const context = await browser.newContext({
-    ...PHONE,
-    locale: 'vi-VN',
-  });
+/** In every page before its own scripts: the tap's pointerdown, `playing`, and the first frame presented after it. */
+function instrument() {
+  const w = window as unknown as { __startup: PageClock };
+  w.__startup = { armed: false };
+  window.addEventListener(
+    'pointerdown',
+    (e) => {
+      if (w.__startup.armed && w.__startup.tap === undefined) w.__startup.tap = e.timeStamp;
+    },
+    true,
+  );
+  // Media events do not bubble; a capture listener on window still sees them on their way to the <video>.
+  window.addEventListener(
+    'playing',
+    (e) => {
+      const s = w.__startup;
+      const v = e.target as HTMLVideoElement;
+      if (s.tap === undefined || s.playing !== undefined || !(v instanceof HTMLVideoElement)) return;
+      s.playing = e.timeStamp;
+      v.requestVideoFrameCallback((now) => {
+        s.frame = now;
+      });
+    },
+    true,
+  );
+}
+
+async function oneRun(browser: Browser, base: string, paths: { film: string; watch: string }, scenario: ScenarioId, profile: Profile) {
+  const context = await browser.newContext({ ...PHONE, locale: 'vi-VN' });
   const page: Page = await context.newPage();
   try {
-    const cdp = await context.newCDPSession(page);
+    const cdp: CDPSession = await context.newCDPSession(page);
     await cdp.send('Network.enable');
     if (profile.network) await cdp.send('Network.emulateNetworkConditions', { offline: false, ...profile.network });
     if (profile.cpu > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: profile.cpu });
-    const traffic = countTraffic(cdp);
-    // The page's own clock: the tap's pointerdown, then the first timeupdate past 0 (capture phase on window
-    // sees the <video>'s events, which do not bubble).
-    await page.addInitScript(() => {
-      const w = window as unknown as { __startup: { tap?: number; frame?: number; armed: boolean } };
-      w.__startup = { armed: false };
-      window.addEventListener(
-        'pointerdown',
-        (e) => {
-          if (w.__startup.armed && w.__startup.tap === undefined) w.__startup.tap = e.timeStamp;
-        },
-        true,
-      );
-      window.addEventListener(
-        'timeupdate',
-        (e) => {
-          const v = e.target as HTMLVideoElement;
-          if (w.__startup.tap !== undefined && w.__startup.frame === undefined && v.currentTime > 0) w.__startup.frame = e.timeStamp;
-        },
-        true,
-      );
+    let tapped = false;
+    let requestsAfterTap = 0;
+    cdp.on('Network.requestWillBeSent', (e) => {
+      if (tapped && !e.request.url.startsWith('data:')) requestsAfterTap++;
     });
-    await page.goto(url, { waitUntil: 'load', timeout: 120_000 });
-    await page.waitForFunction(() => 'appReady' in document.documentElement.dataset, null, { timeout: 60_000 });
-    await page.waitForTimeout(IDLE_MS);
-    const target = page.getByTestId('big-play');
-    const box = await target.boundingBox();
-    if (!box) throw new Error('no big play button on the watch page');
-    await page.evaluate(() => {
-      (window as unknown as { __startup: { armed: boolean } }).__startup.armed = true;
-    });
-    traffic.markTap();
-    await page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
-    const handle = await page.waitForFunction(
-      () => {
-        const s = (window as unknown as { __startup: { tap?: number; frame?: number } }).__startup;
-        return s.frame !== undefined && s.tap !== undefined ? s.frame - s.tap : undefined;
-      },
-      null,
-      { timeout: 60_000, polling: 20 },
-    );
-    const firstFrameMs = (await handle.jsonValue()) as number;
-    return { firstFrameMs, ...traffic.read() };
+    await page.addInitScript(instrument);
+    const arm = () => page.evaluate(() => ((window as unknown as { __startup: PageClock }).__startup.armed = true));
+    const tapCentre = async (selector: string) => {
+      const box = await page.locator(selector).first().boundingBox();
+      if (!box) throw new Error(`nothing to tap: ${selector}`);
+      tapped = true;
+      await page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
+    };
+
+    if (scenario === 'film') {
+      await page.goto(`${base}${paths.film}`, { waitUntil: 'load', timeout: 120_000 });
+      await page.waitForTimeout(5000);
+      await page.locator('.btn-watch').scrollIntoViewIfNeeded();
+      await arm();
+      await tapCentre('.btn-watch');
+    } else if (scenario === 'late') {
+      await page.goto(`${base}${paths.watch}`, { waitUntil: 'load', timeout: 120_000 });
+      await page.waitForTimeout(5000);
+      await arm();
+      await tapCentre('[data-testid="big-play"]');
+    } else {
+      // "Phát" is in the host's HTML: it shows with the first contentful paint.
+      await page.goto(`${base}${paths.watch}`, { waitUntil: 'commit', timeout: 120_000 });
+      const shownAgo = await page.waitForFunction(
+        () => {
+          const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+          return fcp && document.querySelector('[data-testid="big-play"]') ? performance.now() - fcp.startTime : undefined;
+        },
+        null,
+        { polling: 50, timeout: 60_000 },
+      );
+      await page.waitForTimeout(Math.max(0, 1000 - ((await shownAgo.jsonValue()) as number)));
+      await arm();
+      await tapCentre('[data-testid="big-play"]');
+    }
+
+    const read = () => page.evaluate(() => (window as unknown as { __startup: PageClock }).__startup);
+    const started = Date.now();
+    let secondTap = false;
+    let clock = await read();
+    while (clock.frame === undefined && Date.now() - started < LOST_AFTER_MS) {
+      await page.waitForTimeout(50);
+      clock = await read().catch(() => clock);
+      if (!secondTap && clock.playing === undefined && Date.now() - started > SECOND_TAP_AFTER_MS) {
+        const play = page.locator('[data-testid="big-play"]');
+        if (await play.isVisible().catch(() => false)) {
+          secondTap = true;
+          const box = await play.boundingBox();
+          if (box) await page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
+        }
+      }
+    }
+    const timeline = VERBOSE ? String(await page.evaluate(describeTimeline)) : '';
+    return {
+      ms: clock.frame !== undefined && clock.tap !== undefined ? clock.frame - clock.tap : undefined,
+      secondTap,
+      timeline,
+      requestsAfterTap,
+    } satisfies Outcome;
   } finally {
     await context.close();
   }
 }
 
-const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+/**
+ * The page's own record around the tap (verbose): paint, load, the player's script, playlists, segments. A string:
+ * tsx names inner functions with a helper the page does not have.
+ */
+const describeTimeline = `(() => {
+  const s = window.__startup;
+  const t0 = s.tap ?? 0;
+  const parts = [];
+  const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+  if (fcp) parts.push('fcp ' + Math.round(fcp.startTime - t0));
+  const nav = performance.getEntriesByType('navigation')[0];
+  if (nav && nav.loadEventEnd) parts.push('load ' + Math.round(nav.loadEventEnd - t0));
+  for (const r of performance.getEntriesByType('resource')) {
+    const name = new URL(r.name).pathname;
+    if (/media-elements|stream-|index-|react-dom|\\.m3u8|\\.ts$|mpegts|xem-phim|\\/tap-/.test(name))
+      parts.push(name.split('/').pop() + ' ' + Math.round(r.startTime - t0) + '→' + Math.round(r.responseEnd - t0) + (r.transferSize > 20000 ? ' (' + Math.round(r.transferSize / 1024) + ' KB)' : ''));
+  }
+  if (s.playing !== undefined) parts.push('playing ' + Math.round(s.playing - t0));
+  if (s.frame !== undefined) parts.push('frame ' + Math.round(s.frame - t0));
+  return parts.join(' · ');
+})()`;
 
-const product = process.env.STARTUP_BASE ? undefined : await startProduct();
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+if (ROOT && !existsSync(join(resolve(ROOT), 'web/dist/index.html'))) {
+  console.log(`building ${ROOT} (no web/dist there)`);
+  const build = spawnSync('npm', ['run', 'build'], { cwd: resolve(ROOT), stdio: 'inherit' });
+  if (build.status !== 0) throw new Error(`npm run build failed in ${ROOT}`);
+}
+const product = process.env.STARTUP_BASE ? undefined : await startProduct(ROOT ? { root: resolve(ROOT) } : {});
 const base = process.env.STARTUP_BASE ?? product!.base;
 try {
-  const watch = (await pagesToMeasure(base)).find(([name]) => name === 'watch');
-  if (!watch) throw new Error('the demo catalogue has no watch page to measure');
-  const url = `${base}${watch[1]}`;
-  console.log(
-    `Tap → first frame on ${watch[1]}, ${RUNS} runs per profile, Debian Chromium 390×844 touch, load ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
-  );
+  const pages = new Map(await pagesToMeasure(base));
+  const film = pages.get('film');
+  const watch = pages.get('watch');
+  if (!film || !watch) throw new Error('the demo catalogue has no film with an episode to measure');
+  console.log(`Stream start-up of ${ROOT ? resolve(ROOT) : 'this checkout'}: ${film} and ${watch}, ${RUNS} runs per scenario and profile`);
+  console.log(`Debian Chromium 390×844 touch, a fresh context per run; load average at the start ${load()}`);
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking'],
   });
   try {
     console.log(
-      'profile                               first frame ms: median   max   runs              │ before the first frame: requests, bytes (after the tap)',
+      `${'scenario'.padEnd(40)} ${'profile'.padEnd(36)} tap → first frame ms: median   max  │ runs (² second tap, ✗ lost)        requests after the tap`,
     );
-    for (const profile of PROFILES) {
-      const runs: StartupRun[] = [];
-      for (let i = 0; i < RUNS; i++) runs.push(await oneRun(browser, url, profile));
-      const times = runs.map((r) => Math.round(r.firstFrameMs));
-      const last = runs.at(-1)!;
-      console.log(
-        `${profile.name.padEnd(37)} ${String(median(times)).padStart(19)} ${String(Math.max(...times)).padStart(5)}   ${times.join(' ').padEnd(18)}│ ${last.total.requests} requests, ${kb(last.total.bytes)} (${last.afterTap.requests}, ${kb(last.afterTap.bytes)} after the tap)`,
-      );
-      if (process.env.STARTUP_VERBOSE) console.log(`  after the tap: ${last.afterTapUrls.join(' ')}`);
+    for (const scenario of SCENARIOS.filter((s) => chosen.includes(s.id))) {
+      for (const profile of PROFILES.filter((p) => profiles.includes(p.cpu > 1 ? 'phone' : 'none'))) {
+        const outcomes: Outcome[] = [];
+        for (let i = 0; i < RUNS; i++) {
+          const outcome = await oneRun(browser, base, { film, watch }, scenario.id, profile);
+          outcomes.push(outcome);
+          if (VERBOSE) console.log(`  ${scenario.id} ${profile.cpu > 1 ? 'phone' : 'none'} #${i + 1}: ${outcome.timeline}`);
+        }
+        const timed = outcomes.flatMap((o) => (o.ms === undefined ? [] : [Math.round(o.ms)]));
+        const runs = outcomes.map((o) => (o.ms === undefined ? '✗' : `${Math.round(o.ms)}${o.secondTap ? '²' : ''}`)).join(' ');
+        const lost = outcomes.length - timed.length;
+        const seconds = outcomes.filter((o) => o.secondTap).length;
+        const notes = [lost ? `${lost} lost` : '', seconds ? `${seconds} needed a second tap` : ''].filter(Boolean).join(', ');
+        console.log(
+          `${scenario.name.padEnd(40)} ${profile.name.padEnd(36)} ${String(timed.length ? median(timed) : '–').padStart(21)} ${String(timed.length ? Math.max(...timed) : '–').padStart(5)}  │ ${runs.padEnd(34)} ${median(outcomes.map((o) => o.requestsAfterTap))}${notes ? `  (${notes})` : ''}`,
+        );
+      }
     }
   } finally {
     await browser.close();
   }
+  console.log(`load average after the taps ${load()}`);
 
   if (process.env.STARTUP_LIGHTHOUSE !== '0') {
     const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'] });
     try {
-      const runs: Run[] = [];
-      for (let i = 0; i < 3; i++) runs.push(await measureLighthouse(url, chrome.port));
-      const m = (key: keyof Run) => median(runs.map((r) => r[key]));
-      console.log(
-        `Lighthouse 12 mobile on the watch page, median of 3: performance ${m('performance')}, LCP ${Math.round(m('lcp'))} ms, FCP ${Math.round(m('fcp'))} ms, TBT ${Math.round(m('tbt'))} ms (on CPU ${Math.round(m('cpuTbt'))} ms), CLS ${m('cls').toFixed(3)}, accessibility ${m('accessibility')}`,
-      );
+      for (const [name, path] of [
+        ['watch', watch],
+        ['film', film],
+      ] as const) {
+        const runs: Run[] = [];
+        for (let i = 0; i < 3; i++) runs.push(await measureLighthouse(`${base}${path}`, chrome.port));
+        const m = (key: keyof Run) => median(runs.map((r) => r[key]));
+        console.log(
+          `Lighthouse 12 mobile, ${name} page, median of 3: performance ${m('performance')}, LCP ${Math.round(m('lcp'))} ms, FCP ${Math.round(m('fcp'))} ms, TBT ${Math.round(m('tbt'))} ms (on CPU ${Math.round(m('cpuTbt'))} ms), CLS ${m('cls').toFixed(3)}, accessibility ${m('accessibility')}`,
+        );
+      }
     } finally {
       chrome.kill();
     }
   }
-  console.log(
-    `load at the end ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
-  );
+  console.log(`load average at the end ${load()}`);
 } finally {
   await product?.stop();
 }

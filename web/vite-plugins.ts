@@ -1,5 +1,6 @@
 import type { Plugin, Rollup } from 'vite';
 import { CATEGORIES, COUNTRIES, GENRES, RESERVED_FILM_SLUGS } from '../worker/schemas/taxonomy';
+import { CHUNK_META } from './src/features/player/stream/chunk-names.ts';
 
 /**
  * Inlines the (single, ~7 kB gzip) stylesheet into index.html: the first paint then needs only the
@@ -52,8 +53,17 @@ export function bootPrefetch(): Plugin {
   }
   // Every first segment that is not a film (fixed pages, the footer's pages, the back office): no request.
   const reserved = [...RESERVED_FILM_SLUGS];
-  // A page the host rendered (worker/ssr/render.ts) carries its data (#ssr-state): nothing to prefetch.
-  const code = `(function(){try{
+  // Taps on an element marked data-early-tap ("Phát" and the picture, "Xem phim") before the app is ready are
+  // remembered and acted on once something can (lib/play-intent.ts): never dropped. Those left when the app is ready
+  // (<html data-app-ready>, after every page's own effects took theirs) are stale and forgotten. Then the first page's reads;
+  // a page the host rendered (worker/ssr/render.ts) carries its data (#ssr-state): nothing to prefetch.
+  const code = `(function(){var b=window.__phimvietBoot=window.__phimvietBoot||{};b.taps=[];
+document.addEventListener('click',function(e){if('appReady' in document.documentElement.dataset)return;
+var t=e.target,el=t&&t.closest&&t.closest('[data-early-tap]');if(!el)return;var k=el.getAttribute('data-early-tap');
+b.taps.push({kind:k,at:e.timeStamp});if(b.onTap)b.onTap(k);},true);
+var mo=window.MutationObserver&&new MutationObserver(function(){if(!('appReady' in document.documentElement.dataset))return;b.taps.length=0;mo.disconnect();});
+if(mo)mo.observe(document.documentElement,{attributes:true,attributeFilter:['data-app-ready']});
+try{
 if(document.querySelector('meta[name="ssr"]'))return;
 var L=${JSON.stringify(listings)},R=${JSON.stringify(reserved)},p=location.pathname.replace(/\\/+$/,'')||'/',u=[];
 var top='/api/product/home-top',home='/api/product/product-home',side='/api/product/sidebar',film;
@@ -63,7 +73,6 @@ else{var s=p.split('/').filter(Boolean);
 if(s.length===1&&R.indexOf(s[0])<0)u.push(film='/api/product/'+s[0]);
 else if(s.length===3&&s[0]==='xem-phim')u.push(film='/api/product/'+s[1]);}
 var t=null;try{t=sessionStorage.getItem('token');}catch(e){}
-var b=window.__phimvietBoot={};
 function img(src){if(!src)return;var l=document.createElement('link');l.rel='preload';l.as='image';l.href=src;l.setAttribute('fetchpriority','high');document.head.appendChild(l);}
 u.forEach(function(x){b[x]=fetch(x,{credentials:'same-origin',headers:x===film&&t?{Authorization:'Bearer '+t}:{}}).then(function(r){
 if(r.ok&&x!==side&&x!==home)r.clone().json().then(function(d){var f=d.datafilm?[d.datafilm]:(d.phimhot||d.data||[]).slice(0,2);f.forEach(function(f){img(f.hinhanh||f.thumb);});}).catch(function(){});
@@ -87,6 +96,9 @@ return r;});b[x].catch(function(){});});
   };
 }
 
+/** How long the app's code waits for a watch page's first stream bytes at most (startAfterPaint). */
+const STREAM_FIRST_MS = 3000;
+
 /**
  * The app's JavaScript starts after the first paint: index.html loses its module script and modulepreload
  * tags, and the boot script (bootPrefetch, async) adds them back once the document is parsed and painted.
@@ -109,9 +121,25 @@ export function startAfterPaint(): Plugin {
     });
     // Once parsed (main.tsx reads #root and #ssr-state) and painted (a frame, then a task); a hidden tab
     // runs no animation frame, so a timer starts the app there.
-    const start = `(function(){var E=${JSON.stringify(entry[1])},P=${JSON.stringify(preloads)},d=false;
-function go(){if(d)return;d=true;P.forEach(function(h){var l=document.createElement('link');l.rel='modulepreload';l.href=h;l.crossOrigin='';document.head.appendChild(l);});
+    // On a watch page, the stream's start path (features/player/stream-start.ts) goes first: a small chunk that fetches
+    // the stream's first bytes and plays a tap on "Phát" before the app has hydrated; the engine's script (the longest
+    // download before a first frame) is prefetched from here as soon as the poster is painted (never with Data Saver).
+    // The app's own code waits for those bytes (at most STREAM_FIRST_MS): on a phone's connection they would
+    // otherwise share it with the app's.
+    const start = `(function(){var E=${JSON.stringify(entry[1])},P=${JSON.stringify(preloads)},d=false,a=false;
+function meta(n){return document.querySelector('meta[name="'+n+'"]');}
+function app(){if(a)return;a=true;P.forEach(function(h){var l=document.createElement('link');l.rel='modulepreload';l.href=h;l.crossOrigin='';document.head.appendChild(l);});
 var s=document.createElement('script');s.type='module';s.src=E;s.crossOrigin='';document.head.appendChild(s);}
+function stream(){if(!/^\\/xem-phim\\/[^/]+\\/tap-\\d+\\/?$/.test(location.pathname))return null;
+var m=meta('${CHUNK_META.start.meta}'),g=meta('${CHUNK_META.engine.meta}'),c=navigator.connection;if(!m)return null;
+(m.getAttribute('data-imports')||'').split(' ').forEach(function(h){if(!h)return;var l=document.createElement('link');l.rel='modulepreload';l.href=h;l.crossOrigin='';document.head.appendChild(l);});
+if(g&&!(c&&c.saveData))engine(g.content);
+return import(m.content).then(function(){var b=window.__phimvietBoot;return b&&b.streamFirst;});}
+function engine(h){var i=document.querySelector('img[fetchpriority="high"]');
+function f(){requestAnimationFrame(function(){var l=document.createElement('link');l.rel='prefetch';l.as='script';l.crossOrigin='';l.href=h;
+l.onload=l.onerror=function(){l.setAttribute('data-loaded','');};document.head.appendChild(l);});}
+if(!i||i.complete)f();else{i.addEventListener('load',f);i.addEventListener('error',f);}}
+function go(){if(d)return;d=true;var w=stream();if(!w)return app();setTimeout(app,${STREAM_FIRST_MS});w.then(app,app);}
 function painted(){requestAnimationFrame(function(){setTimeout(go,0);});setTimeout(go,500);}
 if(document.readyState==='loading')document.addEventListener('DOMContentLoaded',painted);else painted();})();`;
     delete bundle[bootTag[1]!];
@@ -120,19 +148,31 @@ if(document.readyState==='loading')document.addEventListener('DOMContentLoaded',
   });
 }
 
-/** The name of the meta tag that tells the watch page where the player's chunk is (features/player/media-elements.ts). */
-export const PLAYER_CHUNK_META = 'phimviet-player';
-
 /**
- * Names the player's chunk in index.html (`<meta name="phimviet-player" content="/assets/media-elements-….js">`):
- * the watch page fetches it over the network (a prefetch: no parsing, no main-thread work) as soon as the page
- * is idle, and runs it only once the page has settled (docs/decisions/0951-stream-start-up.md). No other page
- * fetches it.
+ * Names the player's chunks in index.html (`<meta name="phimviet-stream-engine" content="/assets/stream-engine-….js">`
+ * and the others of features/player/stream/chunk-names.ts): the watch page and the film page fetch the engine over
+ * the network (a prefetch: no parsing, no main-thread work) before they run it, and the boot script starts the
+ * watch page's start path by its name (docs/decisions/0952). No other page fetches them.
  */
-export function playerChunkMeta(): Plugin {
-  return rewriteIndexHtml('phimviet:player-chunk', (source, bundle) => {
-    const chunk = Object.values(bundle).find((file) => file.type === 'chunk' && /^assets\/media-elements-[\w-]+\.js$/.test(file.fileName));
-    if (!chunk) return source;
-    return source.replace('</head>', () => `<meta name="${PLAYER_CHUNK_META}" content="/${chunk.fileName}">\n</head>`);
+export function chunkMetas(): Plugin {
+  return rewriteIndexHtml('phimviet:chunk-metas', (source, bundle) => {
+    const tags: string[] = [];
+    for (const { meta, file } of Object.values(CHUNK_META)) {
+      const chunk = Object.values(bundle).find((f): f is Rollup.OutputChunk => f.type === 'chunk' && file.test(f.fileName));
+      if (!chunk) continue;
+      // What it imports statically, all the way down: the boot script preloads them beside it, not one round trip
+      // after another.
+      const imports = new Set<string>();
+      const walk = (name: string) => {
+        const dep = bundle[name];
+        if (dep?.type !== 'chunk' || imports.has(name)) return;
+        imports.add(name);
+        for (const next of dep.imports) walk(next);
+      };
+      for (const name of chunk.imports) walk(name);
+      const list = [...imports].map((name) => `/${name}`).join(' ');
+      tags.push(`<meta name="${meta}" content="/${chunk.fileName}"${list ? ` data-imports="${list}"` : ''}>`);
+    }
+    return source.replace('</head>', () => `${tags.join('\n')}\n</head>`);
   });
 }

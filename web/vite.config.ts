@@ -4,7 +4,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { pwaOptions } from './pwa.config';
-import { bootPrefetch, inlineCss, playerChunkMeta, startAfterPaint } from './vite-plugins';
+import { bootPrefetch, chunkMetas, inlineCss, startAfterPaint } from './vite-plugins';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 /** The route files → route tree and lazy chunks, the same for the browser and the server renderer. */
@@ -22,6 +22,15 @@ const api = process.env.API_ORIGIN ?? 'http://localhost:8787';
 const partykitHost = process.env.VITE_PARTYKIT_HOST ?? process.env.PARTYKIT_HOST ?? '';
 // Chunks only the back office loads (its feature, its routes, the chart and table libraries) go to
 // assets/admin/, which the service worker does not precache: viewers who install the app never download them.
+/** The stream controller and its parts, shared by the watch page's start path and the player (decision 0952). */
+const STREAM_MODULE = /\/web\/src\/(features\/player\/(stream\/|player-prefs\.ts|api\/episode-path\.ts)|lib\/hls\/)/;
+/**
+ * Everything the start path (a second entry, features/player/stream-start.ts) reaches: never in the app's chunk,
+ * which the start path must not wait for. The two small lib modules the film page also uses go to a chunk of
+ * their own, so the film page does not load the stream's chunk with it.
+ */
+const START_PATH =
+  /\/web\/src\/(features\/player\/(stream-start\.ts|stream\/|player-prefs\.ts|api\/episode-path\.ts)|lib\/(hls\/|play-intent\.ts|resume-point\.ts))/;
 const ADMIN_ONLY_MODULE =
   /\/web\/src\/(features\/admin\/|routes\/admin[./])|\/node_modules\/(chart\.js|@kurkle\/color|@tanstack\/(react-table|table-core))\//;
 
@@ -66,6 +75,9 @@ const clientBuild = defineConfig({
     target: 'es2022',
     sourcemap: false,
     rollupOptions: {
+      // The watch page's start path is a second entry: the boot script imports it by name before the app loads
+      // (features/player/stream-start.ts, decision 0952).
+      input: { index: `${root}index.html`, 'stream-start': `${root}src/features/player/stream-start.ts` },
       output: {
         // Everything the entry imports statically is one chunk (the entry itself) but React DOM: left to the
         // automatic splitting, the modules it shares with lazy routes became 16 small chunks, each one more
@@ -73,8 +85,15 @@ const clientBuild = defineConfig({
         // its own keeps each chunk's compile finalization on the main thread a task under 50 ms at 4× slowdown.
         codeSplitting: {
           groups: [
+            // What the start path shares with the watch page's own code (the stream controller and its parts), in
+            // one chunk of its own rather than in the app's: the start path must not wait for the app.
+            { name: 'stream', test: STREAM_MODULE, priority: 3 },
+            // Vite's helper for import() (every chunk with a lazy import uses it): on its own, or it would follow
+            // the stream's chunk into every page, or put the app's chunk under the start path.
+            { name: 'preload-helper', test: /vite\/preload-helper/, priority: 4 },
             { name: 'react-dom', test: /[\\/]node_modules[\\/](react-dom|scheduler)[\\/]/, priority: 2 },
-            { name: 'app', tags: ['$initial'], priority: 1 },
+            // The app's entry and what it imports statically; the start path (a second entry) keeps to itself.
+            { name: 'app', tags: ['$initial'], test: (id) => !START_PATH.test(id), priority: 1 },
           ],
         },
         chunkFileNames: (chunk) =>
@@ -92,7 +111,7 @@ const clientBuild = defineConfig({
     bootPrefetch(),
     inlineCss(),
     startAfterPaint(),
-    playerChunkMeta(),
+    chunkMetas(),
   ],
   server: {
     proxy: {

@@ -109,13 +109,16 @@ export async function waitForServiceWorker(page: Page): Promise<void> {
     });
 }
 
-/** Holds the player's script (its chunk, features/player/media-elements.ts) back until the returned release is called. */
+/**
+ * Holds the player's scripts back until the returned release is called: the stream's engine
+ * (features/player/stream-engine.ts: hls.js) and the control bar (media-elements.ts).
+ */
 export async function holdPlayerScript(page: Page): Promise<() => void> {
   let release: () => void = () => undefined;
   const held = new Promise<void>((resolve) => {
     release = resolve;
   });
-  await page.route('**/assets/media-elements-*.js', async (route) => {
+  await page.route(/\/assets\/(stream-engine|media-elements)-[\w-]+\.js$/, async (route) => {
     await held;
     await route.continue();
   });

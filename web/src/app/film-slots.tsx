@@ -1,6 +1,7 @@
 import type { FilmDetailResponse } from '../../../worker/schemas/catalogue';
 import { CommentsSection } from '../features/comments/components/comments-section';
 import { FilmDownload } from '../features/downloads/components/download-slot';
+import type { FilmPageSlots } from '../features/catalogue/components/film-page';
 import { warmPlayer } from './warm-player';
 import { RateFilm } from '../features/ratings/components/rate-film';
 
@@ -12,3 +13,41 @@ export const filmRating = (data: FilmDetailResponse) => <RateFilm slug={data.dat
 
 /** "Tải cả phim" on the film's page (issue 26): the button is drawn at once, its code loads on the tap. */
 export const filmDownload = (data: FilmDetailResponse) => <FilmDownload film={data} warmPlayer={warmPlayer} />;
+
+/**
+ * The film page gets its likely episode ready (the watch page's code, the link, the stream's first bytes; issue 31).
+ * Its code (the stream's chunk, ~8 KB gzip) loads once the page is idle after its load, or at once on the viewer's
+ * intent: the film page's own first load is unchanged.
+ */
+export const filmPrepareWatch: NonNullable<FilmPageSlots['prepareWatch']> = (target, queryClient, loadWatchRoute) => {
+  let prepared: { intent(): void; cancel(): void } | undefined;
+  let cancelled = false;
+  let intended = false;
+  let requested = false;
+  const load = () => {
+    if (requested || cancelled) return;
+    requested = true;
+    void import('../features/player/prepare-watch')
+      .then(({ prepareWatch }) => {
+        if (cancelled) return;
+        prepared = prepareWatch(target, queryClient, loadWatchRoute);
+        if (intended) prepared.intent();
+      })
+      .catch(() => undefined);
+  };
+  const idle = () => (typeof requestIdleCallback === 'function' ? requestIdleCallback(load, { timeout: 3000 }) : setTimeout(load, 200));
+  if (document.readyState === 'complete') idle();
+  else window.addEventListener('load', idle, { once: true });
+  return {
+    intent() {
+      intended = true;
+      if (prepared) prepared.intent();
+      else load();
+    },
+    cancel() {
+      cancelled = true;
+      window.removeEventListener('load', idle);
+      prepared?.cancel();
+    },
+  };
+};

@@ -4,9 +4,10 @@
  * before the worker took control fetches it once more, through the worker.
  */
 export const warmPlayer = () =>
-  void import('../features/player/media-elements')
+  void Promise.all([import('../features/player/stream-engine'), import('../features/player/media-elements')])
     .then(() => {
       for (const entry of performance.getEntriesByType('resource'))
-        if (/\/assets\/media-elements-[\w-]+\.js$/.test(new URL(entry.name).pathname)) void fetch(entry.name).catch(() => undefined);
+        if (/\/assets\/(media-elements|stream-engine)-[\w-]+\.js$/.test(new URL(entry.name).pathname))
+          void fetch(entry.name).catch(() => undefined);
     })
     .catch(() => undefined);

@@ -92,10 +92,12 @@ export async function unwrapBootOr<T>(path: string | undefined, call: () => Prom
   return body;
 }
 
-/** Drops every response the boot script started (they were anonymous; the tab has just signed in). */
+/** Drops every response the boot script started (they were anonymous; the tab has just signed in). Early taps stay. */
 export function forgetBootResponses(): void {
   if (typeof window === 'undefined') return;
-  (window as Window & { __phimvietBoot?: Record<string, Promise<Response> | undefined> }).__phimvietBoot = {};
+  const boot = (window as Window & { __phimvietBoot?: Record<string, unknown> }).__phimvietBoot;
+  if (!boot) return;
+  for (const key of Object.keys(boot)) if (key.startsWith('/api/')) delete boot[key];
 }
 
 /**

@@ -21,6 +21,7 @@ export interface WatchEntry {
   updatedAt: number;
 }
 
+/** Also read by lib/resume-point.ts (the stream's start path, which cannot wait for this module). */
 const KEY = 'phimviet:watch-history';
 const MAX = 20;
 const listeners = new Set<() => void>();

@@ -1,5 +1,5 @@
 import { createFileRoute, notFound } from '@tanstack/react-router';
-import { filmComments, filmDownload, filmRating } from '../app/film-slots';
+import { filmComments, filmDownload, filmPrepareWatch, filmRating } from '../app/film-slots';
 import { ensureListing, filmQuery } from '../features/catalogue/api/catalogue-queries';
 import { FilmPage } from '../features/catalogue/components/film-page';
 import { ListingPage } from '../features/catalogue/components/listing-page';
@@ -28,7 +28,7 @@ export const Route = createFileRoute('/$slug')({
     return country ? (
       <ListingPage info={country} search={search} />
     ) : (
-      <FilmPage slug={slug} rating={filmRating} comments={filmComments} download={filmDownload} />
+      <FilmPage slug={slug} rating={filmRating} comments={filmComments} download={filmDownload} prepareWatch={filmPrepareWatch} />
     );
   },
 });

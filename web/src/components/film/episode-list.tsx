@@ -1,5 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import type { FilmDetail } from '../../../../worker/schemas/catalogue';
+import { intendToPlay } from '../../lib/play-intent';
 
 /**
  * Episodes grouped by server; the current one (on the watch page) is highlighted. A link is named by the
@@ -36,6 +37,8 @@ export function EpisodeList({
                       search={{ server: server.server_name }}
                       className={`episode-link ${isCurrent ? 'current' : ''}`}
                       aria-current={isCurrent ? 'page' : undefined}
+                      // An episode tapped means "play it": the watch page plays it by itself (lib/play-intent.ts).
+                      onClick={() => intendToPlay(film.slug, ep.episode)}
                     >
                       {ep.name && !/^\d+$/.test(ep.name) ? ep.name : `Tập ${ep.episode}`}
                       <span className="visually-hidden"> ({server.server_name})</span>

@@ -1,46 +1,167 @@
-// What the one player adds to hls.js (DESIGN §17): behaviour enters as loader hooks, never as a second player.
-// Part of the player's chunk (media-elements.ts re-exports it), so hls.js is bundled once.
+// What the one player adds to hls.js: behaviour enters as loader hooks, never as a second player. Part of the
+// stream engine's chunk (stream-engine.ts re-exports it), so hls.js is bundled once.
+// - every media playlist passes the ad filter before hls.js parses it (decision 0950);
+// - a playlist or segment fetched ahead of the player is handed over instead of asked again (decision 0952);
+// - every request is shown to the stream's watchdog, which decides when a server is dead (decision 0952);
+// - a downloaded episode is answered from the device (decision 0960).
 import { Hls } from 'hls-video-element';
-import type { HlsConfig, Loader, LoaderCallbacks, LoaderConfiguration, LoaderContext, PlaylistLoaderContext } from 'hls.js';
+import type {
+  HlsConfig,
+  Loader,
+  LoaderCallbacks,
+  LoaderConfiguration,
+  LoaderContext,
+  LoaderResponse,
+  LoaderStats,
+  PlaylistLoaderContext,
+} from 'hls.js';
 import { offlineLoader } from '../../lib/downloads/offline-loader';
 import { type AdFilterResult, describeCut, filterAds } from '../../lib/hls/ad-filter';
+import type { Prefetched } from './stream/prefetch';
+import type { RequestWatch } from './stream/watchdog';
 
 export interface StreamHooks {
   /** A playlist had injected ads cut out of it (the player's stats and the debug console say so). */
   onAdsRemoved?: (result: AdFilterResult, playlistUrl: string) => void;
+  /** The answer fetched ahead of hls.js for this URL, taken once (stream/prefetch.ts). */
+  take?: (url: string) => Promise<Prefetched> | undefined;
+  /** Watches a request until it ends (stream/watchdog.ts). */
+  track?: (url: string, stats: LoaderStats) => RequestWatch | undefined;
 }
 
 type LoaderClass = new (config: HlsConfig) => Loader<LoaderContext>;
 
 /**
- * The playlist loader: hls.js's own loader, with every media playlist passed through the ad filter before
- * hls.js parses it (docs/decisions/0950-hls-ad-filter.md). The playlist keeps its real URL, so relative URIs
- * resolve as before and every level of a multi-level stream is filtered.
+ * hls.js's own loader behind three hooks: a prefetched answer is handed over (with its real timings, so hls.js's
+ * bandwidth estimate stays true), each request is watched, and media playlists go through the ad filter. The
+ * playlist keeps its real URL, so relative URIs resolve as before and every level of a multi-level stream is filtered.
  */
-function playlistLoader(hooks: StreamHooks): LoaderClass {
+function streamLoader(hooks: StreamHooks, filter: boolean): LoaderClass {
   const Base = Hls.DefaultConfig.loader as unknown as LoaderClass;
-  return class AdFilteringPlaylistLoader extends (Base as new (config: HlsConfig) => Loader<LoaderContext>) {
+  return class StreamLoader implements Loader<LoaderContext> {
+    context: LoaderContext | null = null;
+    private inner: Loader<LoaderContext> | null = null;
+    private own: LoaderStats = newStats();
+    private aborted = false;
+    private readonly hlsConfig: HlsConfig;
+
+    constructor(config: HlsConfig) {
+      this.hlsConfig = config;
+    }
+
+    get stats(): LoaderStats {
+      return this.inner?.stats ?? this.own;
+    }
+
     load(context: LoaderContext, config: LoaderConfiguration, callbacks: LoaderCallbacks<LoaderContext>): void {
+      this.context = context;
+      // hls.js asks a byte range only with a non-zero end (its fragment contexts carry 0, 0 otherwise).
+      const ranged = !!context.rangeEnd;
+      const handed = ranged ? undefined : hooks.take?.(context.url);
       const type = (context as PlaylistLoaderContext).type;
-      if (type !== 'manifest' && type !== 'level') {
-        super.load(context, config, callbacks);
+      const wrapped = this.wrap(callbacks, filter && (type === 'manifest' || type === 'level'));
+      if (!handed) {
+        this.loadItself(context, config, wrapped);
         return;
       }
-      super.load(context, config, {
+      const watch = hooks.track?.(context.url, this.own);
+      handed.then(
+        (answer) => {
+          if (this.aborted) return;
+          const stats = this.own;
+          stats.loading = { start: answer.start, first: answer.first, end: answer.end };
+          stats.loaded = stats.total = answer.bytes;
+          stats.chunkCount = 1;
+          watch?.succeeded();
+          const response: LoaderResponse = { url: answer.url, data: answer.data, code: 200 };
+          wrapped.onSuccess(response, stats, context, null);
+        },
+        () => {
+          // The prefetch failed: hls.js asks the host itself and meets whatever error there is itself.
+          watch?.aborted();
+          if (!this.aborted) this.loadItself(context, config, wrapped);
+        },
+      );
+    }
+
+    private loadItself(context: LoaderContext, config: LoaderConfiguration, callbacks: LoaderCallbacks<LoaderContext>): void {
+      const inner = new Base(this.hlsConfig);
+      this.inner = inner;
+      const watch = hooks.track?.(context.url, inner.stats);
+      inner.load(context, config, {
+        ...callbacks,
+        onSuccess: (response, stats, ctx, details) => {
+          watch?.succeeded();
+          callbacks.onSuccess(response, stats, ctx, details);
+        },
+        onError: (error, ctx, details, stats) => {
+          watch?.failed(error.code);
+          callbacks.onError(error, ctx, details, stats);
+        },
+        onTimeout: (stats, ctx, details) => {
+          watch?.failed('timeout');
+          callbacks.onTimeout(stats, ctx, details);
+        },
+        onAbort: (stats, ctx, details) => {
+          watch?.aborted();
+          callbacks.onAbort?.(stats, ctx, details);
+        },
+      });
+    }
+
+    /** The ad filter on a media playlist's text, before hls.js parses it. */
+    private wrap(callbacks: LoaderCallbacks<LoaderContext>, filterPlaylist: boolean): LoaderCallbacks<LoaderContext> {
+      if (!filterPlaylist) return callbacks;
+      return {
         ...callbacks,
         onSuccess: (response, stats, ctx, details) => {
           if (typeof response.data === 'string') {
-            const result = filterAds(response.data, response.url || ctx.url);
+            const url = response.url || ctx.url;
+            const result = filterAds(response.data, url);
             if (result.removedSegments > 0) {
               response.data = result.text;
-              console.debug(`[trình phát] ${describeCut(result)}: ${response.url || ctx.url}`, result.groups);
-              hooks.onAdsRemoved?.(result, response.url || ctx.url);
+              console.debug(`[trình phát] ${describeCut(result)}: ${url}`, result.groups);
+              hooks.onAdsRemoved?.(result, url);
             }
           }
           callbacks.onSuccess(response, stats, ctx, details);
         },
-      });
+      };
     }
+
+    abort(): void {
+      this.aborted = true;
+      this.own.aborted = true;
+      this.inner?.abort();
+    }
+
+    destroy(): void {
+      this.aborted = true;
+      this.inner?.destroy();
+      this.context = null;
+    }
+
+    getCacheAge(): number | null {
+      return this.inner?.getCacheAge?.() ?? null;
+    }
+
+    getResponseHeader(name: string): string | null {
+      return this.inner?.getResponseHeader?.(name) ?? null;
+    }
+  };
+}
+
+function newStats(): LoaderStats {
+  return {
+    aborted: false,
+    loaded: 0,
+    retry: 0,
+    total: 0,
+    chunkCount: 0,
+    bwEstimate: 0,
+    loading: { start: 0, first: 0, end: 0 },
+    parsing: { start: 0, end: 0 },
+    buffering: { start: 0, first: 0, end: 0 },
   };
 }
 
@@ -51,17 +172,30 @@ export interface HlsConfigOptions {
    * filtered when downloaded, so they are not filtered again.
    */
   offline?: { episodeId: string };
+  /** Where playback starts (seconds on the film's timeline): hls.js loads that segment first. */
+  startPosition?: number;
+  /** The viewer's bandwidth, bits per second: hls.js's first estimate. */
+  bandwidthBps?: number;
 }
 
-/** hls.js's configuration for the player: the ad-filtering playlist loader, or the downloaded copy's loader. */
+/** hls.js's configuration for the player: the stream's loader, or the downloaded copy's loader. */
 export function createHlsConfig(hooks: StreamHooks = {}, options: HlsConfigOptions = {}): Partial<HlsConfig> {
+  const start: Partial<HlsConfig> = {
+    ...(options.startPosition && options.startPosition > 0 ? { startPosition: options.startPosition } : {}),
+    ...(options.bandwidthBps ? { abrEwmaDefaultEstimate: options.bandwidthBps } : {}),
+  };
   if (options.offline) {
     const loader = offlineLoader(Hls.DefaultConfig.loader as unknown as LoaderClass, options.offline.episodeId);
     return {
+      ...start,
       loader: loader as unknown as HlsConfig['loader'],
       pLoader: loader as unknown as HlsConfig['pLoader'],
       fLoader: loader as unknown as HlsConfig['fLoader'],
     };
   }
-  return { pLoader: playlistLoader(hooks) as unknown as HlsConfig['pLoader'] };
+  return {
+    ...start,
+    pLoader: streamLoader(hooks, true) as unknown as HlsConfig['pLoader'],
+    fLoader: streamLoader(hooks, false) as unknown as HlsConfig['fLoader'],
+  };
 }

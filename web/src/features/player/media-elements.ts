@@ -1,7 +1,7 @@
-// The player's custom elements (media-chrome's controls + hls-video-element), defined when this module is
-// evaluated. Imported only by video-player.tsx with import(): the chunk loads on the watch page alone, never
-// on the host (the first page's renderer never runs the effect that imports it). Decision 0650.
-// The Vietnamese labels first: each element reads its labels when it is defined.
+// The player's control bar (media-chrome's elements), defined when this module is evaluated. Imported with
+// import() by the stream controller once the first frame is out or the page has settled (decision 0952): the
+// first frame needs only the engine (stream-engine.ts). The chunk loads on the watch page alone, never on the
+// host. Decision 0650. The Vietnamese labels first: each element reads its labels when it is defined.
 import './media-chrome-vi';
 import 'media-chrome/media-controller.js';
 import 'media-chrome/media-control-bar.js';
@@ -21,6 +21,3 @@ import 'media-chrome/menu/media-rendition-menu.js';
 import 'media-chrome/menu/media-rendition-menu-button.js';
 import 'media-chrome/menu/media-captions-menu.js';
 import 'media-chrome/menu/media-captions-menu-button.js';
-import 'hls-video-element';
-
-export { createHlsConfig } from './hls-config';

@@ -4,7 +4,7 @@
 // by the player's createHlsConfig({ offline }), so the same player, controls and shortcuts play it. No service
 // worker is involved: it works whether or not a worker controls the page.
 import type { HlsConfig, Loader, LoaderCallbacks, LoaderConfiguration, LoaderContext, LoaderStats } from 'hls.js';
-import { cacheNameOf, offlineIdOf } from './store';
+import { cacheNameOf, offlineIdOf } from './names';
 
 type LoaderClass = new (config: HlsConfig) => Loader<LoaderContext>;
 

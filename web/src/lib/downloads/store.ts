@@ -7,6 +7,7 @@
 import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
 import { useEffect, useState } from 'react';
 import type { FilmDetailResponse } from '../../../../worker/schemas/catalogue';
+import { CACHE_PREFIX, cacheNameOf, downloadId } from './names';
 
 export type DownloadState = 'queued' | 'downloading' | 'paused' | 'error' | 'done';
 /** Why an episode is paused or failed: the viewer paused it, the device ran out of space, the source failed. */
@@ -60,8 +61,6 @@ interface Schema extends DBSchema {
 export const DB_NAME = 'phimviet-downloads';
 /** Bump with a new `upgrade` step below; never delete a store that holds downloads. */
 export const DB_VERSION = 1;
-export const OFFLINE_PREFIX = '/offline-media/';
-const CACHE_PREFIX = 'pv-dl-v1:';
 
 let db: Promise<IDBPDatabase<Schema>> | undefined;
 function open(): Promise<IDBPDatabase<Schema>> {
@@ -83,18 +82,7 @@ function open(): Promise<IDBPDatabase<Schema>> {
   return db;
 }
 
-export const downloadId = (slug: string, episode: number) => `${slug}~${episode}`;
-export const cacheNameOf = (id: string) => `${CACHE_PREFIX}${id}`;
-/** The synthetic URL of a stored file (absolute, this origin): `offlineUrl(id, 'index.m3u8')`. */
-export const offlineUrl = (id: string, path: string) => `${location.origin}${OFFLINE_PREFIX}${encodeURIComponent(id)}/${path}`;
-/** The episode id of a synthetic URL, or undefined for any other URL. */
-export function offlineIdOf(url: string): string | undefined {
-  const at = url.indexOf(OFFLINE_PREFIX);
-  if (at < 0) return undefined;
-  const rest = url.slice(at + OFFLINE_PREFIX.length);
-  const slash = rest.indexOf('/');
-  return slash < 0 ? undefined : decodeURIComponent(rest.slice(0, slash));
-}
+export { CACHE_PREFIX, cacheNameOf, downloadId, OFFLINE_PREFIX, offlineIdOf, offlineUrl } from './names';
 
 /** Whether this browser can download at all: IndexedDB, Cache Storage, Media Source Extensions. */
 export function downloadsSupported(): boolean {

@@ -1,5 +1,5 @@
-import { useSuspenseQuery } from '@tanstack/react-query';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { type QueryClient, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { Link, useNavigate, useRouter } from '@tanstack/react-router';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import type { FilmDetail, FilmDetailResponse } from '../../../../../worker/schemas/catalogue';
 import { Breadcrumb } from '../../../components/film/breadcrumb';
@@ -10,6 +10,8 @@ import { episodeBadge, formatNumber } from '../../../lib/format';
 import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
 import { useVipGate, vipBlockOf } from '../../../lib/vip-gate';
 import { formatClock } from '../../../lib/format';
+import { intendToPlay, takeEarlyTap } from '../../../lib/play-intent';
+import { resumePoint } from '../../../lib/resume-point';
 import { useWatchEntry } from '../../../lib/watch-history';
 import { WatchlistButton } from '../../../components/film/watchlist-button';
 import { filmQuery, recordView } from '../api/catalogue-queries';
@@ -41,9 +43,19 @@ export interface FilmPageSlots {
   comments: (data: FilmDetailResponse) => ReactNode;
   /** "Tải cả phim" (downloads, issue 26). */
   download?: (data: FilmDetailResponse) => ReactNode;
+  /** Gets the likely episode's watch page and stream ready while the viewer reads (the player feature, issue 31). */
+  prepareWatch?: (target: WatchTarget, queryClient: QueryClient, loadWatchRoute: () => void) => { intent(): void; cancel(): void };
 }
 
-export function FilmPage({ slug, rating, comments, download }: { slug: string } & FilmPageSlots) {
+/** The episode "Xem phim" / "Xem tiếp tập N" opens, as the watch page will start it. */
+interface WatchTarget {
+  slug: string;
+  episode: number;
+  server?: string;
+  position: number;
+}
+
+export function FilmPage({ slug, rating, comments, download, prepareWatch }: { slug: string } & FilmPageSlots) {
   const { data } = useSuspenseQuery(filmQuery(slug));
   const film = data.datafilm;
   const navigate = useNavigate();
@@ -63,15 +75,51 @@ export function FilmPage({ slug, rating, comments, download }: { slug: string } 
   // A member's newest position comes from the account when another device watched further.
   const resume = useWatchEntry(film.slug, { title: film.title, poster: film.thumb || film.hinhanh });
 
+  // The watch page starts on the first server that has links, at this device's resume point of that episode.
+  const first = film.servers.find((s) => s.linkfilms.length > 0);
+  const target: WatchTarget | undefined = first && {
+    slug: film.slug,
+    episode: resume?.episode ?? first.linkfilms[0]!.episode,
+    server: first.server_name,
+    position: resume ? resumePoint(resume, resume.episode) : 0,
+  };
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const preparation = useRef<{ intent(): void; cancel(): void } | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the target's fields, not its identity (a new object each render).
+  useEffect(() => {
+    if (!prepareWatch || !target || blocked) return;
+    const { slug: s, episode: e } = target;
+    const loadRoute = () =>
+      void router.preloadRoute({ to: '/xem-phim/$slug/$episode', params: { slug: s, episode: `tap-${e}` } }).catch(() => undefined);
+    const prepared = prepareWatch(target, queryClient, loadRoute);
+    preparation.current = prepared;
+    return () => {
+      prepared.cancel();
+      if (preparation.current === prepared) preparation.current = null;
+    };
+  }, [prepareWatch, target?.slug, target?.episode, target?.server, target?.position, blocked, queryClient, router]);
+
   const watch = () => {
-    if (!hasEpisodes(film)) {
+    if (!target) {
       window.alert(NO_EPISODES_MESSAGE);
       return;
     }
-    const first = film.servers.find((s) => s.linkfilms.length > 0)!;
-    const episode = resume?.episode ?? first.linkfilms[0]!.episode;
-    void navigate({ to: '/xem-phim/$slug/$episode', params: { slug: film.slug, episode: `tap-${episode}` } });
+    // The tap means "play it": the watch page plays the episode by itself (the tap's activation comes along).
+    preparation.current?.intent();
+    intendToPlay(film.slug, target.episode);
+    void navigate({ to: '/xem-phim/$slug/$episode', params: { slug: film.slug, episode: `tap-${target.episode}` } });
   };
+  // A tap on "Xem phim" before the page's script ran (remembered by the boot script): acted on now, never dropped.
+  const latestWatch = useRef(watch);
+  latestWatch.current = watch;
+  useEffect(() => {
+    // After this render's history has settled (the host's HTML knows none), so "Xem tiếp" opens the right episode.
+    const timer = window.setTimeout(() => {
+      if (takeEarlyTap('watch')) latestWatch.current();
+    }, 0);
+    return () => window.clearTimeout(timer);
+  }, []);
 
   const genre = film.genres[0];
   return (
@@ -100,7 +148,14 @@ export function FilmPage({ slug, rating, comments, download }: { slug: string } 
               height={364}
               className="film-poster"
             />
-            <button type="button" className="btn btn-primary btn-block btn-watch" onClick={watch} disabled={!!blocked}>
+            <button
+              type="button"
+              className="btn btn-primary btn-block btn-watch"
+              onClick={watch}
+              onPointerDown={() => preparation.current?.intent()}
+              disabled={!!blocked}
+              data-early-tap="watch"
+            >
               <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="currentColor">
                 <path d="M8 5v14l11-7z" />
               </svg>

@@ -1,8 +1,14 @@
 import { forwardRef, type PointerEvent, type ReactNode, useCallback, useEffect, useId, useImperativeHandle, useRef, useState } from 'react';
 import { formatClock } from '../../../lib/format';
 import { listen } from '../../../lib/listen';
+import { takeEarlyTap } from '../../../lib/play-intent';
 import { useMediaSession } from '../hooks/use-media-session';
-import { loadPlayerPrefs, PLAYBACK_RATES, savePlayerPrefs } from '../player-prefs';
+import { bindPlayerPrefs, PLAYBACK_RATES } from '../player-prefs';
+import { CHUNK_META } from '../stream/chunk-names';
+import { type AdsRemoved, type HlsHost, type StreamController, type StreamFailure, streamControllerFor } from '../stream/controller';
+import { afterLargestPaint, afterLoadWhenIdle, prefetchScript } from '../stream/schedule';
+
+export type { AdsRemoved, StreamFailure } from '../stream/controller';
 
 export interface PlayerHandle {
   /** The <video> element when playing an m3u8 link; null for embed iframes. */
@@ -29,9 +35,9 @@ interface VideoPlayerProps {
   poster?: string;
   /** The next episode (lock screen's next button); absent at the last one. */
   onNext?: () => void;
-  /** Seconds to start at (resume; "Xem tiếp từ 12:34" until playback starts), applied once the metadata is known. */
+  /** Seconds to start at (resume; "Xem tiếp từ 12:34" until playback starts; a failed server's position). */
   startAt?: number;
-  /** Start playing as soon as the video can (continuing from the previous episode). */
+  /** Start playing as soon as the video can: the viewer's tap that brought them here (film page, up next, failover). */
   autoPlay?: boolean;
   /** Load the player and the stream at once, without playing (a watch party plays it in step itself). */
   prepare?: boolean;
@@ -40,8 +46,8 @@ interface VideoPlayerProps {
   onTime?: (time: number, duration: number) => void;
   onEnded?: () => void;
   /**
-   * The stream failed for good (hls.js gave up after its retries: a 404, a CORS refusal, a dead host, or the
-   * media could not be decoded): the watch page moves to another server. Without it the player says so.
+   * The stream is dead for good on this server (stream/watchdog.ts: errors, a hang or a stall, the viewer being
+   * online): the watch page moves to another server. Without it the player says so.
    */
   onStreamFailed?: (failure: StreamFailure) => void;
   /** Over the picture, and in fullscreen with it (the up-next card). */
@@ -50,41 +56,25 @@ interface VideoPlayerProps {
   offlineId?: string;
 }
 
-/** media-chrome's rendition list (media-tracks), on hls-video-element. */
-interface Renditions extends EventTarget {
-  readonly length: number;
-  selectedIndex: number;
-  [index: number]: { height?: number } | undefined;
-}
-
-export interface StreamFailure {
-  /** Where the viewer was (seconds, on the film's timeline: injected ads are never on it). */
-  position: number;
-  /** Whether it was playing (or asked to play) when it failed. */
-  playing: boolean;
-  /** What failed, for the error report: 'manifestLoadError (404)', 'fragLoadError', 'media error 4'… */
-  detail: string;
-}
-
-/** What the ad filter cut from this stream's playlists (the player's stats; decision 0950). */
-export interface AdsRemoved {
-  segments: number;
-  seconds: number;
-}
-
 type Zone = 'left' | 'middle' | 'right';
 /** media-chrome leaves an element with this attribute visible when it hides the controls. */
 const NO_AUTOHIDE = { noautohide: '' } as Record<string, string>;
 const DOUBLE_TAP_MS = 350;
 const TAP_MAX_MS = 500;
 const TAP_MAX_MOVE = 24;
+/**
+ * How long after its load event the page is left alone before the player is evaluated (its network part starts
+ * once the poster is painted): the watch page's own first work never shares the main thread with hls.js's
+ * evaluation (decision 0952).
+ */
+const SETTLED_MS = 4000;
 
 /**
- * The player: an m3u8 link plays in <hls-video> (hls.js, or the browser's own HLS) with media-chrome's
- * control bar, both loaded with import() from media-elements.ts on this page only; embed-only links play in
- * the source's iframe. The gesture layer is ours: a tap plays; while playing a tap shows the controls and
- * the next one pauses; on touch a double tap on the left or right third seeks ∓10 s. Keys are in
- * hooks/use-player-shortcuts.ts (media-chrome's hotkeys are off).
+ * The player: an m3u8 link plays in <hls-video> (hls.js, or the browser's own HLS) with media-chrome's control
+ * bar; embed-only links play in the source's iframe. The stream's decisions (prepare, start, hand over prefetched
+ * bytes, watch for a dead server, fail over) are the stream controller's (stream/controller.ts); this renders and
+ * wires it. The gesture layer is ours: a tap plays; while playing a tap shows the controls and the next one
+ * pauses; on touch a double tap on the left or right third seeks ∓10 s. Keys are in hooks/use-player-shortcuts.ts.
  */
 export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function VideoPlayer(
   {
@@ -109,84 +99,116 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
   const boxRef = useRef<HTMLDivElement>(null);
   const controllerRef = useRef<HTMLElement>(null);
   const gesturesRef = useRef<HTMLDivElement>(null);
-  const hlsRef = useRef<HTMLElement>(null);
-  const videoRef = useRef<HTMLVideoElement>(null);
-  const [error, setError] = useState<string | null>(null);
+  const hlsRef = useRef<HlsHost | null>(null);
+  const videoRef = useRef<HTMLVideoElement | null>(null);
+  const stream = useRef<StreamController | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
   const [seekFlash, setSeekFlash] = useState<{ zone: Zone; key: number } | null>(null);
-  const ids = useId().replace(/:/g, '');
-  const callbacks = useRef({ onProgress, onTime, onEnded, onStreamFailed, startAt, autoPlay });
-  callbacks.current = { onProgress, onTime, onEnded, onStreamFailed, startAt, autoPlay };
   const [adsRemoved, setAdsRemoved] = useState<AdsRemoved | null>(null);
-  /** A play asked for before the elements were defined (the chunk still loading). */
+  const [played, setPlayed] = useState(false);
+  const [pending, setPending] = useState(false);
+  const ids = useId().replace(/:/g, '');
+  const callbacks = useRef({ onProgress, onTime, onEnded, onStreamFailed, startAt, autoPlay, prepare });
+  callbacks.current = { onProgress, onTime, onEnded, onStreamFailed, startAt, autoPlay, prepare };
+  /** A play asked for while the episode's link is still being fetched (no controller yet). */
   const wantsPlay = useRef(false);
-  const ready = useRef(false);
-  /**
-   * The player's script (media-elements.ts: 224 KB gzip, hls.js included) and the stream's first segment are
-   * prepared once the page has loaded and is idle, or as soon as the viewer reaches for the player (a pointer
-   * on it, a key), or at once when continuing from the previous episode; so a tap plays at once. Until then
-   * the page shows the poster and the big play button, and the page's first paint and main thread stay free
-   * (decision 0951).
-   */
-  const [wanted, setWanted] = useState(!!autoPlay || !!prepare || customElementsDefined());
   /** The player's markup: an HLS link, or one still being fetched. */
   const hlsPlayer = m3u8 !== '';
-  const [played, setPlayed] = useState(false);
+  // The <video> (a light-DOM child of <hls-video>, the element everyone else reads): written once per player, so a
+  // re-render never replaces it; its label follows the title.
+  const [videoMarkup] = useState(() => ({ __html: videoHtml(title) }));
+  const attachHost = useCallback((host: HlsHost | null) => {
+    hlsRef.current = host;
+    videoRef.current = host?.querySelector<HTMLVideoElement>(':scope > video') ?? null;
+  }, []);
   useEffect(() => {
-    if (!m3u8 || wanted) return;
-    return whenPageIdle(() => setWanted(true));
-  }, [m3u8, wanted]);
-  useEffect(() => {
-    if (hlsPlayer) return prefetchPlayerChunk();
-  }, [hlsPlayer]);
+    videoRef.current?.setAttribute('aria-label', `Video: ${title}`);
+  }, [title]);
 
-  const play = () => {
+  // The stream controller of this source (the start path's, when it already runs on this <video>).
+  useEffect(() => {
     const video = videoRef.current;
-    if (!video) return;
-    if (!ready.current) {
-      wantsPlay.current = true;
-      setWanted(true);
+    const host = hlsRef.current;
+    if (!m3u8 || !video || !host) return;
+    const { autoPlay: asked, prepare: now, onStreamFailed: failover, startAt: at } = callbacks.current;
+    const controller = streamControllerFor(video, host, { m3u8, offlineId, startAt: at });
+    stream.current = controller;
+    let unbindPrefs: (() => void) | undefined;
+    controller.setView({
+      started: () => setPlayed(true),
+      pending: setPending,
+      message: setMessage,
+      adsRemoved: setAdsRemoved,
+      attached: () => {
+        unbindPrefs?.();
+        unbindPrefs = bindPlayerPrefs(video, host);
+      },
+      failed: failover ? (failure) => callbacks.current.onStreamFailed?.(failure) : undefined,
+    });
+    // What the viewer already asked: the tap that brought them here, a tap while the link loaded.
+    if (asked || wantsPlay.current) controller.play();
+    else if (now || customElements.get('hls-video')) controller.warm();
+    wantsPlay.current = false;
+    const cancels = [
+      afterLargestPaint(() => {
+        controller.prepare();
+        prefetchScript(CHUNK_META.engine.meta);
+      }),
+      afterLoadWhenIdle(SETTLED_MS, () => controller.warm()),
+    ];
+    return () => {
+      for (const cancel of cancels) cancel();
+      unbindPrefs?.();
+      controller.destroy();
+      if (stream.current === controller) stream.current = null;
+    };
+  }, [m3u8, offlineId]);
+
+  // A tap on the host's "Phát" before the page's script ran, remembered by the boot script (lib/play-intent.ts);
+  // on a page the start path plays itself (stream-start.ts) it has taken it already.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the player first shows.
+  useEffect(() => {
+    if (hlsPlayer && takeEarlyTap('play')) play();
+  }, []);
+
+  const reach = () => stream.current?.warm();
+  const play = () => {
+    const controller = stream.current;
+    if (controller) {
+      controller.play();
       return;
     }
-    void video.play().catch(() => undefined);
+    // The link is still being fetched: the play is asked now (a browser allowing it only just after a tap has
+    // it) and the controller starts it once it exists.
+    wantsPlay.current = true;
+    setPending(true);
+    videoRef.current?.play().catch((error: { name?: string }) => {
+      if (error?.name === 'NotAllowedError') {
+        wantsPlay.current = false;
+        setPending(false);
+      }
+    });
   };
   const togglePlay = () => {
-    const video = videoRef.current;
-    if (!video) return;
-    if (!ready.current) {
-      wantsPlay.current = !wantsPlay.current;
-      setWanted(true);
-    } else if (video.paused) play();
-    else video.pause();
+    const controller = stream.current;
+    if (controller) controller.toggle();
+    else if (wantsPlay.current) {
+      wantsPlay.current = false;
+      setPending(false);
+    } else play();
   };
   const seekBy = (seconds: number) => {
     const video = videoRef.current;
-    if (!video || !ready.current) return;
+    if (!video || !stream.current?.attached) return;
     const end = Number.isFinite(video.duration) ? video.duration : Number.POSITIVE_INFINITY;
     video.currentTime = Math.max(0, Math.min(end, video.currentTime + seconds));
   };
-
-  /** The stream is dead for good: hand it to the watch page (another server), or say so. Once per source. */
-  const failedOnce = useRef(false);
-  const failed = useCallback((detail: string, network: boolean) => {
-    const video = videoRef.current;
-    if (!video || failedOnce.current) return;
-    if (network && typeof navigator !== 'undefined' && navigator.onLine === false) {
-      // The viewer's own connection, not the server: nothing to move away from, nothing to report.
-      setError('Mất kết nối mạng. Hãy thử lại khi có mạng.');
-      return;
-    }
-    failedOnce.current = true;
-    const handler = callbacks.current.onStreamFailed;
-    if (!handler) {
-      setError(network ? 'Không tải được video. Hãy thử server khác.' : 'Không phát được video. Hãy thử server khác.');
-      return;
-    }
-    handler({
-      position: video.currentTime > 0 ? video.currentTime : (callbacks.current.startAt ?? 0),
-      playing: wantsPlay.current || !video.paused || !!callbacks.current.autoPlay,
-      detail,
-    });
-  }, []);
+  /** Whether a tap now should play: before the stream is attached, whether the viewer asked already. */
+  const paused = () => {
+    const controller = stream.current;
+    if (!controller) return !wantsPlay.current;
+    return controller.attached ? (videoRef.current?.paused ?? true) : !controller.wantsPlay;
+  };
 
   useMediaSession(videoRef, hlsPlayer, { title, album: filmTitle, poster, next: onNext, seekBy });
 
@@ -201,117 +223,12 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
     seekBy,
   }));
 
-  // Define the elements (once per page), then apply this device's speed, volume and quality.
-  useEffect(() => {
-    if (!m3u8 || !wanted) return;
-    setError(null);
-    let cancelled = false;
-    const cleanups: (() => void)[] = [];
-    import('../media-elements').then(
-      async ({ createHlsConfig }) => {
-        await customElements.whenDefined('hls-video');
-        const video = videoRef.current;
-        const hls = hlsRef.current as
-          | (HTMLElement & { videoRenditions?: Renditions; config?: unknown; src?: string; api?: HlsApi | null })
-          | null;
-        if (cancelled || !video || !hls) return;
-        // The source is given only now, with hls.js's configuration (the ad-filtering playlist loader) set first.
-        hls.config = createHlsConfig(
-          {
-            onAdsRemoved: (result) =>
-              setAdsRemoved((prev) => ({
-                segments: Math.max(prev?.segments ?? 0, result.removedSegments),
-                seconds: Math.max(prev?.seconds ?? 0, result.removedSeconds),
-              })),
-          },
-          offlineId ? { offline: { episodeId: offlineId } } : {},
-        );
-        hls.src = m3u8;
-        // hls-video makes its hls.js instance a microtask after the source is set: listen to it before any
-        // answer can arrive (a later task), or a fast 404 would go unheard.
-        for (let i = 0; i < 10 && !hls.api; i++) await Promise.resolve();
-        if (hls.api) onFatalHlsError(hls.api, failed);
-        ready.current = true;
-        const prefs = loadPlayerPrefs();
-        const applyPrefs = () => {
-          video.defaultPlaybackRate = prefs.rate;
-          video.playbackRate = prefs.rate;
-        };
-        applyPrefs();
-        video.volume = prefs.volume;
-        video.muted = prefs.muted;
-        // Loading a source resets the speed to the default one; set both, and again once the metadata is known.
-        video.addEventListener('loadedmetadata', applyPrefs);
-        const onRate = () => {
-          if ((PLAYBACK_RATES as readonly number[]).includes(video.playbackRate)) {
-            prefs.rate = video.playbackRate;
-            savePlayerPrefs({ rate: video.playbackRate });
-          }
-        };
-        const onVolume = () => savePlayerPrefs({ volume: video.volume, muted: video.muted });
-        video.addEventListener('ratechange', onRate);
-        video.addEventListener('volumechange', onVolume);
-        cleanups.push(() => {
-          video.removeEventListener('loadedmetadata', applyPrefs);
-          video.removeEventListener('ratechange', onRate);
-          video.removeEventListener('volumechange', onVolume);
-        });
-
-        const renditions = hls.videoRenditions;
-        if (renditions) {
-          // The remembered quality is picked as soon as the stream lists it; a choice in the menu is remembered.
-          let restoring = false;
-          const restore = () => {
-            if (prefs.quality === undefined) return;
-            for (let i = 0; i < renditions.length; i++) {
-              if (renditions[i]?.height === prefs.quality && renditions.selectedIndex !== i) {
-                restoring = true;
-                renditions.selectedIndex = i;
-                restoring = false;
-              }
-            }
-          };
-          const onChange = () => {
-            if (restoring) return;
-            const chosen = renditions.selectedIndex >= 0 ? renditions[renditions.selectedIndex]?.height : undefined;
-            prefs.quality = chosen;
-            savePlayerPrefs({ quality: chosen });
-          };
-          renditions.addEventListener('addrendition', restore);
-          renditions.addEventListener('change', onChange);
-          restore();
-          cleanups.push(() => {
-            renditions.removeEventListener('addrendition', restore);
-            renditions.removeEventListener('change', onChange);
-          });
-        }
-        if (wantsPlay.current || callbacks.current.autoPlay) {
-          wantsPlay.current = false;
-          // hls-video attaches its source a moment after it is defined: play once it has one.
-          if (video.currentSrc || video.src) void video.play().catch(() => undefined);
-          else video.addEventListener('loadstart', () => void video.play().catch(() => undefined), { once: true });
-        }
-      },
-      () => setError('Không tải được trình phát. Hãy kiểm tra kết nối mạng.'),
-    );
-    return () => {
-      cancelled = true;
-      ready.current = false;
-      for (const cleanup of cleanups) cleanup();
-    };
-  }, [m3u8, wanted, failed, offlineId]);
-
-  // Resume, progress, the end, and a failed stream.
+  // Progress and the end.
   // biome-ignore lint/correctness/useExhaustiveDependencies: m3u8 decides whether the <video> exists (rendered only with a link): subscribe again when it appears or changes.
   useEffect(() => {
     const video = videoRef.current;
     if (!video) return;
     let last = 0;
-    const onMeta = () => {
-      const at = callbacks.current.startAt;
-      // The watch page passes a resume point only past the first seconds; a failover passes the exact position.
-      if (at && at > 0 && (!video.duration || at < video.duration - 10)) video.currentTime = at;
-    };
     const report = () => callbacks.current.onProgress?.(video.currentTime, video.duration || 0);
     const onTimeUpdate = () => {
       callbacks.current.onTime?.(video.currentTime, video.duration || 0);
@@ -324,25 +241,10 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
       report();
       callbacks.current.onEnded?.();
     };
-    // The browser's own HLS (Safari without MSE) reports a dead stream here; hls.js below.
-    const onError = () => failed(`media error ${video.error?.code ?? '?'}`, video.error?.code === MediaError.MEDIA_ERR_NETWORK);
-    const onPlaying = () => {
-      setError(null);
-      setPlayed(true);
-    };
-    let resumed = false;
-    const onMetaOnce = () => {
-      if (resumed) return;
-      resumed = true;
-      onMeta();
-    };
     const stopVideo = listen(video, [
-      ['loadedmetadata', onMetaOnce],
       ['timeupdate', onTimeUpdate],
       ['pause', report],
       ['ended', onEnd],
-      ['error', onError],
-      ['playing', onPlaying],
     ]);
     const stopWindow = listen(window, [['pagehide', report]]);
     return () => {
@@ -370,19 +272,18 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
   };
 
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
-    setWanted(true);
+    reach();
     if (!e.isPrimary || (e.pointerType === 'mouse' && e.button !== 0) || !onPicture(e)) {
       down.current = null;
       return;
     }
-    const video = videoRef.current;
     const controller = controllerRef.current;
     down.current = {
       x: e.clientX,
       y: e.clientY,
       t: e.timeStamp,
       touch: e.pointerType !== 'mouse',
-      paused: !ready.current ? !wantsPlay.current : (video?.paused ?? true),
+      paused: paused(),
       shown: !controller?.hasAttribute('userinactive'),
     };
   };
@@ -414,12 +315,12 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
       controllerRef.current?.removeAttribute('userinactive');
       return;
     }
-    const video = videoRef.current;
     if (start.touch && zone !== 'middle') {
       // Wait for a possible second tap (a double tap seeks instead).
       window.clearTimeout(pendingPause.current);
-      pendingPause.current = window.setTimeout(() => video?.pause(), DOUBLE_TAP_MS);
-    } else video?.pause();
+      pendingPause.current = window.setTimeout(() => stream.current?.pause(), DOUBLE_TAP_MS);
+    } else if (stream.current) stream.current.pause();
+    else togglePlay();
   };
 
   // Playback started by a touch (the picture or the big play button): the controls step aside at once, so
@@ -463,10 +364,12 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
       ref={boxRef}
       data-ads-removed-segments={adsRemoved?.segments}
       data-ads-removed-seconds={adsRemoved ? adsRemoved.seconds.toFixed(1) : undefined}
+      // A tap before the page's script has run is remembered by the boot script and plays once it can (lib/play-intent.ts).
+      data-early-tap={hlsPlayer ? 'play' : undefined}
       onPointerDown={hlsPlayer ? onPointerDown : undefined}
       onPointerUp={hlsPlayer ? onPointerUp : undefined}
-      onPointerEnter={hlsPlayer ? () => setWanted(true) : undefined}
-      onFocus={hlsPlayer ? () => setWanted(true) : undefined}
+      onPointerEnter={hlsPlayer ? reach : undefined}
+      onFocus={hlsPlayer ? reach : undefined}
       onPointerCancel={() => {
         down.current = null;
       }}
@@ -483,19 +386,17 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
           fullscreenelement={boxId}
           aria-label={`Trình phát: ${title}`}
         >
-          {/* Its src is set with hls.js's configuration once the player's script has loaded (the effect above). */}
-          <hls-video ref={hlsRef} slot="media" class="player-media" preload="metadata">
-            {/* biome-ignore lint/a11y/useMediaCaption: captions come from the stream (WebVTT renditions) through hls.js, when the source has them. */}
-            <video
-              ref={videoRef}
-              slot="media"
-              className="player-video"
-              playsInline
-              preload="metadata"
-              aria-label={`Video: ${title}`}
-              data-testid="video"
-            />
-          </hls-video>
+          {/* Its src is set with hls.js's configuration by the stream controller once the engine has loaded. The
+              <video> is markup React never reconciles: the engine adds to it (sources, caption tracks) before the
+              app may have hydrated the page (stream-start.ts), and hydration must find the host's markup as written. */}
+          <hls-video
+            ref={attachHost}
+            slot="media"
+            class="player-media"
+            preload="metadata"
+            // biome-ignore lint/security/noDangerouslySetInnerHtml: our own fixed markup (videoHtml), the title escaped; nothing from a source.
+            dangerouslySetInnerHTML={videoMarkup}
+          />
           {poster && !played && (
             // The poster as an image of the page (the browser's preload scanner finds it in the host's HTML: the
             // page's LCP), over the picture until playback starts (a prepared stream shows its first frame).
@@ -523,6 +424,7 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
               className="player-big-play"
               aria-label="Phát"
               data-testid="big-play"
+              data-pending={pending ? '' : undefined}
               onClick={play}
               {...NO_AUTOHIDE}
             >
@@ -562,9 +464,9 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
       ) : (
         <p className="player-message">Tập phim này chưa có link xem.</p>
       )}
-      {error && (
+      {message && (
         <p className="player-message player-error" role="alert">
-          {error}
+          {message}
         </p>
       )}
       {children}
@@ -572,98 +474,8 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
   );
 });
 
-/** The elements are defined already (an earlier episode on this page loaded them). */
-function customElementsDefined(): boolean {
-  return typeof customElements !== 'undefined' && customElements.get('hls-video') !== undefined;
-}
-
-interface HlsError {
-  fatal: boolean;
-  type: string;
-  details: string;
-  response?: { code?: number };
-}
-
-interface HlsApi {
-  on: (event: 'hlsError', cb: (event: string, data: HlsError) => void) => void;
-  recoverMediaError: () => void;
-}
-
-/**
- * Fetches the player's chunk over the network once the loaded page is idle (a prefetch: no parsing, no
- * main-thread work), so that preparing the player later costs only its evaluation. index.html names the chunk
- * (web/vite-plugins.ts playerChunkMeta). Returns a cancel.
- */
-function prefetchPlayerChunk(): () => void {
-  const href = document.querySelector<HTMLMetaElement>('meta[name="phimviet-player"]')?.content;
-  if (!href || customElementsDefined() || document.querySelector(`link[href="${href}"]`)) return () => undefined;
-  return afterLoadWhenIdle(0, () => {
-    const link = document.createElement('link');
-    link.rel = 'prefetch';
-    link.as = 'script';
-    // A module script is fetched in CORS mode: the same mode, so the import() finds it in the cache.
-    link.crossOrigin = '';
-    link.href = href;
-    document.head.appendChild(link);
-  });
-}
-
-/**
- * hls.js reports a stream it cannot load on its own API, not as the <video>'s error. It has retried by then
- * (its load policies); a media error gets one recovery attempt of its own first.
- */
-function onFatalHlsError(api: HlsApi, failed: (detail: string, network: boolean) => void): void {
-  let recovered = false;
-  api.on('hlsError', (_event, data) => {
-    if (!data.fatal) return;
-    if (data.type === 'mediaError' && !recovered) {
-      recovered = true;
-      api.recoverMediaError();
-      return;
-    }
-    const status = data.response?.code;
-    failed(`${data.details}${status ? ` (${status})` : ''}`, data.type === 'networkError');
-  });
-}
-
-/** How long after its load event the page is left alone before the player is prepared. */
-const SETTLED_MS = 4000;
-
-/**
- * Runs `prepare` once the page has loaded, has settled for a moment after its load event (its own first work,
- * images and data done) and the browser is idle: the page's first paint and first interactions never share
- * the main thread or the network with the player's evaluation and the stream's first segment. A page reached
- * inside the app (its load long past) prepares at the first idle moment. Never with Data Saver on. Returns a
- * cancel.
- */
-function whenPageIdle(prepare: () => void): () => void {
-  return afterLoadWhenIdle(SETTLED_MS, prepare);
-}
-
-/**
- * Runs `run` at the first idle moment once `delayMs` have passed since the page's load event (at once on a
- * page whose load is long past), never with Data Saver on. Returns a cancel.
- */
-function afterLoadWhenIdle(delayMs: number, run: () => void): () => void {
-  if ((navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData) return () => undefined;
-  let idle: number | undefined;
-  let timer: number | undefined;
-  const wait = () => {
-    const loadedAt =
-      (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.loadEventEnd || performance.now();
-    timer = window.setTimeout(
-      () => {
-        if (typeof window.requestIdleCallback === 'function') idle = window.requestIdleCallback(run, { timeout: 2000 });
-        else run();
-      },
-      Math.max(0, loadedAt + delayMs - performance.now()),
-    );
-  };
-  if (document.readyState === 'complete') wait();
-  else window.addEventListener('load', wait, { once: true });
-  return () => {
-    window.removeEventListener('load', wait);
-    if (idle !== undefined) window.cancelIdleCallback(idle);
-    window.clearTimeout(timer);
-  };
+/** The player's <video>, as HTML: `slot="media"` for media-chrome, playsinline for iPhone, metadata only until played. */
+function videoHtml(title: string): string {
+  const label = `Video: ${title}`.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  return `<video slot="media" class="player-video" playsinline preload="metadata" aria-label="${label}" data-testid="video"></video>`;
 }

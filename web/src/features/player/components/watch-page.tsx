@@ -10,6 +10,8 @@ import { OfflinePage } from '../../../components/layout/offline-page';
 import { isNetworkError } from '../../../lib/api-client';
 import { offlineUrl, useDownloadedEpisodes } from '../../../lib/downloads/store';
 import { useOnline } from '../../../lib/online';
+import { consumePlayIntent, intendToPlay } from '../../../lib/play-intent';
+import { resumePoint } from '../../../lib/resume-point';
 import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
 import { toast } from '../../../lib/toast';
 import { useVipGate, vipBlockOf } from '../../../lib/vip-gate';
@@ -17,6 +19,7 @@ import { getWatchEntry, saveWatchEntry, useWatchEntry } from '../../../lib/watch
 import { episodeQuery, reportError } from '../api/episode-query';
 import { useLightsOff } from '../hooks/use-lights-off';
 import { usePlayerShortcuts } from '../hooks/use-player-shortcuts';
+import { nextSource } from '../stream/failover';
 import { ReportErrorDialog } from './report-error-dialog';
 import { UpNext } from './up-next';
 import { type PlayerHandle, type StreamFailure, VideoPlayer } from './video-player';
@@ -40,9 +43,6 @@ interface Failover {
   mode: 'stream' | 'embed' | 'dead';
   embed?: string;
 }
-
-/** The episode the viewer moved on to (up-next card, N, "Tập tiếp theo"): it starts playing by itself. */
-let continueInto: string | undefined;
 
 /** Why no video plays offline (episode links and video are never kept on the device); it loads again by itself online. */
 export const WATCH_OFFLINE_MESSAGE = 'Bạn đang ngoại tuyến: cần kết nối mạng để phát video. Video sẽ tự tải lại khi có mạng.';
@@ -142,21 +142,21 @@ function Watch({
       message: `Trình phát tự chuyển server: ${failure.detail}`,
     }).catch(() => undefined);
     const failed = [...failover.failed, serverName];
-    const next = servers.find((s) => !failed.includes(s.server_name) && s.linkfilms.some((e) => e.episode === episode));
+    const next = nextSource(
+      servers,
+      failed,
+      episode,
+      (name) => queryClient.getQueryData(episodeQuery(film.slug, episode, name).queryKey)?.data.link_embed,
+    );
     const moved = { key: episodeKey, failed, at: failure.position, play: failure.playing };
-    if (next) {
-      toast(`${serverLabel(serverName)} đang lỗi, đã chuyển sang ${serverLabel(next.server_name)}`, { id: `failover-${serverName}` });
+    if (next.kind === 'stream') {
+      toast(`${serverLabel(serverName)} đang lỗi, đã chuyển sang ${serverLabel(next.server)}`, { id: `failover-${serverName}` });
       setFailover({ ...moved, mode: 'stream' });
-      void navigate({ to: '.', search: { server: next.server_name } as never, replace: true });
-      return;
-    }
-    // Every stream failed: the source's own player (the embed link of the first server that has one).
-    const embed = failed
-      .map((name) => queryClient.getQueryData(episodeQuery(film.slug, episode, name).queryKey)?.data.link_embed)
-      .find((link) => !!link);
-    if (embed) {
+      void navigate({ to: '.', search: { server: next.server } as never, replace: true });
+    } else if (next.kind === 'embed') {
+      // Every stream failed: the source's own player.
       toast(`${serverLabel(serverName)} đang lỗi, đã chuyển sang trình phát nhúng`, { id: `failover-${serverName}` });
-      setFailover({ ...moved, mode: 'embed', embed });
+      setFailover({ ...moved, mode: 'embed', embed: next.embed });
     } else setFailover({ ...moved, mode: 'dead' });
   };
   const retryStreams = () => {
@@ -180,7 +180,7 @@ function Watch({
     copy && !online ? downloaded?.find((r) => r.episode > episode)?.episode : list.find((e) => e.episode > episode)?.episode;
   const goNext = useCallback(() => {
     if (nextEpisode === undefined) return;
-    continueInto = `${film.slug}/${nextEpisode}`;
+    intendToPlay(film.slug, nextEpisode);
     void navigate({
       to: '/xem-phim/$slug/$episode',
       params: { slug: film.slug, episode: `tap-${nextEpisode}` },
@@ -196,10 +196,12 @@ function Watch({
   }, []);
   usePlayerShortcuts({ player, toggleFullscreen, next: nextEpisode === undefined ? undefined : goNext });
 
-  // Arriving from the previous episode's up-next card (or N): play at once, as the viewer asked.
+  // Arriving by a tap that meant "play this" (the film page's "Xem phim" or "Xem tiếp tập N", an episode link, the
+  // previous episode's up next or N): the tap's activation came along with the in-app navigation, so it plays at
+  // once (a browser that still refuses shows "Phát"). A direct load waits for a tap.
   const autoPlay = useRef<{ key: string; on: boolean } | null>(null);
   if (autoPlay.current?.key !== `${film.slug}/${episode}`)
-    autoPlay.current = { key: `${film.slug}/${episode}`, on: consumeContinue(film.slug, episode) };
+    autoPlay.current = { key: `${film.slug}/${episode}`, on: consumePlayIntent(film.slug, episode) };
 
   // Up next: at the credits (95 %) or the end; "Hủy" closes it for this episode.
   const [upNext, setUpNext] = useState(false);
@@ -222,8 +224,7 @@ function Watch({
 
   // Resume where this device stopped in this episode; remember the film for "Xem tiếp" at once.
   const resume = useWatchEntry(film.slug, { title: film.title, poster: film.thumb || film.hinhanh });
-  const startAt =
-    resume && resume.episode === episode && resume.time > 5 && (!resume.duration || resume.time < resume.duration - 10) ? resume.time : 0;
+  const startAt = resumePoint(resume, episode);
   const link = ep.data?.data;
   useEffect(() => {
     if (!link) return;
@@ -454,10 +455,4 @@ function Watch({
       )}
     </div>
   );
-}
-
-function consumeContinue(slug: string, episode: number): boolean {
-  if (continueInto !== `${slug}/${episode}`) return false;
-  continueInto = undefined;
-  return true;
 }

@@ -1,0 +1,74 @@
+// The film page gets its likely episode ready while the viewer reads it (issue 31 §1, decision 0952), so that
+// the tap on "Xem phim" (or "Xem tiếp tập N") plays within a second:
+// - once the page is idle after its load: the episode's link, the stream's playlists and the engine's script,
+//   over the network only (a few KB and the engine's script, which the browser then keeps; never with Data Saver);
+// - once it has settled (as the watch page's own evaluation): the watch page's code;
+// - on the viewer's intent (a pointer down on "Xem phim", or the tap itself): the segment of the first frame.
+import type { QueryClient } from '@tanstack/react-query';
+import { episodeQuery } from './api/episode-query';
+import { loadPlayerPrefs } from './player-prefs';
+import { CHUNK_META } from './stream/chunk-names';
+import { estimateBandwidth } from './stream/playlist';
+import { prepareStream } from './stream/prefetch';
+import { afterLoadWhenIdle, prefetchScript } from './stream/schedule';
+
+export interface WatchTarget {
+  slug: string;
+  episode: number;
+  /** The server the watch page will start on (the first that has links, as it picks). */
+  server?: string;
+  /** Where it will start (resume), seconds. */
+  position: number;
+}
+
+export interface WatchPreparation {
+  /** The viewer is about to tap "Xem phim": the first segment too, and the watch page's code now. */
+  intent(): void;
+  cancel(): void;
+}
+
+/** Same settling time as the watch page's own evaluation (video-player.tsx SETTLED_MS). */
+const SETTLED_MS = 4000;
+
+export function prepareWatch(target: WatchTarget, queryClient: QueryClient, loadWatchRoute: () => void): WatchPreparation {
+  let cancelled = false;
+  let routeLoaded = false;
+  const route = () => {
+    if (routeLoaded) return;
+    routeLoaded = true;
+    loadWatchRoute();
+  };
+  const stream = async (segment: boolean) => {
+    const link = await queryClient.fetchQuery({ ...episodeQuery(target.slug, target.episode, target.server), staleTime: 60_000 });
+    const m3u8 = link.data.link_m3u8;
+    if (!m3u8) return;
+    await prepareStream(m3u8, {
+      position: target.position,
+      bandwidthBps: estimateBandwidth(),
+      preferHeight: loadPlayerPrefs().quality,
+      segment,
+    });
+  };
+  const cancels = [
+    afterLoadWhenIdle(0, () => {
+      prefetchScript(CHUNK_META.engine.meta);
+      void stream(false).catch(() => undefined);
+    }),
+    afterLoadWhenIdle(SETTLED_MS, route),
+  ];
+  let intended = false;
+  return {
+    intent() {
+      if (intended || cancelled) return;
+      intended = true;
+      route();
+      prefetchScript(CHUNK_META.engine.meta);
+      void stream(true).catch(() => undefined);
+    },
+    cancel() {
+      cancelled = true;
+      for (const cancel of cancels) cancel();
+      // Fetches in flight are left to finish: what they bring is kept for the watch page a while (prefetch.ts).
+    },
+  };
+}

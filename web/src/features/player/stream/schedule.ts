@@ -1,0 +1,124 @@
+// When the stream's preparation runs (decision 0952): the network part once the page's first paint and its
+// largest image are done, the main-thread part (evaluating the player) once the page has settled after its load
+// event. Never with Data Saver on. Each function returns a cancel.
+
+/** The viewer asked the browser to save data: nothing is fetched ahead of a tap. */
+export function saveData(): boolean {
+  return !!(navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData;
+}
+
+const never = () => undefined;
+
+/**
+ * Runs `run` at the first idle moment once `delayMs` have passed since the page's load event (at once on a page
+ * whose load is long past, e.g. reached inside the app).
+ */
+export function afterLoadWhenIdle(delayMs: number, run: () => void): () => void {
+  if (saveData()) return never;
+  let idle: number | undefined;
+  let timer: number | undefined;
+  const wait = () => {
+    const loadedAt =
+      (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.loadEventEnd || performance.now();
+    timer = window.setTimeout(
+      () => {
+        if (typeof window.requestIdleCallback === 'function') idle = window.requestIdleCallback(run, { timeout: 2000 });
+        else run();
+      },
+      Math.max(0, loadedAt + delayMs - performance.now()),
+    );
+  };
+  if (document.readyState === 'complete') wait();
+  else window.addEventListener('load', wait, { once: true });
+  return () => {
+    window.removeEventListener('load', wait);
+    if (idle !== undefined) window.cancelIdleCallback(idle);
+    window.clearTimeout(timer);
+  };
+}
+
+/**
+ * Runs `run` once the page has painted and its poster (the watch page's largest image, `img[fetchpriority=high]`)
+ * has loaded and been painted: requests made from then on no longer compete with what the viewer is waiting to
+ * see. At most `capMs` after it is called, whatever happens to the image.
+ */
+export function afterLargestPaint(run: () => void, capMs = 3000): () => void {
+  if (saveData()) return never;
+  let done = false;
+  let frame: number | undefined;
+  let timer: number | undefined;
+  const go = () => {
+    if (done) return;
+    done = true;
+    window.clearTimeout(cap);
+    // The next frame is painted with the image; a task after it runs once that frame is out.
+    frame = requestAnimationFrame(() => {
+      timer = window.setTimeout(run, 0);
+    });
+  };
+  const cap = window.setTimeout(go, capMs);
+  const image = document.querySelector<HTMLImageElement>('img[fetchpriority="high"]');
+  const whenLoaded = () => {
+    if (!image || image.complete) go();
+    else {
+      image.addEventListener('load', go, { once: true });
+      image.addEventListener('error', go, { once: true });
+    }
+  };
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', whenLoaded, { once: true });
+  else whenLoaded();
+  return () => {
+    done = true;
+    window.clearTimeout(cap);
+    window.clearTimeout(timer);
+    if (frame !== undefined) cancelAnimationFrame(frame);
+    document.removeEventListener('DOMContentLoaded', whenLoaded);
+    image?.removeEventListener('load', go);
+    image?.removeEventListener('error', go);
+  };
+}
+
+/** Runs `run` when the browser is idle (or after `timeoutMs`), once. */
+export function whenIdle(run: () => void, timeoutMs = 1000): () => void {
+  if (typeof window.requestIdleCallback === 'function') {
+    const id = window.requestIdleCallback(run, { timeout: timeoutMs });
+    return () => window.cancelIdleCallback(id);
+  }
+  const id = window.setTimeout(run, 50);
+  return () => window.clearTimeout(id);
+}
+
+/**
+ * Fetches a script chunk over the network only (a prefetch: no parsing, no main-thread work), so that importing
+ * it later costs only its evaluation. index.html names the chunk in `<meta name={metaName}>` (web/vite-plugins.ts
+ * chunkMetas): no other page fetches it. Resolves once it is in the browser's cache (or failed).
+ */
+export function prefetchScript(metaName: string): Promise<void> {
+  const href = document.querySelector<HTMLMetaElement>(`meta[name="${metaName}"]`)?.content;
+  if (!href || saveData()) return Promise.resolve();
+  const existing = document.querySelector<HTMLLinkElement>(`link[href="${href}"]`);
+  if (existing) {
+    // Ours, or the boot script's (which marks it data-loaded once in).
+    const known = loaded.get(existing);
+    if (known || existing.hasAttribute('data-loaded')) return known ?? Promise.resolve();
+    return new Promise<void>((resolve) => {
+      existing.addEventListener('load', () => resolve(), { once: true });
+      existing.addEventListener('error', () => resolve(), { once: true });
+    });
+  }
+  const link = document.createElement('link');
+  link.rel = 'prefetch';
+  link.as = 'script';
+  // A module script is fetched in CORS mode: the same mode, so the import() finds it in the cache.
+  link.crossOrigin = '';
+  link.href = href;
+  const done = new Promise<void>((resolve) => {
+    link.addEventListener('load', () => resolve(), { once: true });
+    link.addEventListener('error', () => resolve(), { once: true });
+  });
+  loaded.set(link, done);
+  document.head.appendChild(link);
+  return done;
+}
+
+const loaded = new WeakMap<HTMLLinkElement, Promise<void>>();
