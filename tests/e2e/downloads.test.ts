@@ -23,7 +23,7 @@ async function setEpisodeLinks(slug: string, episode: number, servers: { name: s
 }
 beforeAll(async () => {
   host = await startHlsHost(longEpisodeRoutes());
-  films = (await freeFilms(b.baseURL())).slice(0, 8);
+  films = (await freeFilms(b.baseURL())).slice(0, 9);
 });
 afterAll(async () => {
   await host?.close();
@@ -149,6 +149,57 @@ describe('downloads (phone)', () => {
     expect(await ourCaches(page)).toEqual([]);
     await expect.poll(() => storageUsage(page), { timeout: 20_000 }).toBeLessThan(before - 20 * 1024 * 1024);
     await context.setOffline(false);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('progress watched offline reaches the account: the app opened offline with the site and the video host down, then both back', {
+    timeout: 300_000,
+  }, async () => {
+    const slug = films[8]!;
+    await setEpisodeLinks(slug, 1, [{ name: 'Server VIP', m3u8: `${host.origin}/ep/master.m3u8` }]);
+    const { page, context, errors } = await b.newPage(PHONE_HTTPS);
+    await signInByTouch(page, DEMO.vip2);
+    await page.goto(`/xem-phim/${slug}/tap-1`);
+    await waitForServiceWorker(page);
+    await download(page, /^180p · ~/);
+    await expect.poll(() => downloadState(page), { timeout: 180_000, interval: 500 }).toBe('Đã tải');
+    const token = await page.evaluate(() => sessionStorage.getItem('token'));
+    const accountPosition = async () =>
+      (
+        (await (await fetch(`${b.baseURL()}/api/me/progress?slug=${slug}`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+          data: { episode: number; position: number }[];
+        }
+      ).data.find((p) => p.episode === 1)?.position ?? 0;
+    expect(await accountPosition()).toBe(0);
+
+    // The site's server and the video host stopped, the phone offline: the installed app opens /tai-ve from the device.
+    const site = new URL(b.baseURL()).origin;
+    const siteDown = (url: URL) => url.origin === site;
+    await context.route(siteDown, (route) => route.abort('connectionrefused'));
+    await context.setOffline(true);
+    await page.goto('/tai-ve');
+    const row = page.getByTestId('download-row');
+    await tap(page, row.getByRole('link', { name: 'Xem', exact: true }));
+    await page.getByTestId('playing-download').waitFor({ timeout: 30_000 });
+    await tap(page, page.getByTestId('big-play'));
+    const video = page.getByTestId('video');
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 }).toBeGreaterThan(0.5);
+    // Seek to 30:00 and pause, as the viewer does (the bar's play button).
+    await video.evaluate((v: HTMLVideoElement) => {
+      v.currentTime = 1800;
+    });
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 }).toBeGreaterThan(1801);
+    const pictureBox = (await page.getByTestId('player-gestures').boundingBox())!;
+    await page.touchscreen.tap(pictureBox.x + pictureBox.width / 2, pictureBox.y + pictureBox.height * 0.3);
+    await tap(page, page.locator('media-play-button'));
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
+    const paused = await video.evaluate((v: HTMLVideoElement) => v.currentTime);
+
+    // The server comes back, then the network: the position reaches the account by itself.
+    await context.unroute(siteDown);
+    await context.setOffline(false);
+    await expect.poll(accountPosition, { timeout: 45_000, interval: 1000 }).toBeGreaterThan(paused - 1);
     expect(errors).toEqual([]);
     await context.close();
   });

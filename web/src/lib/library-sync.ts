@@ -12,6 +12,15 @@ import { getSession, getToken } from './session';
 
 /** How often progress reaches the server while playing. */
 export const PROGRESS_FLUSH_MS = 15_000;
+/**
+ * After a send that never reached the server (no network, the server down, a request that hung): tried again
+ * after 2 s, then 4, 8, and every 15 s, whatever `navigator.onLine` says. The `online` event alone is not enough:
+ * an app started offline, a server restarted while the network was up, a phone whose onLine never turned false
+ * fire none (issue 31 §4).
+ */
+export const RETRY_MS = [2000, 4000, 8000, 15_000] as const;
+/** A send that has not answered after this long is given up (and retried), so the outbox is never stuck behind it. */
+export const SEND_TIMEOUT_MS = 15_000;
 
 export type OutboxOp =
   | { id: string; kind: 'progress'; item: ProgressItem }
@@ -126,8 +135,24 @@ export async function queueProgressItems(items: ProgressItem[], send = true): Pr
 
 let flushing: Promise<void> | undefined;
 let again = false;
+/** Sends in a row that did not reach the server: the next retry waits RETRY_MS[failures - 1]. */
+let failures = 0;
+let retryTimer: ReturnType<typeof setTimeout> | undefined;
 
-/** Sends the outbox in order. Network failures keep the ops for the next try ('online', next change). */
+/** The send did not reach the server: try again later by itself (not only on `online`). */
+function retryLater(): void {
+  failures++;
+  if (retryTimer) clearTimeout(retryTimer);
+  retryTimer = setTimeout(
+    () => {
+      retryTimer = undefined;
+      void flushOutbox();
+    },
+    RETRY_MS[Math.min(failures, RETRY_MS.length) - 1],
+  );
+}
+
+/** Sends the outbox in order. Network failures keep the ops and try again by themselves (RETRY_MS), and on 'online'. */
 export function flushOutbox(): Promise<void> {
   if (flushing) {
     again = true;
@@ -163,23 +188,28 @@ async function sendAll(): Promise<void> {
       for (let j = i; j < ops.length && batch.length < PROGRESS_BATCH_MAX && ops[j]?.kind === 'progress'; j++)
         batch.push(ops[j] as OutboxOp);
       const items = batch.map((o) => (o.kind === 'progress' ? o.item : undefined)).filter((x): x is ProgressItem => !!x);
-      call = (headers) => api.api.me.progress.$put({ json: { items } }, { headers }) as unknown as Promise<Response>;
+      call = (headers) => api.api.me.progress.$put({ json: { items } }, { headers, init: timeout() }) as unknown as Promise<Response>;
     } else {
       batch = [op];
       const param = { slug: op.slug };
       call = (headers) =>
         (op.on
-          ? api.api.me.watchlist[':slug'].$put({ param, json: op.notify === undefined ? {} : { notify: op.notify } }, { headers })
-          : api.api.me.watchlist[':slug'].$delete({ param }, { headers })) as unknown as Promise<Response>;
+          ? api.api.me.watchlist[':slug'].$put(
+              { param, json: op.notify === undefined ? {} : { notify: op.notify } },
+              { headers, init: timeout() },
+            )
+          : api.api.me.watchlist[':slug'].$delete({ param }, { headers, init: timeout() })) as unknown as Promise<Response>;
     }
     let status: number;
     try {
       status = (await authedCall(call)).status;
     } catch (error) {
-      // Offline or the session is over: keep everything for later.
-      if (error instanceof SessionExpiredError) return;
+      // The session is over: kept for the member's next sign-in here. Otherwise the send never reached the
+      // server (offline, the server down, no answer in time): kept, and tried again by itself.
+      if (!(error instanceof SessionExpiredError)) retryLater();
       return;
     }
+    failures = 0;
     if (status === 429 || status >= 500) {
       flushTimer ??= setTimeout(() => void flushOutbox(), 60_000);
       return;
@@ -189,6 +219,11 @@ async function sendAll(): Promise<void> {
     for (const o of batch) if (o.kind === 'progress') unsent.delete(`${o.item.slug}#${o.item.episode}`);
     i += batch.length;
   }
+}
+
+/** Each send gives up after SEND_TIMEOUT_MS: a request that never answers must not hold the outbox. */
+function timeout(): RequestInit {
+  return typeof AbortSignal.timeout === 'function' ? { signal: AbortSignal.timeout(SEND_TIMEOUT_MS) } : {};
 }
 
 /** The page is being left or hidden: what is not yet sent goes out with keepalive (no answer awaited). */
@@ -235,16 +270,24 @@ export async function forgetListCopy(userId: string): Promise<void> {
 }
 
 let started = false;
-/** Wires the triggers once, in the browser: reconnect, pause of any video, page hidden or left. */
+/**
+ * Wires the triggers once, in the browser: reconnect, pause of any video, page hidden, left or shown again; and
+ * a send that did not reach the server is retried by itself (RETRY_MS).
+ */
 export function startLibrarySync(): void {
   if (started || typeof window === 'undefined') return;
   started = true;
-  window.addEventListener('online', () => void flushOutbox());
+  window.addEventListener('online', () => {
+    failures = 0;
+    void flushOutbox();
+  });
   // Media events do not bubble, but they pass through the document in the capture phase. The player
   // reports the paused position in its own listener, after this one: send once that report is queued.
   document.addEventListener('pause', () => setTimeout(() => void flushOutbox(), 0), true);
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'hidden') sendWithKeepalive();
+    // Back in front (the app reopened, the phone unlocked): whatever is still waiting goes now.
+    else void flushOutbox();
   });
   window.addEventListener('pagehide', () => {
     hiding = true;
@@ -252,6 +295,7 @@ export function startLibrarySync(): void {
   });
   window.addEventListener('pageshow', () => {
     hiding = false;
+    void flushOutbox();
   });
   void flushOutbox();
 }
