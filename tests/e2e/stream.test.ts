@@ -5,7 +5,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, test } from 'vitest';
 import { freeFilms } from './helpers/accounts';
 import { holdPlayerScript, screenshot, setupBrowser } from './helpers/browser';
-import { demoFile, type HlsHost, type HostRoutes, setEpisodeLinks, startHlsHost } from './helpers/hls-host';
+import { demoFile, type HlsHost, type HostAnswer, type HostRoutes, setEpisodeLinks, startHlsHost } from './helpers/hls-host';
+import { longEpisodeRoutes } from './helpers/long-episode';
 import { PHONE, tap } from './helpers/phone';
 
 const b = setupBrowser();
@@ -57,6 +58,33 @@ const demoRoutes: HostRoutes = (path) => {
   if (!m) return undefined;
   return { body: demoFile(m[0].endsWith('.ts') ? `${m[1]}.mpegts` : m[1]!) };
 };
+
+/**
+ * Two servers of one 45-minute episode (675 × 4 s segments of the demo clip, three levels): /s1/master.m3u8 and
+ * /s2/master.m3u8. `server1` may answer server 1's segment n otherwise (a 404, no answer at all). Long enough that
+ * hls.js cannot have buffered where the viewer jumps (it buffers up to 10 minutes ahead of a low bitrate).
+ */
+function twoServers(server1: (segment: number) => HostAnswer | undefined): HostRoutes {
+  const episode = longEpisodeRoutes();
+  return (path, req) => {
+    const m = /^\/(s1|s2)(\/.*)$/.exec(path);
+    if (!m) return undefined;
+    const inner = `/ep${m[2]}`;
+    const segment = /\/seg(\d+)\.ts$/.exec(inner);
+    if (m[1] === 's1' && segment) {
+      const answer = server1(Number(segment[1]));
+      if (answer) return answer;
+    }
+    return episode(inner, req);
+  };
+}
+
+/** The segments a server was asked for, in order: `['s2', 37]`… */
+const segmentsOf = (host: HlsHost, server: 's1' | 's2') =>
+  host.requests.flatMap((r) => {
+    const m = new RegExp(`^/${server}/\\d+p/seg(\\d+)\\.ts`).exec(r);
+    return m ? [Number(m[1])] : [];
+  });
 
 async function watchPageOf(page: Page, slug: string): Promise<void> {
   await page.goto(`/xem-phim/${slug}/tap-1`);
@@ -180,6 +208,82 @@ describe('the stream (phone, 390x844, touch)', () => {
     await tap(again.page, alert.getByRole('button', { name: 'Thử lại' }));
     await expect.poll(() => noCors.requests.length, { timeout: 15_000 }).toBeGreaterThan(requestsBefore);
     await again.context.close();
+  });
+
+  for (const [death, answer] of [
+    ['its segments start answering 404', { status: 404 }],
+    ['it stops answering (requests held open)', { hang: true }],
+  ] as const) {
+    test(`server 1 dies in the middle of the film (${death}) after a seek: server 2 plays at the same position, one report`, {
+      timeout: 120_000,
+    }, async () => {
+      let dead = false;
+      const host = await startHlsHost(twoServers((n) => (dead && n >= 300 ? answer : undefined)));
+      hosts.push(host);
+      const slug = await spareFilm(death.includes('404') ? 4 : 5);
+      restores.push(
+        await setEpisodeLinks(slug, 1, [
+          { name: 'Vietsub #1', m3u8: `${host.origin}/s1/master.m3u8` },
+          { name: 'Vietsub #2', m3u8: `${host.origin}/s2/master.m3u8` },
+        ]),
+      );
+      const { page, context, errors } = await b.newPage({ ...PHONE, ignoreHTTPSErrors: true });
+      await watchPageOf(page, slug);
+      await tap(page, page.getByRole('button', { name: 'Phát' }));
+      await expect.poll(async () => (await video(page)).time, { timeout: 20_000 }).toBeGreaterThan(0.5);
+      // From now on server 1 fails past 20:00; the viewer jumps to 25:00.
+      dead = true;
+      await page.getByTestId('video').evaluate((v: HTMLVideoElement) => {
+        v.currentTime = 1500;
+      });
+      await page.getByText('Server 1 đang lỗi, đã chuyển sang Server 2').waitFor({ timeout: 40_000 });
+      await page.waitForURL((u) => u.searchParams.get('server') === 'Vietsub #2');
+      // Server 2 starts at the segment of 25:00 (not from the start) and plays on from there.
+      await expect.poll(() => segmentsOf(host, 's2')[0], { timeout: 20_000 }).toBeGreaterThanOrEqual(373);
+      expect(segmentsOf(host, 's2')[0]).toBeLessThanOrEqual(377);
+      await expect.poll(async () => (await video(page)).time, { timeout: 30_000 }).toBeGreaterThan(1501);
+      const now = await video(page);
+      expect(now.paused).toBe(false);
+      expect(now.time).toBeLessThan(1600);
+      expect(segmentsOf(host, 's1').some((n) => n >= 373)).toBe(true);
+      expect(await errorReports(slug)).toEqual([{ episode: 1, server_name: 'Vietsub #1', reason: 'server-loi' }]);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
+
+  test('a viewer who loses the network: nothing moves, nothing is reported; back online it plays on the same server', {
+    timeout: 120_000,
+  }, async () => {
+    const host = await startHlsHost(twoServers(() => undefined));
+    hosts.push(host);
+    const slug = await spareFilm(6);
+    restores.push(
+      await setEpisodeLinks(slug, 1, [
+        { name: 'Vietsub #1', m3u8: `${host.origin}/s1/master.m3u8` },
+        { name: 'Vietsub #2', m3u8: `${host.origin}/s2/master.m3u8` },
+      ]),
+    );
+    const { page, context, errors } = await b.newPage({ ...PHONE, ignoreHTTPSErrors: true });
+    await watchPageOf(page, slug);
+    await tap(page, page.getByRole('button', { name: 'Phát' }));
+    await expect.poll(async () => (await video(page)).time, { timeout: 20_000 }).toBeGreaterThan(0.5);
+    // The phone loses its network, and the viewer jumps ahead (nothing of 25:00 is buffered).
+    await context.setOffline(true);
+    await page.getByTestId('video').evaluate((v: HTMLVideoElement) => {
+      v.currentTime = 1500;
+    });
+    await page.getByText('Mất kết nối mạng', { exact: false }).waitFor({ timeout: 40_000 });
+    await screenshot(page, 'stream-viewer-offline-phone');
+    await context.setOffline(false);
+    await expect.poll(async () => (await video(page)).time, { timeout: 40_000 }).toBeGreaterThan(1501);
+    // Server 1 all along: no move, no toast, no report, server 2 never asked.
+    expect(new URL(page.url()).searchParams.get('server')).not.toBe('Vietsub #2');
+    expect(await page.getByText('đang lỗi', { exact: false }).count()).toBe(0);
+    expect(segmentsOf(host, 's2')).toEqual([]);
+    expect(await errorReports(slug)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
   });
 
   test('the big play button is a real button named "Phát" before the player\'s script has loaded', async () => {

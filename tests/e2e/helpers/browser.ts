@@ -16,15 +16,19 @@ const FLAGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
-  '--autoplay-policy=no-user-gesture-required',
 ];
 
-/** One Chromium per test file; each test opens its own context (fresh storage, service workers, cache). */
-export function setupBrowser() {
+/**
+ * One Chromium per test file; each test opens its own context (fresh storage, service workers, cache). Media may
+ * play without a gesture unless `autoplay` names Chromium's stricter policy (a test of what a browser that refuses
+ * does).
+ */
+export function setupBrowser(options: { autoplay?: 'no-user-gesture-required' | 'document-user-activation-required' } = {}) {
   const state: { browser?: Browser } = {};
   beforeAll(async () => {
     await resetRateLimits();
-    state.browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: FLAGS });
+    const args = [...FLAGS, `--autoplay-policy=${options.autoplay ?? 'no-user-gesture-required'}`];
+    state.browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args });
   });
   afterAll(async () => {
     await state.browser?.close();

@@ -14,8 +14,8 @@ import { inject } from 'vitest';
 
 export const DEMO_HLS = resolve(import.meta.dirname, '../../../demo/hls');
 
-/** One answer: a body (string or bytes), or a status alone (404, 500…). */
-export type HostAnswer = { body: string | Uint8Array; type?: string } | { status: number };
+/** One answer: a body (string or bytes), a status alone (404, 500…), or none at all (the connection held open). */
+export type HostAnswer = { body: string | Uint8Array; type?: string } | { status: number } | { hang: true };
 export type HostRoutes = (path: string, req: IncomingMessage) => HostAnswer | undefined;
 
 export interface HlsHost {
@@ -93,6 +93,8 @@ export async function startHlsHost(
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
       return;
     }
+    // A host that stops answering: the request stays open until the host is closed.
+    if ('hang' in answer) return;
     if ('status' in answer) {
       res.writeHead(answer.status, { 'Content-Type': 'text/plain' }).end(`status ${answer.status}`);
       return;

@@ -10,22 +10,27 @@ export function registerServiceWorker(onFirstControl?: () => void): void {
   if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
   if (onFirstControl && !navigator.serviceWorker.controller)
     navigator.serviceWorker.addEventListener('controllerchange', onFirstControl, { once: true });
-  void import('virtual:pwa-register').then(({ registerSW }) => {
-    const updateSW = registerSW({
-      immediate: true,
-      onNeedRefresh() {
-        toast('Đã có phiên bản mới của PhimViet.', {
-          id: 'sw-update',
-          duration: Infinity,
-          action: { label: 'Tải lại', onClick: () => void updateSW(true) },
-          cancel: { label: 'Để sau', onClick: () => undefined },
-        });
-      },
-      onRegisterError(error: unknown) {
-        console.warn('[pwa] service worker registration failed', error);
-      },
+  void import('virtual:pwa-register')
+    .then(({ registerSW }) => {
+      const updateSW = registerSW({
+        immediate: true,
+        onNeedRefresh() {
+          toast('Đã có phiên bản mới của PhimViet.', {
+            id: 'sw-update',
+            duration: Infinity,
+            action: { label: 'Tải lại', onClick: () => void updateSW(true) },
+            cancel: { label: 'Để sau', onClick: () => undefined },
+          });
+        },
+        onRegisterError(error: unknown) {
+          console.warn('[pwa] service worker registration failed', error);
+        },
+      });
+    })
+    .catch((error: unknown) => {
+      // The registration's own code could not be fetched (the network went away meanwhile): next page load.
+      console.warn('[pwa] service worker registration skipped', error);
     });
-  });
 }
 
 /** Catalogue reads the worker keeps (web/pwa.config.ts), by query key. */

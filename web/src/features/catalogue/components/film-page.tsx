@@ -113,10 +113,15 @@ export function FilmPage({ slug, rating, comments, download, prepareWatch }: { s
   // A tap on "Xem phim" before the page's script ran (remembered by the boot script): acted on now, never dropped.
   const latestWatch = useRef(watch);
   latestWatch.current = watch;
+  const earlyTap = useRef(false);
   useEffect(() => {
-    // After this render's history has settled (the host's HTML knows none), so "Xem tiếp" opens the right episode.
+    // Taken now (the boot script forgets what is left once the app is ready), acted on once this render's history
+    // has settled (the host's HTML knows none), so "Xem tiếp" opens the right episode.
+    earlyTap.current ||= takeEarlyTap('watch');
+    if (!earlyTap.current) return;
     const timer = window.setTimeout(() => {
-      if (takeEarlyTap('watch')) latestWatch.current();
+      earlyTap.current = false;
+      latestWatch.current();
     }, 0);
     return () => window.clearTimeout(timer);
   }, []);

@@ -164,11 +164,13 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
     };
   }, [m3u8, offlineId]);
 
-  // A tap on the host's "Phát" before the page's script ran, remembered by the boot script (lib/play-intent.ts);
-  // on a page the start path plays itself (stream-start.ts) it has taken it already.
+  // The viewer's play from before this player existed, asked of the browser at once (within the tap's activation,
+  // before the episode's link is even known): the tap that brought them here (film page, up next, a failed server),
+  // or a tap on the host's "Phát" before the page's script ran, remembered by the boot script (lib/play-intent.ts;
+  // on a page the start path plays itself, stream-start.ts, it has taken it already).
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the player first shows.
   useEffect(() => {
-    if (hlsPlayer && takeEarlyTap('play')) play();
+    if (hlsPlayer && (callbacks.current.autoPlay || takeEarlyTap('play'))) play();
   }, []);
 
   const reach = () => stream.current?.warm();

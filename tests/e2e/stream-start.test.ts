@@ -1,0 +1,168 @@
+// Issue 31 §1–2: the start of an episode as a phone viewer meets it. "Xem phim" and an episode link play with that one
+// tap; a direct load waits for a tap; a tap on the host's "Phát" before the page's script has run is remembered and
+// played, never dropped. Nothing here starts playback from script: every play is a tap (page.touchscreen).
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import { freeSeries } from './helpers/accounts';
+import { screenshot, setupBrowser } from './helpers/browser';
+import { PHONE, tap } from './helpers/phone';
+
+const b = setupBrowser();
+
+function video(page: Page) {
+  return page.evaluate(() => {
+    const v = document.querySelector<HTMLVideoElement>('[data-testid="video"]')!;
+    return { paused: v.paused, time: v.currentTime, muted: v.muted, readyState: v.readyState };
+  });
+}
+
+const appReady = (page: Page) => page.evaluate(() => 'appReady' in document.documentElement.dataset);
+
+/** Holds the app's own code (its entry chunk) until the returned release: the host's page shows, nothing hydrates. */
+async function holdApp(page: Page): Promise<() => void> {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
+describe('the start of an episode (phone, 390x844, touch)', () => {
+  test('"Xem phim" on the film page plays the episode with that one tap; so does an episode link', async () => {
+    const series = await freeSeries(b.baseURL());
+    const { page, context, errors } = await b.newPage(PHONE);
+    await page.goto(`/${series.slug}`);
+    await tap(page, page.getByRole('button', { name: 'Xem phim' }));
+    await page.waitForURL(new RegExp(`/xem-phim/${series.slug}/tap-${series.episodes[0]}`));
+    await expect.poll(async () => (await video(page)).time, { timeout: 20_000 }).toBeGreaterThan(0.5);
+    const playing = await video(page);
+    expect(playing.paused).toBe(false);
+    // With its sound: never a silent autoplay.
+    expect(playing.muted).toBe(false);
+    await page.getByTestId('big-play').waitFor({ state: 'detached' });
+    await screenshot(page, 'start-xem-phim-phone');
+
+    // Back on the film page, another episode from the list: the same.
+    await page.goto(`/${series.slug}`);
+    const second = series.episodes[1]!;
+    await tap(
+      page,
+      page
+        .locator('.episode-link')
+        .filter({ hasText: new RegExp(`^Tập ${second}\\b`) })
+        .first(),
+    );
+    await page.waitForURL(new RegExp(`/xem-phim/${series.slug}/tap-${second}`));
+    await expect.poll(async () => (await video(page)).time, { timeout: 20_000 }).toBeGreaterThan(0.5);
+    expect((await video(page)).muted).toBe(false);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('a direct load waits for a tap: prepared, paused, "Phát" shown; one tap plays', async () => {
+    const series = await freeSeries(b.baseURL());
+    const { page, context } = await b.newPage(PHONE);
+    await page.goto(`/xem-phim/${series.slug}/tap-${series.episodes[0]}`);
+    // The page prepares the stream by itself once it has settled (its metadata, its first segment), and stops there.
+    await expect.poll(async () => (await video(page)).readyState, { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
+    expect((await video(page)).paused).toBe(true);
+    expect(await page.getByRole('button', { name: 'Phát' }).isVisible()).toBe(true);
+    await tap(page, page.getByRole('button', { name: 'Phát' }));
+    await expect.poll(async () => (await video(page)).time, { timeout: 15_000 }).toBeGreaterThan(0.3);
+    await context.close();
+  });
+
+  test('a tap on "Phát" before the page\'s script has run plays: the start path acts on it, and the app takes over', async () => {
+    const series = await freeSeries(b.baseURL());
+    const { page, context, errors } = await b.newPage(PHONE);
+    const release = await holdApp(page);
+    // The frame's own goto, not the helper's wait for the app (held): the host's page as painted.
+    await page.mainFrame().goto(`${b.baseURL()}/xem-phim/${series.slug}/tap-${series.episodes[0]}`, { waitUntil: 'commit' });
+    const button = page.getByRole('button', { name: 'Phát' });
+    await button.waitFor();
+    await tap(page, button);
+    // Played on the host's own markup before the app has hydrated.
+    await expect.poll(async () => (await video(page)).time, { timeout: 20_000 }).toBeGreaterThan(0.5);
+    expect(await appReady(page)).toBe(false);
+    release();
+    await page.waitForFunction(() => 'appReady' in document.documentElement.dataset, null, { timeout: 30_000 });
+    // The app took the same <video> over: still playing, "Phát" and the poster gone, the bar there, no hydration error.
+    await page.getByTestId('big-play').waitFor({ state: 'detached' });
+    const before = (await video(page)).time;
+    await expect.poll(async () => (await video(page)).time, { timeout: 10_000 }).toBeGreaterThan(before + 0.5);
+    await page.locator('media-control-bar.player-bar').waitFor();
+    await expect.poll(() => page.evaluate(() => !!customElements.get('media-controller')), { timeout: 10_000 }).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('a tap on "Xem phim" before the page\'s script has run opens the episode and plays it once the app is there', async () => {
+    const series = await freeSeries(b.baseURL());
+    const { page, context, errors } = await b.newPage(PHONE);
+    const release = await holdApp(page);
+    await page.mainFrame().goto(`${b.baseURL()}/${series.slug}`, { waitUntil: 'commit' });
+    const watch = page.getByRole('button', { name: 'Xem phim' });
+    await watch.waitFor();
+    await tap(page, watch);
+    expect(await appReady(page)).toBe(false);
+    release();
+    await page.waitForURL(new RegExp(`/xem-phim/${series.slug}/tap-${series.episodes[0]}`), { timeout: 30_000 });
+    await expect.poll(async () => (await video(page)).time, { timeout: 20_000 }).toBeGreaterThan(0.5);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('a browser that allows play() only within a second of a tap (as Safari does)', () => {
+  const strict = setupBrowser({ autoplay: 'document-user-activation-required' });
+
+  /** Test-only: play() is refused unless a tap came less than a second ago; the product does not know about it. */
+  async function strictPage() {
+    const opened = await strict.newPage(PHONE);
+    await opened.page.addInitScript(() => {
+      let tappedAt = Number.NEGATIVE_INFINITY;
+      window.addEventListener(
+        'pointerup',
+        (e) => {
+          if (e.isTrusted) tappedAt = performance.now();
+        },
+        true,
+      );
+      const play = HTMLMediaElement.prototype.play;
+      HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
+        if (performance.now() - tappedAt > 1000) return Promise.reject(new DOMException('play() needs a recent tap', 'NotAllowedError'));
+        return play.call(this);
+      };
+    });
+    return opened;
+  }
+
+  test('too late after "Xem phim": "Phát" shows over the poster (no frozen picture, no silent play), and one tap plays', async () => {
+    const series = await freeSeries(b.baseURL());
+    const { page, context, errors } = await strictPage();
+    await page.goto(`/${series.slug}`);
+    // The watch page's code comes 1.5 s after the tap: its play() is past the browser's second.
+    await page.route(/\/assets\/xem-phim\.[\w.$-]+\.js$/, async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue();
+    });
+    await tap(page, page.getByRole('button', { name: 'Xem phim' }));
+    await page.waitForURL(new RegExp(`/xem-phim/${series.slug}/tap-${series.episodes[0]}`));
+    const play = page.getByRole('button', { name: 'Phát' });
+    await play.waitFor();
+    // Refused: "Phát" as it was (no spinner), the poster over the picture, nothing playing.
+    await expect.poll(() => play.getAttribute('data-pending'), { timeout: 10_000 }).toBeNull();
+    expect(await page.locator('.player-poster').isVisible()).toBe(true);
+    expect((await video(page)).paused).toBe(true);
+    await screenshot(page, 'start-strict-autoplay-phone');
+    await tap(page, play);
+    await expect.poll(async () => (await video(page)).time, { timeout: 20_000 }).toBeGreaterThan(0.5);
+    expect((await video(page)).muted).toBe(false);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
