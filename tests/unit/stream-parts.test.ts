@@ -67,7 +67,7 @@ describe('the first bytes, fetched ahead and handed over', () => {
       asked.push(url);
       const file = files[url];
       if (file === undefined || typeof file === 'number') return new Response('no', { status: typeof file === 'number' ? file : 404 });
-      return new Response(file, { status: 200 });
+      return new Response(file as BodyInit, { status: 200 });
     });
     return asked;
   }
