@@ -81,12 +81,21 @@ interface PageClock {
   playing?: number;
   frame?: number;
   armed: boolean;
+  /** Long tasks (start, duration), for the verbose timeline. */
+  tasks: [number, number][];
 }
 
 /** In every page before its own scripts: the tap's pointerdown, `playing`, and the first frame presented after it. */
 function instrument() {
   const w = window as unknown as { __startup: PageClock };
-  w.__startup = { armed: false };
+  w.__startup = { armed: false, tasks: [] };
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__startup.tasks.push([e.startTime, e.duration]);
+    }).observe({ type: 'longtask', buffered: true });
+  } catch {
+    // no long task timing
+  }
   window.addEventListener(
     'pointerdown',
     (e) => {
@@ -204,6 +213,7 @@ const describeTimeline = `(() => {
     if (/media-elements|stream-|index-|react-dom|\\.m3u8|\\.ts$|mpegts|xem-phim|\\/tap-/.test(name))
       parts.push(name.split('/').pop() + ' ' + Math.round(r.startTime - t0) + '→' + Math.round(r.responseEnd - t0) + (r.transferSize > 20000 ? ' (' + Math.round(r.transferSize / 1024) + ' KB)' : ''));
   }
+  for (const [start, duration] of s.tasks) if (start > t0 - 200) parts.push('task ' + Math.round(start - t0) + '+' + Math.round(duration));
   if (s.playing !== undefined) parts.push('playing ' + Math.round(s.playing - t0));
   if (s.frame !== undefined) parts.push('frame ' + Math.round(s.frame - t0));
   return parts.join(' · ');

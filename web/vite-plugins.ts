@@ -122,26 +122,32 @@ export function startAfterPaint(): Plugin {
     // Once parsed (main.tsx reads #root and #ssr-state) and painted (a frame, then a task); a hidden tab
     // runs no animation frame, so a timer starts the app there.
     // On a watch page, the stream's start path (features/player/stream-start.ts) goes first: a small chunk that fetches
-    // the stream's first bytes and plays a tap on "Phát" before the app has hydrated; the engine's script (the longest
-    // download before a first frame) is prefetched from here as soon as the poster is painted (never with Data Saver).
+    // the stream's first bytes and plays a tap on "Phát" before the app has hydrated. It and the engine's script (the
+    // longest download before a first frame; never with Data Saver) are asked as soon as the poster is painted as the
+    // page's largest contentful paint (as features/player/stream/schedule.ts afterLargestPaint), so they never count
+    // in it.
     // The app's own code waits for those bytes (at most STREAM_FIRST_MS): on a phone's connection they would
     // otherwise share it with the app's.
-    const start = `(function(){var E=${JSON.stringify(entry[1])},P=${JSON.stringify(preloads)},d=false,a=false;
+    const start = `(function(){var E=${JSON.stringify(entry[1])},P=${JSON.stringify(preloads)},d=false,a=false,w=null;
 function meta(n){return document.querySelector('meta[name="'+n+'"]');}
-function app(){if(a)return;a=true;P.forEach(function(h){var l=document.createElement('link');l.rel='modulepreload';l.href=h;l.crossOrigin='';document.head.appendChild(l);});
+function link(rel,h){var l=document.createElement('link');l.rel=rel;l.href=h;l.crossOrigin='';document.head.appendChild(l);return l;}
+function app(){if(a)return;a=true;P.forEach(function(h){link('modulepreload',h);});
 var s=document.createElement('script');s.type='module';s.src=E;s.crossOrigin='';document.head.appendChild(s);}
+function lcp(run){var i=document.querySelector('img[fetchpriority="high"]'),x=false,o,O=window.PerformanceObserver;
+function f(){if(x)return;x=true;if(o)o.disconnect();run();}
+setTimeout(f,3000);if(!i)return f();
+if(O&&O.supportedEntryTypes&&O.supportedEntryTypes.indexOf('largest-contentful-paint')>=0){o=new O(function(L){if(L.getEntries().some(function(e){return e.element===i;}))f();});o.observe({type:'largest-contentful-paint',buffered:true});}
+else if(i.complete)requestAnimationFrame(f);else i.addEventListener('load',function(){requestAnimationFrame(f);});}
 function stream(){if(!/^\\/xem-phim\\/[^/]+\\/tap-\\d+\\/?$/.test(location.pathname))return null;
 var m=meta('${CHUNK_META.start.meta}'),g=meta('${CHUNK_META.engine.meta}'),c=navigator.connection;if(!m)return null;
-(m.getAttribute('data-imports')||'').split(' ').forEach(function(h){if(!h)return;var l=document.createElement('link');l.rel='modulepreload';l.href=h;l.crossOrigin='';document.head.appendChild(l);});
-if(g&&!(c&&c.saveData))engine(g.content);
-return import(m.content).then(function(){var b=window.__phimvietBoot;return b&&b.streamFirst;});}
-function engine(h){var i=document.querySelector('img[fetchpriority="high"]');
-function f(){requestAnimationFrame(function(){var l=document.createElement('link');l.rel='prefetch';l.as='script';l.crossOrigin='';l.href=h;
-l.onload=l.onerror=function(){l.setAttribute('data-loaded','');};document.head.appendChild(l);});}
-if(!i||i.complete)f();else{i.addEventListener('load',f);i.addEventListener('error',f);}}
-function go(){if(d)return;d=true;var w=stream();if(!w)return app();setTimeout(app,${STREAM_FIRST_MS});w.then(app,app);}
+return new Promise(function(done){lcp(function(){
+(m.getAttribute('data-imports')||'').split(' ').forEach(function(h){if(h)link('modulepreload',h);});
+if(g&&!(c&&c.saveData)){var l=link('prefetch',g.content);l.as='script';l.onload=l.onerror=function(){l.setAttribute('data-loaded','');};}
+import(m.content).then(function(){var b=window.__phimvietBoot;return b&&b.streamFirst;}).then(done,done);});});}
+function go(){if(d)return;d=true;if(!w)return app();setTimeout(app,${STREAM_FIRST_MS});w.then(app,app);}
 function painted(){requestAnimationFrame(function(){setTimeout(go,0);});setTimeout(go,500);}
-if(document.readyState==='loading')document.addEventListener('DOMContentLoaded',painted);else painted();})();`;
+function parsed(){w=stream();painted();}
+if(document.readyState==='loading')document.addEventListener('DOMContentLoaded',parsed);else parsed();})();`;
     delete bundle[bootTag[1]!];
     const bootFile = emit({ type: 'asset', name: 'boot.js', source: `${String(boot.source)}\n${start}` });
     return source.replace(bootTag[0], () => `<script src="/${bootFile}" async></script>`);

@@ -20,20 +20,18 @@ interface ServerLinks {
   linkfilms: { episode: number }[];
 }
 
-/** The film's servers from the query cache the host rendered the page with (#ssr-state), as the watch page reads them. */
-function serversOf(slug: string): ServerLinks[] | undefined {
+interface HostQuery {
+  queryKey?: unknown[];
+  state?: { data?: { datafilm?: { slug?: string; servers?: ServerLinks[] }; data?: { link_m3u8?: string } } };
+}
+
+/** The query cache the host rendered the page with (#ssr-state): the film's servers, and the episode's link. */
+function hostQueries(): HostQuery[] {
   try {
-    const state = JSON.parse(document.getElementById('ssr-state')?.textContent ?? 'null') as {
-      queries?: { queryKey?: unknown[]; state?: { data?: { datafilm?: { slug?: string; servers?: ServerLinks[] } } } }[];
-    } | null;
-    for (const query of state?.queries ?? []) {
-      const film = query.state?.data?.datafilm;
-      if (query.queryKey?.[0] === 'film' && film?.slug === slug) return film.servers;
-    }
+    return (JSON.parse(document.getElementById('ssr-state')?.textContent ?? 'null') as { queries?: HostQuery[] } | null)?.queries ?? [];
   } catch {
-    // No state: the app starts it.
+    return [];
   }
-  return undefined;
 }
 
 function token(): string | null {
@@ -84,7 +82,9 @@ async function startStream(): Promise<void> {
   const slug = decodeURIComponent(match[1]!);
   const episode = Number(match[2]);
   const requested = new URLSearchParams(location.search).get('server') ?? undefined;
-  const servers = serversOf(slug)?.filter((s) => s.linkfilms.length > 0);
+  const queries = hostQueries();
+  const film = queries.find((q) => q.queryKey?.[0] === 'film' && q.state?.data?.datafilm?.slug === slug);
+  const servers = film?.state?.data?.datafilm?.servers?.filter((s) => s.linkfilms.length > 0);
   const current = servers?.find((s) => s.server_name === requested) ?? servers?.[0];
   if (!current) return;
   // The app hydrates the host's markup only for visitors; a signed-in viewer's page is rendered afresh, and the
@@ -96,12 +96,22 @@ async function startStream(): Promise<void> {
   const painted = new Promise<void>((resolve) => afterLargestPaint(resolve));
   const engine = painted.then(() => prefetchScript(CHUNK_META.engine.meta));
 
-  // The episode's link, asked once for the app too (episodeQuery takes this very answer).
-  const path = episodePath(slug, episode, current.server_name);
-  const answer = fetch(path, { credentials: 'same-origin' });
-  const boot = (window as Window & { __phimvietBoot?: BootState }).__phimvietBoot;
-  if (boot) boot[path] = answer;
-  answer.catch(() => undefined);
+  // The episode's link: with the page (the host put it in its query cache), or asked once for the app too
+  // (episodeQuery takes this very answer).
+  const withThePage = queries.find(
+    (q) => q.queryKey?.[0] === 'episode' && q.queryKey[1] === slug && q.queryKey[2] === episode && q.queryKey[3] === current.server_name,
+  )?.state?.data?.data?.link_m3u8;
+  let asked: Promise<string | undefined> | undefined;
+  if (withThePage === undefined) {
+    const path = episodePath(slug, episode, current.server_name);
+    const answer = fetch(path, { credentials: 'same-origin' });
+    const boot = (window as Window & { __phimvietBoot?: BootState }).__phimvietBoot;
+    if (boot) boot[path] = answer;
+    asked = answer
+      .then((res) => (res.ok ? (res.clone().json() as Promise<{ data?: { link_m3u8?: string } }>) : undefined))
+      .then((body) => body?.data?.link_m3u8 || undefined)
+      .catch(() => undefined);
+  }
 
   // A tap before the link is known is asked of the browser at once (inside its activation); the controller takes it over.
   let controller: StreamController | undefined;
@@ -119,10 +129,7 @@ async function startStream(): Promise<void> {
   if (takeEarlyTap('play')) play();
   const stopTaps = onEarlyTap('play', play);
 
-  const m3u8 = await answer
-    .then((res) => (res.ok ? (res.clone().json() as Promise<{ data?: { link_m3u8?: string } }>) : undefined))
-    .then((body) => body?.data?.link_m3u8 || undefined)
-    .catch(() => undefined);
+  const m3u8 = withThePage || (await asked);
   if (!m3u8 || !video.isConnected) {
     stopTaps();
     view.pending(false);

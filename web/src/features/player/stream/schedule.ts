@@ -38,43 +38,55 @@ export function afterLoadWhenIdle(delayMs: number, run: () => void): () => void 
 }
 
 /**
- * Runs `run` once the page has painted and its poster (the watch page's largest image, `img[fetchpriority=high]`)
- * has loaded and been painted: requests made from then on no longer compete with what the viewer is waiting to
- * see. At most `capMs` after it is called, whatever happens to the image.
+ * Runs `run` once the page's poster (the watch page's largest image, `img[fetchpriority=high]`) has been painted as
+ * its largest contentful paint (a PerformanceObserver entry for it; where the browser has none, once it has loaded
+ * and a frame is out): requests made from then on never compete with what the viewer is waiting to see, nor count
+ * in its LCP. At most `capMs` after it is called, whatever happens to the image.
  */
 export function afterLargestPaint(run: () => void, capMs = 3000): () => void {
   if (saveData()) return never;
   let done = false;
   let frame: number | undefined;
   let timer: number | undefined;
+  let observer: PerformanceObserver | undefined;
   const go = () => {
     if (done) return;
     done = true;
+    observer?.disconnect();
     window.clearTimeout(cap);
-    // The next frame is painted with the image; a task after it runs once that frame is out.
-    frame = requestAnimationFrame(() => {
-      timer = window.setTimeout(run, 0);
-    });
+    timer = window.setTimeout(run, 0);
   };
   const cap = window.setTimeout(go, capMs);
-  const image = document.querySelector<HTMLImageElement>('img[fetchpriority="high"]');
-  const whenLoaded = () => {
-    if (!image || image.complete) go();
+  const image = () => document.querySelector<HTMLImageElement>('img[fetchpriority="high"]');
+  const watch = () => {
+    const poster = image();
+    if (!poster) return go();
+    if (typeof PerformanceObserver !== 'undefined' && PerformanceObserver.supportedEntryTypes?.includes('largest-contentful-paint')) {
+      observer = new PerformanceObserver((list) => {
+        if (list.getEntries().some((e) => (e as PerformanceEntry & { element?: Element | null }).element === poster)) go();
+      });
+      observer.observe({ type: 'largest-contentful-paint', buffered: true });
+      return;
+    }
+    // No LCP entries (Safari): once it has loaded, the next frame paints it.
+    const painted = () => {
+      frame = requestAnimationFrame(go);
+    };
+    if (poster.complete) painted();
     else {
-      image.addEventListener('load', go, { once: true });
-      image.addEventListener('error', go, { once: true });
+      poster.addEventListener('load', painted, { once: true });
+      poster.addEventListener('error', painted, { once: true });
     }
   };
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', whenLoaded, { once: true });
-  else whenLoaded();
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', watch, { once: true });
+  else watch();
   return () => {
     done = true;
+    observer?.disconnect();
     window.clearTimeout(cap);
     window.clearTimeout(timer);
     if (frame !== undefined) cancelAnimationFrame(frame);
-    document.removeEventListener('DOMContentLoaded', whenLoaded);
-    image?.removeEventListener('load', go);
-    image?.removeEventListener('error', go);
+    document.removeEventListener('DOMContentLoaded', watch);
   };
 }
 
