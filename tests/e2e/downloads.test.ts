@@ -33,6 +33,14 @@ afterAll(async () => {
 /** What the episode's download button (or the /tai-ve row) says now. */
 const downloadState = (page: Page) => page.getByTestId('download-state').first().innerText();
 
+/**
+ * The player online prepares the first segment of the level it starts with (a phone's bandwidth: the lowest, 180p);
+ * with this device's chosen quality at 540p it stays apart from a 180p download, whose every segment is counted.
+ */
+async function playerQuality540(page: Page): Promise<void> {
+  await page.addInitScript(() => localStorage.setItem('phimviet:player', JSON.stringify({ quality: 540 })));
+}
+
 /** Taps "Tải về" under the player and picks a quality in the dialog. */
 async function download(page: Page, quality: RegExp): Promise<void> {
   await tap(page, page.getByRole('button', { name: 'Tải về', exact: true }));
@@ -54,6 +62,7 @@ describe('downloads (phone)', () => {
     const slug = films[0]!;
     await setEpisodeLinks(slug, 1, [{ name: 'Server VIP', m3u8: `${host.origin}/ep/master.m3u8` }]);
     const { page, context, errors } = await b.newPage(PHONE_HTTPS);
+    await playerQuality540(page);
     await signInByTouch(page, DEMO.vip1);
     await page.goto(`/xem-phim/${slug}/tap-1`);
     await waitForServiceWorker(page);
@@ -157,7 +166,9 @@ describe('downloads (phone)', () => {
     timeout: 300_000,
   }, async () => {
     const slug = films[8]!;
-    await setEpisodeLinks(slug, 1, [{ name: 'Server VIP', m3u8: `${host.origin}/ep/master.m3u8` }]);
+    // A video host of its own (the first test stops the shared one).
+    const own = await startHlsHost(longEpisodeRoutes());
+    await setEpisodeLinks(slug, 1, [{ name: 'Server VIP', m3u8: `${own.origin}/ep/master.m3u8` }]);
     const { page, context, errors } = await b.newPage(PHONE_HTTPS);
     await signInByTouch(page, DEMO.vip2);
     await page.goto(`/xem-phim/${slug}/tap-1`);
@@ -174,6 +185,7 @@ describe('downloads (phone)', () => {
     expect(await accountPosition()).toBe(0);
 
     // The site's server and the video host stopped, the phone offline: the installed app opens /tai-ve from the device.
+    await own.close();
     const site = new URL(b.baseURL()).origin;
     const siteDown = (url: URL) => url.origin === site;
     await context.route(siteDown, (route) => route.abort('connectionrefused'));
@@ -217,6 +229,7 @@ describe('downloads (phone)', () => {
       const slug = films[1]!;
       await setEpisodeLinks(slug, 1, [{ name: 'Server A', m3u8: `${slow.origin}/ep/master.m3u8` }]);
       const { page, context } = await b.newPage(PHONE_HTTPS);
+      await playerQuality540(page);
       await signInByTouch(page, DEMO.vip2);
       await page.goto(`/xem-phim/${slug}/tap-1`);
       await download(page, /^180p · ~/);
@@ -303,6 +316,7 @@ describe('downloads (phone)', () => {
       const slug = films[4]!;
       await setEpisodeLinks(slug, 1, [{ name: 'Server A', m3u8: `${slow.origin}/ep/master.m3u8` }]);
       const { page, context } = await b.newPage(PHONE_HTTPS);
+      await playerQuality540(page);
       await signInByTouch(page, DEMO.vip1);
       // The second tab of the same app is open on /tai-ve.
       const other = await context.newPage();
@@ -351,6 +365,7 @@ describe('downloads (phone)', () => {
       const slug = films[5]!;
       await setEpisodeLinks(slug, 1, [{ name: 'Server A', m3u8: `${flaky.origin}/ep/master.m3u8` }]);
       const { page, context } = await b.newPage(PHONE_HTTPS);
+      await playerQuality540(page);
       await signInByTouch(page, DEMO.vip1);
       await page.goto(`/xem-phim/${slug}/tap-1`);
       await download(page, /^180p · ~/);

@@ -249,7 +249,7 @@ describe('the stream controller', () => {
       const video = new FakeVideo();
       const host = fakeHost();
       const { d } = deps();
-      const c = streamControllerFor(video as unknown as HTMLVideoElement, host, { m3u8: M3U8 }, d);
+      const c = streamControllerFor(video as unknown as HTMLVideoElement, host, { m3u8: M3U8, failover: withFailover }, d);
       const spy = viewSpy(withFailover);
       c.setView(spy.view);
       c.play();
@@ -269,11 +269,40 @@ describe('the stream controller', () => {
     }
   });
 
+  it("a server that stops answering: moved from on the watch page; waited for on a watch party's screen (nowhere to move)", async () => {
+    for (const failover of [true, false]) {
+      const video = new FakeVideo();
+      const host = fakeHost();
+      const { d, configs } = deps();
+      const c = streamControllerFor(video as unknown as HTMLVideoElement, host, { m3u8: M3U8, failover }, d);
+      const spy = viewSpy(failover);
+      c.setView(spy.view);
+      c.play();
+      await settle();
+      video.currentTime = 1500;
+      // A segment request that never answers, far past the hang bound.
+      configs[0]!.hooks.track!('https://video.example/phim/seg375.ts', {
+        loading: { start: 0, first: 0, end: 0 },
+        loaded: 0,
+      } as never);
+      await vi.advanceTimersByTimeAsync(20_000);
+      await settle();
+      if (failover) {
+        expect(spy.failures).toHaveLength(1);
+        expect(host.api!.stopped).toBe(1);
+      } else {
+        expect(spy.messages.filter((m) => m !== null)).toEqual([]);
+        expect(host.api!.stopped).toBe(0);
+      }
+      c.destroy();
+    }
+  });
+
   it('the viewer offline: a message and no move; back online, loading starts again from where the viewer is', async () => {
     const video = new FakeVideo();
     const host = fakeHost();
     const { d, setOnline } = deps();
-    const c = streamControllerFor(video as unknown as HTMLVideoElement, host, { m3u8: M3U8 }, d);
+    const c = streamControllerFor(video as unknown as HTMLVideoElement, host, { m3u8: M3U8, failover: true }, d);
     const spy = viewSpy();
     c.setView(spy.view);
     c.play();

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   FAIL_WINDOW_MS,
   HANG_MS,
+  OFFLINE_PROBE_MS,
   type RequestStats,
   STALL_MAX_MS,
   STALL_MS,
@@ -173,6 +174,20 @@ describe('the stream watchdog', () => {
     h.dog.request('https://host/a/seg376.ts', h.stats()).failed(404);
     await h.advance(FAIL_WINDOW_MS + 500);
     expect(h.dead.map((d) => d.reason)).toEqual(['errors']);
+  });
+
+  it('the viewer offline with no `online` event to come: asked again every OFFLINE_PROBE_MS', async () => {
+    const h = harness();
+    h.setOnline(false);
+    h.dog.fatal('fragLoadError', true);
+    await h.advance(500);
+    expect(h.offline).toEqual([true]);
+    await h.advance(OFFLINE_PROBE_MS * 2);
+    expect(h.offline).toEqual([true]);
+    h.setOnline(true);
+    await h.advance(OFFLINE_PROBE_MS + 500);
+    expect(h.offline).toEqual([true, false]);
+    expect(h.dead).toEqual([]);
   });
 
   it("hls.js's fatal error: dead at once for a media error; for a network error only once the viewer is online", async () => {

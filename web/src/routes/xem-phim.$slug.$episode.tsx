@@ -5,7 +5,6 @@ import { filmComments } from '../app/film-slots';
 import { episodeDownload } from '../app/watch-slots';
 import { filmQuery } from '../features/catalogue/api/catalogue-queries';
 import { WatchPage } from '../features/player/components/watch-page';
-import { linkWithThePage } from '../features/player/api/episode-query';
 import { parseEpisodeSegment } from '../features/player/episode-segment';
 import { isNotFound } from '../lib/api-client';
 import { useSession } from '../lib/session';
@@ -29,18 +28,13 @@ export const Route = createFileRoute('/xem-phim/$slug/$episode')({
   /** ?server= picks one of the film's servers (by name); absent means the first. */
   validateSearch: (raw: Record<string, unknown>): { server?: string } =>
     typeof raw.server === 'string' && raw.server.length > 0 && raw.server.length <= 100 ? { server: raw.server } : {},
-  loaderDeps: ({ search }) => ({ server: search.server }),
-  loader: async ({ context, params, deps }) => {
-    const episode = parseEpisodeSegment(params.episode);
-    if (episode === undefined) throw notFound();
+  loader: async ({ context, params }) => {
+    if (parseEpisodeSegment(params.episode) === undefined) throw notFound();
     // The page shows its own 'Loading...' / 'Error: {message}' states...
     const query = filmQuery(params.slug);
     await awaitOnFirstLoad(context.queryClient.ensureQueryData(query));
     // ...but an unknown film is the not-found page (a 404 from the host that renders it).
     if (isNotFound(context.queryClient.getQueryState(query.queryKey)?.error)) throw notFound();
-    // On the host the episode's link comes with the page: the stream starts without asking for it (decision 0952).
-    if (typeof window === 'undefined')
-      await linkWithThePage(context.queryClient, context.queryClient.getQueryData(query.queryKey), episode, deps.server);
   },
   component: function WatchRoute() {
     const { slug, episode } = Route.useParams();

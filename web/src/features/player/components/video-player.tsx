@@ -131,7 +131,7 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
     const host = hlsRef.current;
     if (!m3u8 || !video || !host) return;
     const { autoPlay: asked, prepare: now, onStreamFailed: failover, startAt: at } = callbacks.current;
-    const controller = streamControllerFor(video, host, { m3u8, offlineId, startAt: at });
+    const controller = streamControllerFor(video, host, { m3u8, offlineId, startAt: at, failover: !!failover });
     stream.current = controller;
     let unbindPrefs: (() => void) | undefined;
     controller.setView({

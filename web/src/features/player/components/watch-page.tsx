@@ -25,6 +25,8 @@ import { UpNext } from './up-next';
 import { type PlayerHandle, type StreamFailure, VideoPlayer } from './video-player';
 
 const SERVER_BUTTONS = 3;
+/** With no network, the episode's link is asked again this often. */
+const LINK_RETRY_MS = 5000;
 /** The credits: the up-next card shows from this share of the episode on. */
 const CREDITS_AT = 0.95;
 
@@ -123,6 +125,15 @@ function Watch({
   const copy = downloaded?.find((r) => r.episode === episode);
   const online = useOnline();
   const blocked = flagged ?? vipBlockOf(undefined, ep.error);
+  // "Video sẽ tự tải lại khi có mạng": asked again every few seconds, not only on the `online` event (an app opened
+  // offline never fires it: its navigator.onLine stays true).
+  const offlineLink = !!ep.error && isNetworkError(ep.error);
+  const refetchLink = ep.refetch;
+  useEffect(() => {
+    if (!offlineLink) return;
+    const timer = window.setInterval(() => void refetchLink(), LINK_RETRY_MS);
+    return () => window.clearInterval(timer);
+  }, [offlineLink, refetchLink]);
   useVipGate(copy ? null : blocked, film.slug);
   const player = useRef<PlayerHandle>(null);
   const [reporting, setReporting] = useState(false);

@@ -35,6 +35,11 @@ export interface StreamSource {
   offlineId?: string;
   /** Seconds to start at (resume, or the position a failed server left). */
   startAt?: number;
+  /**
+   * There is another server to move to (the watch page): the watchdog's verdicts (errors, a hang, a stall) move it.
+   * Without one (a watch party's screen) a slow server is waited for: only hls.js giving up ends the stream.
+   */
+  failover?: boolean;
 }
 
 /** What the controller tells the page. Every call may come before the page is hydrated; `setView` replays the state. */
@@ -271,7 +276,9 @@ export class StreamController {
     if (this.destroyed) return;
     const { video, host, source } = this;
     // hls-video-element reads the <video>'s preload when it starts: 'metadata' keeps hls.js to the first segment
-    // until `play`, which already came when the viewer asked before the engine was in.
+    // until `play`, which already came when the viewer (or a watch party's sync, on the <video> itself) asked
+    // before the engine was in.
+    if (!video.paused) this.wanted = true;
     if (this.wanted) video.preload = 'auto';
     this.listenToMedia();
     if (!source.offlineId) this.watchdog = this.newWatchdog();
@@ -406,8 +413,10 @@ export class StreamController {
     else this.dead('fatal', detail, network);
   }
 
-  private dead(_reason: DeadReason, detail: string, network: boolean): void {
+  private dead(reason: DeadReason, detail: string, network: boolean): void {
     if (this.destroyed || this.failure) return;
+    // Nowhere to move: hls.js keeps its own retries and timeouts, and the viewer waits.
+    if (reason !== 'fatal' && !this.source.failover) return;
     const { video } = this;
     this.failure = {
       position: video.currentTime > 0 ? video.currentTime : (this.source.startAt ?? 0),

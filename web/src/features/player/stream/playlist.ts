@@ -110,13 +110,13 @@ export function segmentAt(text: string, url: string, position: number): FirstSeg
 }
 
 /**
- * The viewer's bandwidth, bits per second: the browser's own estimate (Network Information API, Chromium) or,
- * without it, the fastest transfer among the page's own resources so far; 1 Mbit/s when nothing is known.
+ * The viewer's bandwidth, bits per second: the higher of the browser's own estimate (Network Information API,
+ * Chromium; capped at 10 Mbit/s and often low before it has measured anything) and the fastest transfer among the
+ * page's own resources so far; 1 Mbit/s when neither is known.
  */
 export function estimateBandwidth(): number {
   const connection = (navigator as Navigator & { connection?: { downlink?: number } }).connection;
-  if (connection?.downlink && connection.downlink > 0) return connection.downlink * 1_000_000;
-  let best = 0;
+  let best = connection?.downlink && connection.downlink > 0 ? connection.downlink * 1_000_000 : 0;
   for (const entry of performance.getEntriesByType('resource') as PerformanceResourceTiming[]) {
     const seconds = (entry.responseEnd - entry.responseStart) / 1000;
     // Too small a transfer says more about the round trip than the bandwidth.

@@ -7,7 +7,8 @@
 // - the playhead stands still for STALL_MS while the viewer wants it to play and no byte has come for
 //   STALL_QUIET_MS (bytes still coming: a slow network, waited for up to STALL_MAX_MS).
 // Before saying so it asks whether the viewer is online (navigator.onLine, then a request to our own origin):
-// a viewer who lost the network moves nowhere and reports nothing, and is told so until it comes back.
+// a viewer who lost the network moves nowhere and reports nothing, and is told so until it comes back (the
+// `online` event, or asked again every OFFLINE_PROBE_MS).
 // Plain TypeScript with an injected clock: tests/unit/stream-watchdog.test.ts runs it on fake timers.
 
 export const FAIL_WINDOW_MS = 3000;
@@ -16,6 +17,8 @@ export const HANG_MS = 6000;
 export const STALL_MS = 10_000;
 export const STALL_QUIET_MS = 3000;
 export const STALL_MAX_MS = 30_000;
+/** While the viewer is offline, whether the network is back is asked this often (besides the `online` event). */
+export const OFFLINE_PROBE_MS = 5000;
 const TICK_MS = 500;
 
 export type DeadReason = 'errors' | 'hang' | 'stall' | 'fatal';
@@ -70,6 +73,8 @@ export class StallWatchdog {
   private timer: unknown;
   private checking = false;
   private offline = false;
+  private offlineSince = 0;
+  private probing = false;
   private dead = false;
 
   constructor(
@@ -117,11 +122,13 @@ export class StallWatchdog {
     this.check('fatal', detail);
   }
 
-  /** The viewer's network is back (the `online` event): look again from now. */
+  /** The viewer's network may be back (the `online` event, or every OFFLINE_PROBE_MS): look again from now. */
   viewerBack(): void {
-    if (!this.offline) return;
+    if (!this.offline || this.probing) return;
+    this.probing = true;
     void this.deps.viewerOnline().then((online) => {
-      if (!online || this.dead) return;
+      this.probing = false;
+      if (!online || this.dead || !this.offline) return;
       this.offline = false;
       this.reset();
       this.deps.onViewerOffline(false);
@@ -152,7 +159,15 @@ export class StallWatchdog {
   }
 
   private tick(): void {
-    if (this.dead || this.offline) return;
+    if (this.dead) return;
+    if (this.offline) {
+      // The `online` event does not always come (an app opened offline keeps navigator.onLine true): ask again.
+      if (this.deps.now() - this.offlineSince >= OFFLINE_PROBE_MS) {
+        this.offlineSince = this.deps.now();
+        this.viewerBack();
+      }
+      return;
+    }
     const now = this.deps.now();
     // Bytes still arriving on any request?
     for (const r of this.inFlight) {
@@ -203,6 +218,7 @@ export class StallWatchdog {
         if (online) this.declareDead(reason, detail);
         else if (!this.offline) {
           this.offline = true;
+          this.offlineSince = this.deps.now();
           this.failures = [];
           this.deps.onViewerOffline(true);
         }
