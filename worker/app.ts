@@ -7,6 +7,7 @@ import { securityHeaders } from './lib/security-headers';
 import type { CachedResponse } from './lib/public-cache';
 import { TtlCache } from './lib/ttl-cache';
 import { forgetCatalogueVersion } from './services/catalogue/version';
+import { FilmMovedError } from './services/catalogue/film-lookup';
 import { prepareAll } from './db/prepared';
 import type { FilmRecord } from './services/catalogue/detail';
 import { accountRoutes } from './routes/account';
@@ -100,6 +101,13 @@ export function createApp(deps: AppDeps) {
 
   routes.notFound((c) => c.json({ error: { code: 'not_found', message: `Không tìm thấy ${c.req.path}` } }, 404));
   routes.onError((err, c) => {
+    // A merged-away film's slug: the same read under the kept film's slug (docs/decisions/0104).
+    if (err instanceof FilmMovedError) {
+      const url = new URL(c.req.url);
+      const path = url.pathname.replace(`/${err.from}`, `/${err.slug}`);
+      c.header('Cache-Control', 'no-store');
+      return c.redirect(`${path}${url.search}`, 301);
+    }
     const { status, body } = toErrorBody(err);
     if (status >= 500) console.error('[api]', c.req.method, c.req.path, err);
     return c.json(body, status);

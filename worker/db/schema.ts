@@ -67,9 +67,26 @@ export const films = sqliteTable(
     updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    // One film, every source (docs/decisions/0104-one-film-every-source.md): the external ids that tell films
+    // apart across sources, as the sources gave them (normalised: services/films/film-identity.ts); null when no
+    // source gave one. kind: 'single' | 'series'; originKey: the folded original name. Films added by hand have none.
+    tmdbType: text('tmdb_type', { enum: ['movie', 'tv'] }),
+    tmdbId: text('tmdb_id'),
+    tmdbSeason: integer('tmdb_season'),
+    imdbId: text('imdb_id'),
+    originKey: text('origin_key'),
+    kind: text('kind', { enum: ['single', 'series'] }),
+    /**
+     * What an admin changed by hand, which no source overwrites (JSON { fields: string[], removed: string[] }: film
+     * writer field names, and '{server}\u0000{episode}' of episodes an admin deleted).
+     */
+    locked: text('locked').notNull().default('{}'),
   },
   (t) => [
     index('films_created_by').on(t.createdBy),
+    index('films_tmdb').on(t.tmdbId),
+    index('films_imdb').on(t.imdbId),
+    index('films_origin_key').on(t.originKey, t.year),
     index('films_category_updated').on(t.categoryId, t.updatedAt),
     index('films_category_views').on(t.categoryId, t.views),
     index('films_category_created').on(t.categoryId, t.createdAt),
@@ -134,8 +151,13 @@ export const episodes = sqliteTable(
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
+    /** The source's film this episode came from (its server name carries the source's label); null: added by hand. */
+    filmSourceId: integer('film_source_id').references(() => filmSources.id, { onDelete: 'set null' }),
   },
-  (t) => [uniqueIndex('episodes_film_server_episode').on(t.filmId, t.serverName, t.episode)],
+  (t) => [
+    uniqueIndex('episodes_film_server_episode').on(t.filmId, t.serverName, t.episode),
+    index('episodes_film_source').on(t.filmSourceId),
+  ],
 );
 
 /**
@@ -394,12 +416,18 @@ export const crawlRuns = sqliteTable(
     filmsUpdated: integer('films_updated').notNull().default(0),
     filmsSkipped: integer('films_skipped').notNull().default(0),
     filmsFailed: integer('films_failed').notNull().default(0),
+    /** Films of the source that joined a film already in the catalogue (another source's): one film, both sources' servers. */
+    filmsMerged: integer('films_merged').notNull().default(0),
     error: text('error'),
     startedAt: integer('started_at').notNull(),
     heartbeatAt: integer('heartbeat_at').notNull(),
     finishedAt: integer('finished_at'),
+    /** The registered source crawled (services/sources/registry.ts); null for runs older than the registry. */
+    sourceId: integer('source_id'),
+    /** The schedule that started it (one run per source): the schedule is settled when all its runs end. */
+    scheduleId: integer('schedule_id'),
   },
-  (t) => [index('crawl_runs_status').on(t.status, t.source)],
+  (t) => [index('crawl_runs_status').on(t.status, t.source), index('crawl_runs_schedule').on(t.scheduleId)],
 );
 
 export const crawlSchedules = sqliteTable(
@@ -415,6 +443,8 @@ export const crawlSchedules = sqliteTable(
     /** Spec: 1 = not yet run; anything else = completed (2 done, 3 failed). */
     status: integer('status').notNull().default(1),
     crawlRunId: integer('crawl_run_id').references(() => crawlRuns.id),
+    /** One source to crawl; null: every enabled source, in priority order. */
+    sourceId: integer('source_id'),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
@@ -486,6 +516,15 @@ export const deletedFilms = sqliteTable(
     deletedBy: integer('deleted_by').references(() => users.id, { onDelete: 'set null' }),
     deletedByEmail: text('deleted_by_email').notNull().default(''),
     deletedAt: integer('deleted_at').notNull(),
+    /** Every source key of the film (JSON array) and its identity: no source brings it back (docs/decisions/0104). */
+    sourceKeys: text('source_keys').notNull().default('[]'),
+    tmdbType: text('tmdb_type', { enum: ['movie', 'tv'] }),
+    tmdbId: text('tmdb_id'),
+    tmdbSeason: integer('tmdb_season'),
+    imdbId: text('imdb_id'),
+    originKey: text('origin_key'),
+    year: integer('year'),
+    kind: text('kind', { enum: ['single', 'series'] }),
   },
   (t) => [index('deleted_films_deleted_at').on(t.deletedAt)],
 );
@@ -586,6 +625,125 @@ export const episodeReleases = sqliteTable(
   (t) => [uniqueIndex('episode_releases_film_episode').on(t.filmId, t.episode), index('episode_releases_done').on(t.doneAt)],
 );
 
+// ---------------------------------------------------------------------------------------------
+// One film, every source (issue 32, docs/decisions/0104-one-film-every-source.md)
+
+/**
+ * The sources the crawler reads, as an operator manages them ("Nguồn phim"): family, base URL, priority (lower
+ * first: the film's own fields follow it, and its servers come first), enabled. A source that fails crawls in a
+ * row is backed off (a growing delay) and marked down ("Không phản hồi"): its servers go to the end of every
+ * film's server order until it answers again.
+ */
+export const sources = sqliteTable('sources', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  /** The base URL crawled ('https://phimapi.com', 'https://ophim1.com/v1/api'): no trailing slash. */
+  baseUrl: text('base_url').notNull().unique(),
+  /** The label viewers see beside its servers ('Vietsub #1 · KKPhim'). */
+  name: text('name').notNull().unique(),
+  /** ophim (legacy), ophim-v1, kkphim, kkphim-v1; null until detected from its responses. */
+  family: text('family', { enum: ['ophim', 'ophim-v1', 'kkphim', 'kkphim-v1'] }),
+  /** The family was given by an operator (configuration or the admin page), not detected. */
+  familyGiven: integer('family_given', { mode: 'boolean' }).notNull().default(false),
+  priority: integer('priority').notNull().default(100),
+  enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+  /** Crawls in a row that failed; reset by any crawl or check that succeeds. */
+  failures: integer('failures').notNull().default(0),
+  /** Backed off: "Không phản hồi". Its servers go last; crawls skip it until backoff_until. */
+  down: integer('down', { mode: 'boolean' }).notNull().default(false),
+  backoffUntil: integer('backoff_until'),
+  lastCrawlAt: integer('last_crawl_at'),
+  lastOkAt: integer('last_ok_at'),
+  lastError: text('last_error'),
+  /** The last check of whether it answers (the admin page, the scheduler's retry of a down source). */
+  checkedAt: integer('checked_at'),
+  answering: integer('answering', { mode: 'boolean' }),
+  createdAt: createdAt(),
+});
+
+/**
+ * One row per film of a source (the source's item): which film it feeds, the checksum of what was imported, the
+ * external ids this source gives, and the label its servers carry on that film.
+ */
+export const filmSources = sqliteTable(
+  'film_sources',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    filmId: integer('film_id')
+      .notNull()
+      .references(() => films.id, { onDelete: 'cascade' }),
+    sourceId: integer('source_id').references(() => sources.id, { onDelete: 'set null' }),
+    /** '{origin}:{_id or slug}' (the source's own path before ':' when it has one), as films.source_key was. */
+    sourceKey: text('source_key').notNull().unique(),
+    /** The film's slug at the source (its detail's path). */
+    sourceSlug: text('source_slug').notNull().default(''),
+    /** What its servers are named after on this film: the source's name ('KKPhim', 'KKPhim (2)'). */
+    label: text('label').notNull().default(''),
+    checksum: text('checksum'),
+    tmdbType: text('tmdb_type', { enum: ['movie', 'tv'] }),
+    tmdbId: text('tmdb_id'),
+    tmdbSeason: integer('tmdb_season'),
+    imdbId: text('imdb_id'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('film_sources_film').on(t.filmId), index('film_sources_source').on(t.sourceId)],
+);
+
+/** A merged-away film's slug: it answers 301 to the kept film (page and API), and no new film takes it. */
+export const filmAliases = sqliteTable(
+  'film_aliases',
+  {
+    slug: text('slug').primaryKey(),
+    filmId: integer('film_id')
+      .notNull()
+      .references(() => films.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('film_aliases_film').on(t.filmId)],
+);
+
+/**
+ * Two films that may be one ("Gộp phim"): a crawl's doubt, or an existing duplicate. film_a < film_b. An admin
+ * merges them (status merged) or says they differ (dismissed: never suggested again).
+ */
+export const mergeSuggestions = sqliteTable(
+  'merge_suggestions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    filmA: integer('film_a')
+      .notNull()
+      .references(() => films.id, { onDelete: 'cascade' }),
+    filmB: integer('film_b')
+      .notNull()
+      .references(() => films.id, { onDelete: 'cascade' }),
+    reason: text('reason').notNull(),
+    status: text('status', { enum: ['open', 'merged', 'dismissed'] })
+      .notNull()
+      .default('open'),
+    createdAt: integer('created_at').notNull(),
+    resolvedAt: integer('resolved_at'),
+    resolvedBy: integer('resolved_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [uniqueIndex('merge_suggestions_pair').on(t.filmA, t.filmB), index('merge_suggestions_status').on(t.status, t.createdAt)],
+);
+
+/**
+ * What a crawl said that an admin should see (a source answering garbage, a film refused, a merge in doubt),
+ * per run and source; kept a week (worker/scheduled.ts). The "errors in the last 24 h" of "Nguồn phim".
+ */
+export const crawlLog = sqliteTable(
+  'crawl_log',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    runId: integer('run_id'),
+    sourceId: integer('source_id'),
+    level: text('level', { enum: ['error', 'doubt'] }).notNull(),
+    message: text('message').notNull(),
+    at: integer('at').notNull(),
+  },
+  (t) => [index('crawl_log_source_at').on(t.sourceId, t.at), index('crawl_log_run').on(t.runId), index('crawl_log_at').on(t.at)],
+);
+
 export const filmsRelations = relations(films, ({ one, many }) => ({
   category: one(categories, { fields: [films.categoryId], references: [categories.id] }),
   episodes: many(episodes),
@@ -593,9 +751,15 @@ export const filmsRelations = relations(films, ({ one, many }) => ({
   countries: many(filmCountries),
   comments: many(comments),
   ratings: many(ratings),
+  sources: many(filmSources),
 }));
 export const episodesRelations = relations(episodes, ({ one }) => ({
   film: one(films, { fields: [episodes.filmId], references: [films.id] }),
+  filmSource: one(filmSources, { fields: [episodes.filmSourceId], references: [filmSources.id] }),
+}));
+export const filmSourcesRelations = relations(filmSources, ({ one }) => ({
+  film: one(films, { fields: [filmSources.filmId], references: [films.id] }),
+  source: one(sources, { fields: [filmSources.sourceId], references: [sources.id] }),
 }));
 export const filmGenresRelations = relations(filmGenres, ({ one }) => ({
   film: one(films, { fields: [filmGenres.filmId], references: [films.id] }),

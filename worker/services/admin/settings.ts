@@ -1,7 +1,7 @@
 // Operator settings (hotline, bank details for transfers, crawl source) in the settings table; until
 // an operator saves one, its value comes from the environment (worker/config.ts).
 import { inArray, sql } from 'drizzle-orm';
-import type { Config } from '../../config';
+import { type Config, configuredSources } from '../../config';
 import type { Db } from '../../db/client';
 import { settings } from '../../db/schema';
 import { badRequest } from '../../lib/errors';
@@ -30,7 +30,7 @@ function defaults(config: SettingsConfig): AdminSettings {
     bankAccount: config.BANK_ACCOUNT_NUMBER ?? '',
     bankHolder: config.BANK_ACCOUNT_HOLDER ?? '',
     bankBin: config.BANK_BIN ?? '',
-    crawlSource: config.CRAWL_SOURCE,
+    crawlSource: configuredSources(config.CRAWL_SOURCE)[0]?.url ?? config.CRAWL_SOURCE,
   };
 }
 
@@ -49,7 +49,9 @@ export async function readSettings(db: Db, config: SettingsConfig): Promise<Admi
 /** The crawl source admin and scheduled crawls use: the saved one while still allowlisted, else CRAWL_SOURCE. */
 export async function crawlSourceSetting(db: Db, config: SettingsConfig): Promise<string> {
   const { crawlSource } = await readSettings(db, config);
-  return isAllowedSource(crawlSource, config.CRAWL_SOURCES) ? crawlSource : config.CRAWL_SOURCE;
+  return isAllowedSource(crawlSource, config.CRAWL_SOURCES)
+    ? crawlSource
+    : (configuredSources(config.CRAWL_SOURCE)[0]?.url ?? config.CRAWL_SOURCE);
 }
 
 export function isAllowedSource(source: string, allowed: readonly string[]): boolean {
