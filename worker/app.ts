@@ -17,6 +17,7 @@ import { adminBankTransactionRoutes } from './routes/admin/bank-transactions';
 import { adminOrderRoutes } from './routes/admin/orders';
 import { adminAddFilmRoutes, adminProductRoutes } from './routes/admin/films';
 import { adminUserRoutes } from './routes/admin/users';
+import { adminSourceRoutes } from './routes/admin/sources';
 import { authRoutes } from './routes/auth';
 import { catalogueRoutes, categoryRoutes } from './routes/catalogue';
 import { commentRoutes } from './routes/comments';
@@ -85,6 +86,7 @@ export function createApp(deps: AppDeps) {
     .route('/', adminCrawlRoutes)
     .route('/admin', adminAddFilmRoutes)
     .route('/admin', backOfficeRoutes)
+    .route('/admin', adminSourceRoutes)
     .route('/admin', adminSitePageRoutes)
     .route('/pages', sitePageRoutes)
     // Before the catalogue: its /product/:slug/:episode would otherwise catch /product/delete_product.

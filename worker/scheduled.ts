@@ -1,11 +1,12 @@
 import { lt } from 'drizzle-orm';
-import { rateLimits, refreshTokens, viewEvents } from './db/schema';
+import { crawlLog, rateLimits, refreshTokens, viewEvents } from './db/schema';
 import type { AppDeps } from './lib/context';
 import { crawlTick } from './services/admin/crawls';
 import { cancelStaleOrders } from './services/payments/orders';
 import { refreshTrending } from './services/catalogue/trending';
 import { pruneHistory } from './services/library/progress';
 import { notifyNewEpisodes } from './services/push/notifier';
+import { CRAWL_LOG_RETENTION_MS } from './services/sources/registry';
 
 const DAY = 24 * 60 * 60 * 1000;
 /** Trending looks back 30 days at most; older view events only cost space. */
@@ -25,6 +26,7 @@ export const housekeeping: ScheduledJob = {
       db.delete(viewEvents).where(lt(viewEvents.viewedAt, now - VIEW_EVENT_RETENTION)),
       db.delete(rateLimits).where(lt(rateLimits.windowStart, now - RATE_LIMIT_RETENTION)),
       db.delete(refreshTokens).where(lt(refreshTokens.expiresAt, now)),
+      db.delete(crawlLog).where(lt(crawlLog.at, now - CRAWL_LOG_RETENTION_MS)),
     ]);
   },
 };
@@ -45,9 +47,9 @@ export const trending: ScheduledJob = {
 };
 
 /**
- * Scheduled and admin crawls: claims due schedules, advances unfinished runs from their
- * cursor within CRAWL_TICK_BUDGET_MS (Workers minute crons stop after 30 s of CPU), settles schedule
- * statuses. A big category completes over several ticks.
+ * Scheduled and admin crawls: asks down sources whose back-off is over whether they answer again (one that does
+ * resumes by itself), claims due schedules, advances unfinished runs from their cursor within CRAWL_TICK_BUDGET_MS
+ * (Workers minute crons stop after 30 s of CPU), settles schedule statuses. A big category completes over several ticks.
  */
 export const crawls: ScheduledJob = {
   name: 'crawls',

@@ -406,10 +406,15 @@ export const crawlNowSchema = z.object({
       error: 'must be one of the 27 crawl categories or a list of them',
     })
     .transform((v) => [...new Set(Array.isArray(v) ? v : [v])]),
+  /** One source ("Nguồn phim" id) to crawl; absent: every enabled source, in priority order (issue 32). */
+  source: z.number({ error: 'must be a source id' }).int('must be a source id').positive('must be a source id').optional(),
 });
 export type CrawlNowInput = z.infer<typeof crawlNowSchema>;
 export interface CrawlNowResponse {
+  /** The first run (the first source's). */
   runId: number;
+  /** One run per source crawled, in priority order. */
+  runIds: number[];
 }
 
 export type CrawlRunState = 'running' | 'done' | 'failed';
@@ -428,6 +433,8 @@ export interface CrawlRunDto {
   filmsUpdated: number;
   filmsSkipped: number;
   filmsFailed: number;
+  /** Films that joined a film another source had already given (issue 32). */
+  filmsMerged: number;
   error: string | null;
   startedAt: number;
   finishedAt: number | null;
@@ -454,6 +461,8 @@ export const createScheduleSchema = z.object({
     .trim()
     .min(1, ADMIN_TEXTS.scheduleIncomplete)
     .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:mm'),
+  /** One source ("Nguồn phim" id); absent: every enabled source when it runs (issue 32). */
+  source: z.number({ error: 'must be a source id' }).int('must be a source id').positive('must be a source id').optional(),
 });
 export type CreateScheduleInput = z.infer<typeof createScheduleSchema>;
 export const deleteScheduleQuerySchema = z.object({ id: idNumber });
@@ -468,6 +477,8 @@ export interface ScheduledCrawl {
   category: string[];
   status: ScheduleStatus;
   crawlRunId: number | null;
+  /** The one source it crawls; null: every enabled source (issue 32). */
+  sourceId: number | null;
   createdAt: number;
 }
 export interface SchedulesResponse {

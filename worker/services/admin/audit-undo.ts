@@ -8,6 +8,7 @@ import { ApiError, notFound } from '../../lib/errors';
 import { ADMIN_TEXTS } from '../../schemas/admin';
 import type { FilmTx } from '../films/film-writer';
 import { type Actor, type AuditInput, auditInsert, parseAuditJson } from './audit';
+import { undoFilmMerge } from '../films/film-merge';
 import { undoFilmVip1 } from './films';
 
 /** An entry as stored, its JSON parsed: what an undo handler reads. */
@@ -31,6 +32,7 @@ export type UndoHandler = (tx: FilmTx, entry: UndoableEntry, ctx: { actor: Actor
 /** Every action that can be undone, and how. */
 const UNDO: Readonly<Record<string, UndoHandler>> = {
   'film.vip1': undoFilmVip1,
+  'film.merge': undoFilmMerge,
 };
 
 /** Whether an entry can be undone now: its action has a handler, it stands, and it is not itself an undo. */

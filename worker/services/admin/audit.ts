@@ -60,6 +60,9 @@ export function auditInsertWhere(
         before: sql<string | null>`${json(entry.before)}`.as('before'),
         after: sql<string | null>`${json(entry.after)}`.as('after'),
         createdAt: sql<number>`${now}`.as('created_at'),
+        // INSERT … SELECT names every column of audit_log, in order (the undo's two since 0503).
+        undoneAt: sql<null>`null`.as('undone_at'),
+        undoOf: sql<null>`null`.as('undo_of'),
       })
       .from(source)
       .where(condition),
