@@ -190,6 +190,9 @@ async function renderedPage(request: Request, host: Host, env: Env, ctx: Executi
     (apiRequest) => host.api.fetch(apiRequest, env, ctx),
     host.deps.config.PUBLIC_URL,
   );
+  // A merged-away film's page (issue 32): 301 to the kept film's.
+  if (page.status === 301 && page.location)
+    return new Response(null, { status: 301, headers: { Location: page.location, 'Cache-Control': 'no-cache' } });
   // A new body: the asset's ETag and length do not describe it; the platform compresses it at the edge.
   return new Response(page.html, {
     status: page.status,

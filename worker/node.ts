@@ -83,6 +83,9 @@ export function createNodeRoot(deps: AppDeps, demoMediaDir?: string, webDist = W
       if (!html) return new Response('Ứng dụng web chưa được build: chạy npm run build.', { status: 503 });
       // The page's reads are the app's, in-process and anonymous (the public read cache, as for any visitor).
       const page = await renderShell(html, new URL(c.req.url), loadEntry, (request) => api.fetch(request), deps.config.PUBLIC_URL);
+      // A merged-away film's page (issue 32): 301 to the kept film's.
+      if (page.status === 301 && page.location)
+        return new Response(null, { status: 301, headers: { Location: page.location, 'Cache-Control': 'no-cache' } });
       return new Response(page.html, {
         status: page.status,
         headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': page.rendered ? publicCacheControl(fresh) : 'no-cache' },

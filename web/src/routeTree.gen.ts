@@ -33,6 +33,8 @@ import { Route as AdminAuditRouteImport } from './routes/admin/audit'
 import { Route as AdminAuto_crawlphimRouteImport } from './routes/admin/auto_crawlphim'
 import { Route as AdminDashboardRouteImport } from './routes/admin/dashboard'
 import { Route as AdminErrorReportsRouteImport } from './routes/admin/error-reports'
+import { Route as AdminGopPhimRouteImport } from './routes/admin/gop-phim'
+import { Route as AdminNguonPhimRouteImport } from './routes/admin/nguon-phim'
 import { Route as AdminOrdersRouteImport } from './routes/admin/orders'
 import { Route as AdminSettingsRouteImport } from './routes/admin/settings'
 import { Route as AdminUsersRouteImport } from './routes/admin/users'
@@ -170,6 +172,16 @@ const AdminErrorReportsRoute = AdminErrorReportsRouteImport.update({
   path: '/error-reports',
   getParentRoute: () => AdminRoute,
 } as any)
+const AdminGopPhimRoute = AdminGopPhimRouteImport.update({
+  id: '/gop-phim',
+  path: '/gop-phim',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminNguonPhimRoute = AdminNguonPhimRouteImport.update({
+  id: '/nguon-phim',
+  path: '/nguon-phim',
+  getParentRoute: () => AdminRoute,
+} as any)
 const AdminOrdersRoute = AdminOrdersRouteImport.update({
   id: '/orders',
   path: '/orders',
@@ -278,6 +290,8 @@ export interface FileRoutesByFullPath {
   '/admin/auto_crawlphim': typeof AdminAuto_crawlphimRoute
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/error-reports': typeof AdminErrorReportsRoute
+  '/admin/gop-phim': typeof AdminGopPhimRoute
+  '/admin/nguon-phim': typeof AdminNguonPhimRoute
   '/admin/orders': typeof AdminOrdersRoute
   '/admin/settings': typeof AdminSettingsRoute
   '/admin/users': typeof AdminUsersRoute
@@ -319,6 +333,8 @@ export interface FileRoutesByTo {
   '/admin/auto_crawlphim': typeof AdminAuto_crawlphimRoute
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/error-reports': typeof AdminErrorReportsRoute
+  '/admin/gop-phim': typeof AdminGopPhimRoute
+  '/admin/nguon-phim': typeof AdminNguonPhimRoute
   '/admin/orders': typeof AdminOrdersRoute
   '/admin/settings': typeof AdminSettingsRoute
   '/admin/users': typeof AdminUsersRoute
@@ -362,6 +378,8 @@ export interface FileRoutesById {
   '/admin/auto_crawlphim': typeof AdminAuto_crawlphimRoute
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/error-reports': typeof AdminErrorReportsRoute
+  '/admin/gop-phim': typeof AdminGopPhimRoute
+  '/admin/nguon-phim': typeof AdminNguonPhimRoute
   '/admin/orders': typeof AdminOrdersRoute
   '/admin/settings': typeof AdminSettingsRoute
   '/admin/users': typeof AdminUsersRoute
@@ -406,6 +424,8 @@ export interface FileRouteTypes {
     | '/admin/auto_crawlphim'
     | '/admin/dashboard'
     | '/admin/error-reports'
+    | '/admin/gop-phim'
+    | '/admin/nguon-phim'
     | '/admin/orders'
     | '/admin/settings'
     | '/admin/users'
@@ -447,6 +467,8 @@ export interface FileRouteTypes {
     | '/admin/auto_crawlphim'
     | '/admin/dashboard'
     | '/admin/error-reports'
+    | '/admin/gop-phim'
+    | '/admin/nguon-phim'
     | '/admin/orders'
     | '/admin/settings'
     | '/admin/users'
@@ -489,6 +511,8 @@ export interface FileRouteTypes {
     | '/admin/auto_crawlphim'
     | '/admin/dashboard'
     | '/admin/error-reports'
+    | '/admin/gop-phim'
+    | '/admin/nguon-phim'
     | '/admin/orders'
     | '/admin/settings'
     | '/admin/users'
@@ -707,6 +731,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminErrorReportsRouteImport
       parentRoute: typeof AdminRoute
     }
+    '/admin/gop-phim': {
+      id: '/admin/gop-phim'
+      path: '/gop-phim'
+      fullPath: '/admin/gop-phim'
+      preLoaderRoute: typeof AdminGopPhimRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/admin/nguon-phim': {
+      id: '/admin/nguon-phim'
+      path: '/nguon-phim'
+      fullPath: '/admin/nguon-phim'
+      preLoaderRoute: typeof AdminNguonPhimRouteImport
+      parentRoute: typeof AdminRoute
+    }
     '/admin/orders': {
       id: '/admin/orders'
       path: '/orders'
@@ -828,6 +866,8 @@ interface AdminRouteChildren {
   AdminAuto_crawlphimRoute: typeof AdminAuto_crawlphimRoute
   AdminDashboardRoute: typeof AdminDashboardRoute
   AdminErrorReportsRoute: typeof AdminErrorReportsRoute
+  AdminGopPhimRoute: typeof AdminGopPhimRoute
+  AdminNguonPhimRoute: typeof AdminNguonPhimRoute
   AdminOrdersRoute: typeof AdminOrdersRoute
   AdminSettingsRoute: typeof AdminSettingsRoute
   AdminUsersRoute: typeof AdminUsersRoute
@@ -845,6 +885,8 @@ const AdminRouteChildren: AdminRouteChildren = {
   AdminAuto_crawlphimRoute: AdminAuto_crawlphimRoute,
   AdminDashboardRoute: AdminDashboardRoute,
   AdminErrorReportsRoute: AdminErrorReportsRoute,
+  AdminGopPhimRoute: AdminGopPhimRoute,
+  AdminNguonPhimRoute: AdminNguonPhimRoute,
   AdminOrdersRoute: AdminOrdersRoute,
   AdminSettingsRoute: AdminSettingsRoute,
   AdminUsersRoute: AdminUsersRoute,

@@ -31,6 +31,8 @@ export type AdminPath =
   | '/admin/products/add_episode'
   | '/admin/products/deleted'
   | '/admin/auto_crawlphim'
+  | '/admin/nguon-phim'
+  | '/admin/gop-phim'
   | '/admin/orders'
   | '/admin/error-reports'
   | '/admin/analytics'
@@ -54,6 +56,8 @@ export const ADMIN_NAV: readonly AdminNavItem[] = [
   { to: '/admin/products/add_episode', label: 'Thêm tập phim', area: 'adminOrVip2', sub: true },
   { to: '/admin/products/deleted', label: 'Phim đã xóa', area: 'adminOnly', sub: true },
   { to: '/admin/auto_crawlphim', label: 'Thu thập tự động', area: 'adminOnly' },
+  { to: '/admin/nguon-phim', label: 'Nguồn phim', area: 'adminOnly', sub: true },
+  { to: '/admin/gop-phim', label: 'Gộp phim', area: 'adminOnly', sub: true },
   { to: '/admin/orders', label: 'Đơn hàng', area: 'adminOnly' },
   { to: '/admin/error-reports', label: 'Báo lỗi', area: 'adminOnly' },
   { to: '/admin/analytics', label: 'Thống kê', area: 'adminOnly' },
