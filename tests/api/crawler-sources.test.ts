@@ -268,3 +268,139 @@ describe.skipIf(!haveSourceSamples)(`two sources built from the real samples${ha
     expect(await t.deps.db.$count(filmSources)).toBe(1);
   });
 });
+
+describe('a source answering garbage: a clear line in the crawl’s log, nothing else merged or lost', () => {
+  it('garbage pages, a wrong shape, an id of the wrong type and the same film twice on a page are each said once', async () => {
+    const good = await startOphimStandin({ dialect: 'v1', pageSize: 6 });
+    const bad = await startOphimStandin({ dialect: 'kkphim', pageSize: 6 });
+    open.push(good, bad);
+    const shared = (n: number) =>
+      ophimFilm({
+        slug: `phim-chung-${n}`,
+        origin_name: `Shared ${n}`,
+        year: 2023,
+        tmdb: { type: 'tv', id: String(5000 + n), season: 1 },
+        imdb: { id: null },
+      });
+    for (let n = 1; n <= 4; n++) good.films.push(shared(n));
+    bad.films.push(
+      { ...shared(1), movie: { ...shared(1).movie, _id: { $oid: 'abc' } } },
+      { ...shared(2), movie: { ...shared(2).movie, tmdb: { type: 'tv', id: { nested: true }, season: 1 } } },
+      shared(3),
+      ophimFilm({ slug: 'hong', origin_name: 'Broken' }),
+      ophimFilm({ slug: 'sai-hinh', origin_name: 'Wrong shape' }),
+      ophimFilm({ slug: 'rieng', origin_name: 'Only here', tmdb: { type: 'movie', id: '777' }, type: 'single' }),
+      // Page 2, which answers garbage.
+      ophimFilm({ slug: 'trang-hai', origin_name: 'Page two' }),
+    );
+    bad.intercept = (path, query) => {
+      if (path === '/phim/hong') return { status: 200, headers: { 'content-type': 'text/html' }, body: '<html>lỗi</html>' };
+      if (path === '/phim/sai-hinh')
+        return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: true, movie: [1, 2] }) };
+      if (path.startsWith('/danh-sach/') && query.get('page') === '2')
+        return { status: 200, headers: { 'content-type': 'application/json' }, body: '{"items": "nope"' };
+      if (path.startsWith('/danh-sach/') && query.get('page') !== '2') {
+        // Page 1 lists the shared film 3 twice.
+        const items = bad.films.slice(0, 6).map((f) => ({ _id: f.movie._id, slug: f.movie.slug, tmdb: f.movie.tmdb }));
+        items.push({ ...items[2]! });
+        return {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ status: true, items, pagination: { totalItems: 7, totalItemsPerPage: 6, currentPage: 1, totalPages: 2 } }),
+        };
+      }
+      return undefined;
+    };
+    const t = await app([good, bad]);
+    await crawl(t, good);
+    const { summary } = await crawl(t, bad);
+    // Shared 1 (its _id an object: keyed by its slug), 2 (its TMDB id an object: found by name) and 3 join; 'rieng' is new.
+    expect(summary).toMatchObject({ filmsMerged: 3, filmsNew: 1, filmsFailed: 2, pagesFailed: 1 });
+    expect(await t.deps.db.$count(films)).toBe(5);
+    const lines = (await t.deps.db.select({ message: crawlLog.message }).from(crawlLog).where(eq(crawlLog.level, 'error'))).map(
+      (l) => l.message,
+    );
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/film phim-chung-1: _id: expected a string or number, got object: the slug keys this film/),
+        expect.stringMatching(/film phim-chung-2: tmdb\.id: expected a string or number, got object/),
+        expect.stringMatching(/film phim-chung-3 is listed twice; the second is ignored/),
+        expect.stringMatching(/film hong failed: .*not JSON/),
+        expect.stringMatching(/film sai-hinh failed: invalid movie/),
+        expect.stringMatching(/list danh-sach\/phim-moi-cap-nhat page 2: .*JSON/),
+      ]),
+    );
+    // Every good film of the first source is whole, with both sources' servers where they share it.
+    for (let n = 1; n <= 3; n++) {
+      const d = await detailOf(t, `phim-chung-${n}`);
+      expect(d.datafilm.servers.map((s) => s.source?.name)).toEqual(['OPhim', 'OPhim', 'KKPhim', 'KKPhim']);
+    }
+    expect((await detailOf(t, 'phim-chung-4')).datafilm.servers.map((s) => s.source?.name)).toEqual(['OPhim', 'OPhim']);
+    // The errors are the source's, in the last 24 hours, where an admin sees them.
+    const admin = bearer((await signedInUser(t, { roles: 'admin' })).session.token);
+    const overview = (await (await t.request('/api/admin/sources', { headers: admin })).json()) as {
+      data: { name: string; errors24h: number; films: number }[];
+    };
+    expect(overview.data.find((s) => s.name === 'KKPhim')).toMatchObject({ errors24h: lines.length, films: 4 });
+    expect(overview.data.find((s) => s.name === 'OPhim')).toMatchObject({ errors24h: 0, films: 4 });
+  });
+});
+
+describe('a source that stops answering', () => {
+  it('after three failed crawls in a row it is backed off and "Không phản hồi", its servers last; it resumes when it answers', async () => {
+    const first = await startOphimStandin({ dialect: 'v1' });
+    const second = await startOphimStandin({ dialect: 'kkphim' });
+    open.push(first, second);
+    const film = ophimFilm({ slug: 'song-song', origin_name: 'Both', year: 2024, tmdb: { type: 'movie', id: '4242' }, type: 'single' });
+    first.films.push(film);
+    second.films.push({ ...film, movie: { ...film.movie, _id: 'kk-1' } });
+    const t = await app([first, second]);
+    await crawl(t, first);
+    await crawl(t, second);
+    const order = async () => (await detailOf(t, 'song-song')).datafilm.servers.map((s) => [s.source?.name, s.source?.down]);
+    expect(await order()).toEqual([
+      ['OPhim', false],
+      ['OPhim', false],
+      ['KKPhim', false],
+      ['KKPhim', false],
+    ]);
+
+    // The first source's API goes down.
+    first.intercept = () => ({ status: 503, body: 'down' });
+    for (let i = 0; i < 3; i++) await expect(crawl(t, first)).rejects.toThrow(/no list page could be read/);
+    const [down] = await t.deps.db.select().from(sources).where(eq(sources.name, 'OPhim'));
+    expect(down).toMatchObject({ down: true, failures: 3, answering: false });
+    expect(down!.backoffUntil).toBeGreaterThan(t.deps.now());
+    // Nothing is deleted; its servers go last, so the player tries the second source's first.
+    expect(await order()).toEqual([
+      ['KKPhim', false],
+      ['KKPhim', false],
+      ['OPhim', true],
+      ['OPhim', true],
+    ]);
+    // "Crawl now" of every source leaves it out while it is backed off.
+    const admin = bearer((await signedInUser(t, { roles: 'admin' })).session.token);
+    const started = (await (await t.request('/api/crawl', { json: { category: 'Hành Động' }, headers: admin })).json()) as {
+      runIds: number[];
+    };
+    expect(started.runIds).toHaveLength(1);
+    await t.background();
+    const overview = (await (await t.request('/api/admin/sources', { headers: admin })).json()) as {
+      data: { name: string; down: boolean }[];
+    };
+    expect(overview.data.find((s) => s.name === 'OPhim')!.down).toBe(true);
+
+    // It answers again: the admin's check (or the scheduler's, once the delay is over) resumes it by itself.
+    first.intercept = undefined;
+    const check = (await (await t.request(`/api/admin/sources/${down!.id}/check`, { method: 'POST', headers: admin })).json()) as {
+      data: { answering: boolean }[];
+    };
+    expect(check.data[0]!.answering).toBe(true);
+    expect((await t.deps.db.select().from(sources).where(eq(sources.id, down!.id)))[0]).toMatchObject({
+      down: false,
+      failures: 0,
+      backoffUntil: null,
+    });
+    expect((await order())[0]).toEqual(['OPhim', false]);
+  });
+});

@@ -18,13 +18,26 @@ import {
 import { haveSourceSamples, SKIP_REASON, sample } from '../helpers/source-samples';
 
 const id = (over: Partial<FilmIdentity>): FilmIdentity => ({ ...NO_IDENTITY, ...over });
-const film = (filmId: number, over: Partial<FilmIdentity>, sourceIds: number[] = [1]): Candidate => ({ ...id(over), id: filmId, sourceIds });
+const film = (filmId: number, over: Partial<FilmIdentity>, sourceIds: number[] = [1]): Candidate => ({
+  ...id(over),
+  id: filmId,
+  sourceIds,
+});
 
 describe('ids as sources send them', () => {
   it('reads TMDB type, id and season; empty, null, "0" and junk are no id, a season out of range is no season', () => {
-    expect(parseTmdb({ type: 'tv', id: '76479', season: 4, vote_average: 8.4 })).toMatchObject({ type: 'tv', id: '76479', season: 4, problems: [] });
+    expect(parseTmdb({ type: 'tv', id: '76479', season: 4, vote_average: 8.4 })).toMatchObject({
+      type: 'tv',
+      id: '76479',
+      season: 4,
+      problems: [],
+    });
     expect(parseTmdb({ type: 'movie', id: 603, season: null })).toMatchObject({ type: 'movie', id: '603', season: null });
-    expect(parseTmdb({ type: 'tv', id: '225930', season: 199 })).toMatchObject({ id: '225930', season: null, problems: [expect.stringMatching(/season/)] });
+    expect(parseTmdb({ type: 'tv', id: '225930', season: 199 })).toMatchObject({
+      id: '225930',
+      season: null,
+      problems: [expect.stringMatching(/season/)],
+    });
     expect(parseTmdb({ type: 'tv', id: '241454', season: null })).toMatchObject({ id: '241454', season: null, problems: [] });
     expect(parseTmdb({ type: 'tv', id: '1', season: '2' })).toMatchObject({ season: 2 });
     expect(parseTmdb({ type: 'tv', id: '1', season: 0 }).season).toBeNull();
@@ -91,9 +104,19 @@ describe.skipIf(!haveSourceSamples)(`the real samples${haveSourceSamples ? '' : 
       kind: 'series',
     });
     expect(kk.sourceKey).toBe('https://phimapi.com:15341840eedadf2f53ad8571ac6078a2');
-    const legacy = mapDetail(parseDetail(sample('ophim-legacy-detail-that-nghiep-chuyen-sinh-1-part-1.json')), { origin: 'https://ophim1.com' });
-    expect(legacy.identity).toMatchObject({ tmdbId: null, imdbId: null, originKey: 'mushoku tensei jobless reincarnation', year: 2021, kind: 'series' });
-    const v1 = mapDetail(parseDetail(sample('ophim-v1-detail-anh-cung-co-ngay-nay.episodes-trimmed.json')), { origin: 'https://ophim1.com' });
+    const legacy = mapDetail(parseDetail(sample('ophim-legacy-detail-that-nghiep-chuyen-sinh-1-part-1.json')), {
+      origin: 'https://ophim1.com',
+    });
+    expect(legacy.identity).toMatchObject({
+      tmdbId: null,
+      imdbId: null,
+      originKey: 'mushoku tensei jobless reincarnation',
+      year: 2021,
+      kind: 'series',
+    });
+    const v1 = mapDetail(parseDetail(sample('ophim-v1-detail-anh-cung-co-ngay-nay.episodes-trimmed.json')), {
+      origin: 'https://ophim1.com',
+    });
     expect(v1.identity).toMatchObject({ tmdbType: 'tv', tmdbId: '240437', tmdbSeason: 1, imdbId: 'tt29363736', kind: 'series' });
     // 'Tập 01' (KKPhim), '01' (OPhim legacy) and '1' (OPhim v1) are episode 1.
     expect([kk, legacy, v1].map((f) => f.episodes?.[0]?.episode)).toEqual([1, 1, 1]);
@@ -109,18 +132,50 @@ describe.skipIf(!haveSourceSamples)(`the real samples${haveSourceSamples ? '' : 
 });
 
 describe('the rule: TMDB (type, id, season), else IMDb for movies, else original name + year + kind', () => {
-  const boys3 = film(1, { tmdbType: 'tv', tmdbId: '76479', tmdbSeason: 3, imdbId: 'tt1190634', originKey: 'the boys season 3', year: 2022, kind: 'series' });
-  const boys4 = film(2, { tmdbType: 'tv', tmdbId: '76479', tmdbSeason: 4, imdbId: 'tt1190634', originKey: 'the boys season 4', year: 2024, kind: 'series' });
-  const lion1994 = film(3, { tmdbType: 'movie', tmdbId: '8587', imdbId: 'tt0110357', originKey: 'the lion king', year: 1994, kind: 'single' });
-  const lion2019 = film(4, { tmdbType: 'movie', tmdbId: '420818', imdbId: 'tt6105098', originKey: 'the lion king', year: 2019, kind: 'single' });
+  const boys3 = film(1, {
+    tmdbType: 'tv',
+    tmdbId: '76479',
+    tmdbSeason: 3,
+    imdbId: 'tt1190634',
+    originKey: 'the boys season 3',
+    year: 2022,
+    kind: 'series',
+  });
+  const boys4 = film(2, {
+    tmdbType: 'tv',
+    tmdbId: '76479',
+    tmdbSeason: 4,
+    imdbId: 'tt1190634',
+    originKey: 'the boys season 4',
+    year: 2024,
+    kind: 'series',
+  });
+  const lion1994 = film(3, {
+    tmdbType: 'movie',
+    tmdbId: '8587',
+    imdbId: 'tt0110357',
+    originKey: 'the lion king',
+    year: 1994,
+    kind: 'single',
+  });
+  const lion2019 = film(4, {
+    tmdbType: 'movie',
+    tmdbId: '420818',
+    imdbId: 'tt6105098',
+    originKey: 'the lion king',
+    year: 2019,
+    kind: 'single',
+  });
   const all = [boys3, boys4, lion1994, lion2019];
 
   it('seasons of one series share the TMDB and IMDb ids: each season is its own film', () => {
     expect(matchFilm(id({ tmdbType: 'tv', tmdbId: '76479', tmdbSeason: 4, imdbId: 'tt1190634', kind: 'series' }), all).match?.id).toBe(2);
-    expect(matchFilm(id({ tmdbType: 'tv', tmdbId: '76479', tmdbSeason: 5, imdbId: 'tt1190634', kind: 'series', year: 2026 }), all)).toEqual({
-      match: null,
-      doubts: [],
-    });
+    expect(matchFilm(id({ tmdbType: 'tv', tmdbId: '76479', tmdbSeason: 5, imdbId: 'tt1190634', kind: 'series', year: 2026 }), all)).toEqual(
+      {
+        match: null,
+        doubts: [],
+      },
+    );
     // The IMDb id of a series never decides: it is every season's.
     expect(matchFilm(id({ imdbId: 'tt1190634', kind: 'series' }), all).match).toBeNull();
   });
@@ -132,7 +187,9 @@ describe('the rule: TMDB (type, id, season), else IMDb for movies, else original
   });
 
   it('remakes share an original name: the year tells them apart; TMDB ids first', () => {
-    expect(matchFilm(id({ tmdbType: 'movie', tmdbId: '420818', originKey: 'the lion king', year: 2019, kind: 'single' }), all)).toMatchObject({
+    expect(
+      matchFilm(id({ tmdbType: 'movie', tmdbId: '420818', originKey: 'the lion king', year: 2019, kind: 'single' }), all),
+    ).toMatchObject({
       match: { id: 4 },
       by: 'tmdb',
     });

@@ -398,6 +398,8 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
           ...sourceHealthStatements(db, source.id, { ok: false, error, crawled: true }, now()),
         ]),
       );
+      // Its third failure in a row puts its servers last: cached pages must not keep the old order.
+      forgetCatalogueVersion(db);
       throw new CrawlRunError(error, run.id);
     }
     // A source whose every film failed answered garbage: that is a failed crawl of it, as much as silence.

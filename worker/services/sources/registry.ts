@@ -215,18 +215,14 @@ export async function sourceById(db: Db, id: number): Promise<SourceRow | undefi
 /** What the admin page lists of each source. */
 export async function sourcesOverview(db: Db, now: number) {
   const since = now - 24 * 60 * 60_000;
-  const lastRun = db
-    .select({ id: crawlRuns.id })
-    .from(crawlRuns)
-    .where(eq(crawlRuns.sourceId, sources.id))
-    .orderBy(desc(crawlRuns.id))
-    .limit(1);
+  // The outer row, named in full: drizzle writes a one-table select's own columns unqualified.
+  const sourceId = sql.raw('"sources"."id"');
   const rows = await db
     .select({
       source: sources,
-      films: sql<number>`(select count(distinct ${filmSources.filmId}) from ${filmSources} where ${filmSources.sourceId} = ${sources.id})`,
-      errors24h: sql<number>`(select count(*) from ${crawlLog} where ${crawlLog.sourceId} = ${sources.id} and ${crawlLog.level} = 'error' and ${crawlLog.at} > ${since})`,
-      lastRunId: sql<number | null>`(${lastRun})`,
+      films: sql<number>`(select count(distinct ${filmSources.filmId}) from ${filmSources} where ${filmSources.sourceId} = ${sourceId})`,
+      errors24h: sql<number>`(select count(*) from ${crawlLog} where ${crawlLog.sourceId} = ${sourceId} and ${crawlLog.level} = 'error' and ${crawlLog.at} > ${since})`,
+      lastRunId: sql<number | null>`(select max(${crawlRuns.id}) from ${crawlRuns} where ${crawlRuns.sourceId} = ${sourceId})`,
     })
     .from(sources)
     .orderBy(asc(sources.priority), asc(sources.id));
