@@ -11,12 +11,13 @@ import { CrawlBusyError, CrawlRequestError, runCrawl, type CrawlSummary, type Cr
 import { crawlableSources, syncConfiguredSources } from '../worker/services/sources/registry';
 import { SOURCE_FAMILIES, type SourceFamilyName } from '../worker/schemas/sources';
 
-export const USAGE = `Usage: npm run crawl -- --source <base URL|demo|all> [--family F] [--pages A-B] [--list <path>]... [--force]
+export const USAGE = `Usage: npm run crawl -- --source <base URL|demo|all> [--family F] [--name N] [--pages A-B] [--list <path>]... [--force]
 
   --source URL   an OPhim-compatible API listed in CRAWL_SOURCES (or CRAWL_SOURCE), e.g. https://ophim1.com,
                  https://ophim1.com/v1/api, https://phimapi.com; 'demo' for the bundled demo source (both its
                  families); 'all' for every enabled source of "Nguồn phim" (and CRAWL_SOURCE), in priority order
   --family F     the source's family (${SOURCE_FAMILIES.join(', ')}); default: detected from its answers
+  --name N       the name its servers carry when it is crawled the first time (default: its family's, else its host)
   --pages A-B    page range of every list (default: all pages), e.g. 1-5 or 3
   --list PATH    a source list, repeatable (default: danh-sach/phim-moi-cap-nhat),
                  e.g. danh-sach/phim-bo, danh-sach/phim-le, the-loai/hanh-dong
@@ -32,6 +33,7 @@ export class UsageError extends Error {
 export interface CrawlCommand {
   source: string;
   family?: SourceFamilyName;
+  name?: string;
   pages?: [number, number];
   lists: string[];
   force: boolean;
@@ -54,6 +56,12 @@ export function parseCrawlArgs(argv: readonly string[]): CrawlCommand {
       case '--source':
         command.source = value();
         break;
+      case '--name': {
+        const name = value().trim();
+        if (!name || name.length > 40) throw new UsageError('--name: 1 to 40 characters');
+        command.name = name;
+        break;
+      }
       case '--family': {
         const family = value();
         if (!(SOURCE_FAMILIES as readonly string[]).includes(family))
@@ -106,6 +114,7 @@ export async function crawlCommand(command: CrawlCommand, context: CrawlCommandC
         {
           source,
           family,
+          sourceName: command.name,
           pages: command.pages,
           lists: command.lists.length ? command.lists : undefined,
           force: command.force,

@@ -46,6 +46,8 @@ export interface CrawlOptions {
   source: string;
   /** The source's family when known (configuration, the admin page); otherwise detected from its responses. */
   family?: SourceFamily;
+  /** The name its servers carry, for a source crawled the first time; default: its family's ('KKPhim'), else its host. */
+  sourceName?: string;
   /** Inclusive page range of every list; default: every page the source reports. */
   pages?: [number, number];
   /** List paths such as 'danh-sach/phim-bo', 'the-loai/hanh-dong'; default DEFAULT_CRAWL_LIST. */
@@ -142,7 +144,7 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
   const started = now();
 
   // Every source crawled is a registered source ("Nguồn phim"): its films carry its name on their servers.
-  let source: SourceRow = await withLock(() => ensureSource(db, base, { family: opts.family, now: started }));
+  let source: SourceRow = await withLock(() => ensureSource(db, base, { family: opts.family, name: opts.sourceName, now: started }));
   const keyPrefix = keyPrefixOf(base);
   const run = await withLock(() =>
     startOrResumeRun(db, {
