@@ -68,8 +68,8 @@ export async function renderPage(url: string, fetchApi: ApiFetch, origin: string
     let target = new URL(input instanceof Request ? input.url : String(input), API_ORIGIN);
     for (let hop = 0; ; hop++) {
       const res = await fetchApi(new Request(target, init));
-      const location = res.headers.get('location');
-      if (hop >= 3 || !location || ![301, 302, 307, 308].includes(res.status)) return res;
+      const location = [301, 302, 307, 308].includes(res.status) ? res.headers.get('location') : null;
+      if (hop >= 3 || !location) return res;
       const next = new URL(location, target);
       moved.set(target.pathname, next.pathname);
       target = next;
