@@ -116,6 +116,8 @@ describe('admin area', () => {
         'Thêm tập phim',
         'Phim đã xóa',
         'Thu thập tự động',
+        'Nguồn phim',
+        'Gộp phim',
         'Đơn hàng',
         'Báo lỗi',
         'Thống kê',
