@@ -411,7 +411,7 @@ export const crawlNowSchema = z.object({
 });
 export type CrawlNowInput = z.infer<typeof crawlNowSchema>;
 export interface CrawlNowResponse {
-  /** The first run (the first source's). */
+  /** The last run (the last source's): the runs go one after the other, so its end is the crawl's end. */
   runId: number;
   /** One run per source crawled, in priority order. */
   runIds: number[];

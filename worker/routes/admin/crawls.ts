@@ -49,7 +49,8 @@ export const adminCrawlRoutes = new Hono<AppEnv>()
     // Every enabled source in priority order, unless one is chosen (issue 32): one run each.
     const runIds = await createCrawlRuns(c.var.deps, category, 'admin', c.var.viewer, { sourceId: source });
     crawlInBackground(c, c.var.deps, runIds);
-    return c.json({ runId: runIds[0]!, runIds }, 202);
+    // The runs go one after the other: the last one's end is the crawl's end, so `runId` names it.
+    return c.json({ runId: runIds.at(-1)!, runIds }, 202);
   })
   .get('/crawl_runs', adminOnly, async (c) => {
     return c.json({ data: await lastCrawlRuns(c.var.db, 20) }, 200);

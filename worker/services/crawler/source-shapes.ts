@@ -205,6 +205,8 @@ const legacyDetail = z.object({ movie, episodes: servers });
 const v1Detail = z.object({
   data: z.object({
     item: movie.extend({ episodes: servers }),
+    /** Some v1 clones put the servers beside the item rather than in it. */
+    episodes: servers,
     APP_DOMAIN_CDN_IMAGE: z.string().nullish(),
   }),
 });
@@ -298,9 +300,15 @@ export function parseDetail(body: unknown): SourceDetail {
   }
   const parsed = v1Detail.safeParse(body);
   if (!parsed.success) throw new SourceShapeError(describeIssue(parsed.error, 'data.item'));
-  const { item, APP_DOMAIN_CDN_IMAGE } = parsed.data.data;
+  const { item, episodes: beside, APP_DOMAIN_CDN_IMAGE } = parsed.data.data;
   const { episodes, ...rest } = item;
-  return { shape: 'v1', movie: rest, episodes, imageBase: imageBase('cdn', APP_DOMAIN_CDN_IMAGE), problems: idProblems(rest) };
+  return {
+    shape: 'v1',
+    movie: rest,
+    episodes: episodes.length ? episodes : beside,
+    imageBase: imageBase('cdn', APP_DOMAIN_CDN_IMAGE),
+    problems: idProblems(rest),
+  };
 }
 
 /** A film's own id at the source: a string or a number; anything else (an object, an array) is no id. */
