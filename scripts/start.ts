@@ -76,7 +76,7 @@ async function main(): Promise<void> {
   // The sources crawled are CRAWL_SOURCE's: by default the demo source's two families (OPhim-shaped, and
   // KKPhim-shaped under /kkphim, sharing part of the catalogue), following DEMO_SOURCE_PORT. The allowed origins
   // follow them unless CRAWL_SOURCES is set (another port would be refused).
-  if (!process.env.CRAWL_SOURCE) config.CRAWL_SOURCE = `${demo.url},kkphim=${demo.kkphimUrl}`;
+  if (!process.env.CRAWL_SOURCE) config.CRAWL_SOURCE = `ophim=${demo.url},kkphim=${demo.kkphimUrl}`;
   if (!process.env.CRAWL_SOURCES && !config.CRAWL_SOURCES.includes(demo.url)) config.CRAWL_SOURCES = [demo.url, ...config.CRAWL_SOURCES];
   for (const { url } of configuredSources(config.CRAWL_SOURCE)) {
     const origin = new URL(url).origin;
