@@ -2,7 +2,8 @@
 // demo source) that shares about a quarter of the OPhim-shaped catalogue, as two real families share most films:
 // other ids, often another slug, its own server names ('#Hà Nội (Vietsub)'), episode names 'Tập 01', the ids in
 // `movie.tmdb` / `movie.imdb` (some missing, so a few films are recognised by their original name and year), and a
-// dozen films of its own, one of them a different film under a slug the other family uses ('bo-gia': The Godfather).
+// dozen films of its own, one of them a different film under a slug the other family uses ('bo-gia': The Godfather),
+// and one the crawl doubts (another season of a film under one TMDB id): a suggestion on "Gộp phim".
 import type { DemoFilm, DemoServer } from './catalogue';
 import { seededRandom } from './catalogue';
 
@@ -67,6 +68,18 @@ export function buildKkphimCatalogue(ophim: readonly DemoFilm[]): KkphimFilm[] {
       sharedWith: film.slug,
     };
   });
+  // A doubt for "Gộp phim": the 2021 'Thiên Long Bát Bộ' under the same TMDB id with another season (as KKPhim's
+  // real detail says season 2 of a film whose season is 1): not merged, offered to an admin.
+  const tlbb = ophim.find((f) => f.origin_name === 'Demi-Gods and Semi-Devils' && f.year === 2021);
+  if (tlbb)
+    films.push({
+      ...tlbb,
+      _id: hex(rand),
+      slug: `${tlbb.slug}-phan-2`,
+      tmdb: { ...tlbb.tmdb, season: 2 },
+      imdb: { id: null },
+      servers: kkServers(tlbb.servers),
+    });
   const template = ophim.find((f) => f.type === 'series' && f.servers[0] && f.servers[0].items.length >= 8) ?? ophim[0]!;
   const single = ophim.find((f) => f.type === 'single') ?? ophim[0]!;
   OWN.forEach((own, i) => {

@@ -10,7 +10,7 @@ import { startDemoSource, type DemoSource } from '../../demo/server';
 import { loadConfig } from '../../worker/config';
 import { fold } from '../../worker/db/fold';
 import { openMigratedDatabase, type NodeDatabase } from '../../worker/db/node-client';
-import { episodes, films } from '../../worker/db/schema';
+import { episodes, films, mergeSuggestions } from '../../worker/db/schema';
 import { COUNTRIES, GENRES } from '../../worker/schemas/taxonomy';
 import { runCrawl, type CrawlSummary } from '../../worker/services/crawler/index';
 
@@ -122,6 +122,9 @@ describe('the demo source crawled through the real crawler', () => {
     // The other film under a slug OPhim's catalogue uses ('Bố Già': The Godfather, 1972) is a film of its own.
     const godfather = await database.db.query.films.findFirst({ where: (f, { eq }) => eq(f.nameEnglish, 'The Godfather') });
     expect(godfather).toMatchObject({ slug: 'bo-gia-2', year: 1972 });
+    // Another season under one TMDB id and the same name and year: not merged, offered on "Gộp phim".
+    const [doubt] = await database.db.select().from(mergeSuggestions);
+    expect(doubt?.reason).toMatch(/khác mùa/);
   });
 });
 

@@ -254,13 +254,13 @@ export function SourcesPage() {
                 </td>
                 <td>
                   {s.lastRun ? (
-                    <span>
-                      <span className={`badge ${RUN_STATE[s.lastRun.state].badge}`}>{RUN_STATE[s.lastRun.state].text}</span>{' '}
-                      <span className="muted">
-                        {formatDateTime(s.lastRun.startedAt)} · mới {s.lastRun.filmsNew} · gộp {s.lastRun.filmsMerged} · lỗi{' '}
-                        {s.lastRun.filmsFailed}
-                      </span>
-                    </span>
+                    <div>
+                      <span className={`badge ${RUN_STATE[s.lastRun.state].badge}`}>{RUN_STATE[s.lastRun.state].text}</span>
+                      <div className="muted">{formatDateTime(s.lastRun.startedAt)}</div>
+                      <div className="muted">
+                        mới {s.lastRun.filmsNew} · gộp {s.lastRun.filmsMerged} · lỗi {s.lastRun.filmsFailed}
+                      </div>
+                    </div>
                   ) : (
                     <span className="muted">Chưa thu thập</span>
                   )}
