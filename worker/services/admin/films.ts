@@ -1,10 +1,23 @@
 // Admin film and episode writes. Films are written only through the one film writer
 // (services/films/film-writer.ts), so slugs, folded search text and taxonomy links stay derived in one
 // place; every write is audited in the same transaction.
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import { fold } from '../../db/fold';
 import type { Db } from '../../db/client';
-import { comments, episodes, errorReports, filmCountries, filmGenres, films, ratings, users, viewEvents } from '../../db/schema';
+import {
+  comments,
+  episodes,
+  errorReports,
+  filmAliases,
+  filmCountries,
+  filmGenres,
+  films,
+  filmSources,
+  mergeSuggestions,
+  ratings,
+  users,
+  viewEvents,
+} from '../../db/schema';
 import type { Viewer } from '../../lib/context';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import {
@@ -263,6 +276,10 @@ export async function deleteFilms(db: Db, actor: Actor, slugs: readonly string[]
     db.delete(errorReports).where(inArray(errorReports.filmId, ids)),
     db.delete(filmGenres).where(inArray(filmGenres.filmId, ids)),
     db.delete(filmCountries).where(inArray(filmCountries.filmId, ids)),
+    // Its sources' items (their keys are in the tombstone), the slugs merged into it, the pairs it was in.
+    db.delete(filmSources).where(inArray(filmSources.filmId, ids)),
+    db.delete(filmAliases).where(inArray(filmAliases.filmId, ids)),
+    db.delete(mergeSuggestions).where(or(inArray(mergeSuggestions.filmA, ids), inArray(mergeSuggestions.filmB, ids))),
     db.delete(films).where(inArray(films.id, ids)),
     ...rows.map((r) =>
       auditInsert(db, actor, { action: 'film.delete', target: r.slug, before: { id: r.id, title: r.title }, after: null }, now),
