@@ -19,6 +19,7 @@ import { adminUserRoutes } from './routes/admin/users';
 import { authRoutes } from './routes/auth';
 import { catalogueRoutes, categoryRoutes } from './routes/catalogue';
 import { commentRoutes } from './routes/comments';
+import { commentActionRoutes, hiddenAuthorRoutes, moderationRoutes } from './routes/moderation';
 import { healthRoutes } from './routes/health';
 import { meRoutes } from './routes/me';
 import { partyRoutes } from './routes/parties';
@@ -76,7 +77,9 @@ export function createApp(deps: AppDeps) {
     .route('/health', healthRoutes)
     .route('/', authRoutes)
     .route('/account', accountRoutes)
+    .route('/me/hidden-authors', hiddenAuthorRoutes)
     .route('/me', meRoutes)
+    .route('/comments', commentActionRoutes)
     .route('/push', pushRoutes)
     .route('/parties', partyRoutes)
     .route('/category', categoryRoutes)
@@ -84,6 +87,7 @@ export function createApp(deps: AppDeps) {
     .route('/', adminCrawlRoutes)
     .route('/admin', adminAddFilmRoutes)
     .route('/admin', backOfficeRoutes)
+    .route('/admin', moderationRoutes)
     .route('/admin', adminSitePageRoutes)
     .route('/pages', sitePageRoutes)
     // Before the catalogue: its /product/:slug/:episode would otherwise catch /product/delete_product.

@@ -163,6 +163,13 @@ export const users = sqliteTable('users', {
   sessionEpoch: integer('session_epoch').notNull().default(0),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
+  /** Comment moderation (docs/decisions/0230-comment-moderation.md): muted since, until (null while muted = for good), why. */
+  mutedAt: integer('muted_at'),
+  mutedUntil: integer('muted_until'),
+  muteReason: text('mute_reason'),
+  /** Banned: cannot sign in, every session ended; why (the sign-in page says it). Lifted only by an undo. */
+  bannedAt: integer('banned_at'),
+  banReason: text('ban_reason'),
 });
 
 export const refreshTokens = sqliteTable(
@@ -195,11 +202,89 @@ export const comments = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     parentId: integer('parent_id'),
+    /** What readers see: the text as written, with masked words starred (comment filter). */
     body: text('body').notNull(),
     createdAt: createdAt(),
+    /**
+     * visible: everyone sees it; held: the filter kept it back (its author alone sees it, "Đang chờ duyệt");
+     * hidden: enough reports hid it until a moderator decides; removed: a moderator took it down
+     * (docs/decisions/0230-comment-moderation.md).
+     */
+    status: text('status', { enum: ['visible', 'held', 'hidden', 'removed'] })
+      .notNull()
+      .default('visible'),
+    /** Why the filter held it: link, phone, word or duplicate. */
+    holdReason: text('hold_reason'),
+    /** Marked "Có tiết lộ nội dung" by its author (or by a moderator approving a spoiler report). */
+    spoiler: integer('spoiler', { mode: 'boolean' }).notNull().default(false),
+    /** The episode it was written under (watch page); null on the film page. */
+    episode: integer('episode'),
+    /** The text as written, kept only when the filter masked words in body. */
+    rawBody: text('raw_body'),
+    /** The folded text's key (comment filter): the same text posted again and again is held. */
+    fingerprint: text('fingerprint'),
+    /** Distinct open reports (comment_reports without resolved_at). */
+    openReports: integer('open_reports').notNull().default(0),
+    /** When it entered the moderation queue (held, or first open report); null when not in it. */
+    queuedAt: integer('queued_at'),
+    removedAt: integer('removed_at'),
+    removedBy: integer('removed_by').references(() => users.id, { onDelete: 'set null' }),
+    /** Shown to the author. */
+    removalReason: text('removal_reason'),
   },
-  (t) => [index('comments_film_created').on(t.filmId, t.createdAt), index('comments_parent').on(t.parentId)],
+  (t) => [
+    index('comments_film_created').on(t.filmId, t.createdAt),
+    index('comments_parent').on(t.parentId),
+    index('comments_queued').on(t.queuedAt),
+    index('comments_user_created').on(t.userId, t.createdAt),
+    index('comments_fingerprint').on(t.fingerprint, t.createdAt),
+  ],
 );
+
+/** A member's report of a comment: one per member per comment; resolved when a moderator decides. */
+export const commentReports = sqliteTable(
+  'comment_reports',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    commentId: integer('comment_id')
+      .notNull()
+      .references(() => comments.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** spam | offensive | spoiler | harassment | other (worker/schemas/moderation.ts). */
+    reason: text('reason').notNull(),
+    /** The reporter's words ("Khác"). */
+    note: text('note').notNull().default(''),
+    createdAt: integer('created_at').notNull(),
+    resolvedAt: integer('resolved_at'),
+  },
+  (t) => [uniqueIndex('comment_reports_comment_user').on(t.commentId, t.userId), index('comment_reports_user').on(t.userId, t.createdAt)],
+);
+
+/** "Ẩn bình luận của người này": a member never sees what another member writes, on any device. */
+export const commentHiddenAuthors = sqliteTable(
+  'comment_hidden_authors',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    hiddenUserId: integer('hidden_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.hiddenUserId] })],
+);
+
+/** The comment filter's word list, kept by admins: each phrase holds the comment or masks the word. */
+export const commentWords = sqliteTable('comment_words', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  phrase: text('phrase').notNull(),
+  action: text('action', { enum: ['hold', 'mask'] }).notNull(),
+  createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+});
 
 export const ratings = sqliteTable(
   'ratings',

@@ -590,6 +590,18 @@ export const settingsSchema = z.object({
     .regex(/^(?:\d{6})?$/, 'must be the 6-digit NAPAS BIN of the bank, or empty'),
   /** Base URL crawled by admin and scheduled crawls; its origin must be in CRAWL_SOURCES. */
   crawlSource: httpUrl,
+  /** Comment moderation (docs/decisions/0230): distinct reports that hide a comment until a moderator decides. */
+  commentReportThreshold: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1, 'must be 1 or more')
+    .max(100, 'must be at most 100'),
+  /** An account younger than this many days has its links and phone numbers held for review. */
+  commentNewAccountDays: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(0, 'must be 0 or more')
+    .max(3650, 'must be at most 3650'),
 });
 export type AdminSettings = z.infer<typeof settingsSchema>;
 /**

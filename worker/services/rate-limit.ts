@@ -25,6 +25,8 @@ export const RATE_LIMITS = {
   registerPerIp: { limit: 10, windowMs: 60 * 60_000 },
   registerPerEmail: { limit: 5, windowMs: 60 * 60_000 },
   commentPerUser: { limit: 5, windowMs: 30_000 },
+  /** Comment reports (issue 33): a member reporting more than this is flooding the queue. */
+  commentReportPerUser: { limit: 10, windowMs: 10 * 60_000 },
   ratingPerUser: { limit: 20, windowMs: 60_000 },
   /** Broken-episode reports (watch page button). */
   errorReportPerIp: { limit: 10, windowMs: 10 * 60_000 },

@@ -12,6 +12,7 @@ import { issueRefreshToken, revokeAllForUser, revokeFamilyOfToken, rotateRefresh
 import { activeSubscriptions, withPlans } from '../payments/orders';
 import { splitList } from './viewer';
 import type { AccountDto, ChangePasswordInput } from '../../schemas/account';
+import { MODERATION_TEXTS } from '../../schemas/values';
 import { AUTH_MESSAGES, type LoginInput, type LoginResponse, type RefreshResponse, type RegisterInput } from '../../schemas/auth';
 
 export type AuthDeps = Pick<AppDeps, 'db' | 'config' | 'now' | 'fetch'>;
@@ -52,8 +53,14 @@ export async function findUserById(db: Db, id: number): Promise<User | undefined
 export type IssuedSession = LoginResponse & { refreshToken: string };
 export type RotatedSession = RefreshResponse & { refreshToken: string };
 
-/** Access token + a new refresh-token family: the login response. */
+/** A banned member is refused every sign-in (password, Google, any later way) with the reason (issue 33). */
+export function assertNotBanned(user: Pick<User, 'bannedAt' | 'banReason'>): void {
+  if (user.bannedAt !== null) throw new ApiError(403, 'banned', MODERATION_TEXTS.banned(user.banReason ?? ''));
+}
+
+/** Access token + a new refresh-token family: the login response. Every sign-in ends here, so a ban is checked here. */
 export async function startSession(deps: AuthDeps, user: User): Promise<IssuedSession> {
+  assertNotBanned(user);
   const now = deps.now();
   const claims = accessClaims(user);
   const [token, refreshToken] = await Promise.all([signAccessToken(deps.config, claims, now), issueRefreshToken(deps.db, user.id, now)]);
@@ -196,6 +203,11 @@ export async function refreshSession(deps: AuthDeps, refreshToken: string): Prom
   if (!rotated.ok) throw unauthorized(SESSION_EXPIRED);
   const user = await findUserById(deps.db, rotated.userId);
   if (!user) throw unauthorized(SESSION_EXPIRED);
+  if (user.bannedAt !== null) {
+    // Banning revoked every family already; a token that slipped through ends here.
+    await revokeAllForUser(deps.db, user.id, deps.now());
+    throw unauthorized(SESSION_EXPIRED);
+  }
   const tokennew = await signAccessToken(deps.config, accessClaims(user), deps.now());
   return { tokennew, refreshToken: rotated.token };
 }

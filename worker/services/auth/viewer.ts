@@ -25,6 +25,7 @@ const viewerStatements = preparedOnce((db: Db) => {
         roles: users.roles,
         permissions: users.permissions,
         sessionEpoch: users.sessionEpoch,
+        bannedAt: users.bannedAt,
       })
       .from(users)
       .where(eq(users.id, userId))
@@ -43,7 +44,8 @@ type ViewerRows = PreparedResults<ReturnType<typeof viewerStatements>>;
  * epoch has been retired.
  */
 function toViewer([[user], active]: ViewerRows, epoch: number): Viewer | null {
-  if (!user || user.sessionEpoch !== epoch) return null;
+  // A banned member's epoch moved with the ban; the ban itself is checked too (issue 33).
+  if (!user || user.sessionEpoch !== epoch || user.bannedAt !== null) return null;
   const subscriptions = toSubscriptions(active);
   return {
     id: user.id,
