@@ -552,6 +552,13 @@ export interface AdminStats {
   topFilmsWeek: TopFilm[];
   openErrorReports: number;
   lastCrawlRuns: CrawlRunDto[];
+  /** The comment moderation queue (issue 33): its size and when its oldest item entered it (the 24-hour clock). */
+  moderationQueue: ModerationQueueSummary;
+}
+export interface ModerationQueueSummary {
+  open: number;
+  /** Unix ms; null when the queue is empty. */
+  oldestAt: number | null;
 }
 /** GET /api/admin/stats for a VIP2 uploader (not admin): their own uploads only, no revenue or users. */
 export interface UploaderStats {
@@ -564,6 +571,8 @@ export interface UploaderStats {
   views: number;
   /** Their films, most recently changed first (at most 20). */
   recentFilms: { slug: string; title: string; episodes: number; views: number; updatedAt: number }[];
+  /** The moderation queue of their films' threads. */
+  moderationQueue: ModerationQueueSummary;
 }
 export type DashboardStats = AdminStats | UploaderStats;
 

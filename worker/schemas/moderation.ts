@@ -131,7 +131,13 @@ export interface ModerationQueueResponse {
   summary: { open: number; oldestAt: number | null };
 }
 
-export const approveBodySchema = z.object({ reason: reasonText.optional() }).default({});
+export const approveBodySchema = z
+  .object({
+    reason: reasonText.optional(),
+    /** Keep it, marked as a spoiler (a spoiler report upheld without removing the comment). */
+    spoiler: z.boolean({ error: 'must be true or false' }).optional(),
+  })
+  .default({});
 export const removeBodySchema = z.object({ reason: reasonText });
 export const muteBodySchema = z.object({
   duration: z.enum(MUTE_DURATIONS, { error: `must be one of ${MUTE_DURATIONS.join(', ')}` }),

@@ -4,7 +4,18 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { fold } from '../../db/fold';
 import type { Db } from '../../db/client';
-import { comments, episodes, errorReports, filmCountries, filmGenres, films, ratings, users, viewEvents } from '../../db/schema';
+import {
+  commentReports,
+  comments,
+  episodes,
+  errorReports,
+  filmCountries,
+  filmGenres,
+  films,
+  ratings,
+  users,
+  viewEvents,
+} from '../../db/schema';
 import type { Viewer } from '../../lib/context';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import {
@@ -229,6 +240,9 @@ export async function deleteFilms(db: Db, actor: Actor, slugs: readonly string[]
     // With the deletes, in one transaction: the film stays deleted for every later crawl until an admin
     // restores it (docs/decisions/0700-deleted-films-stay-deleted.md).
     ...tombstoneInserts(db, actor, snapshots, now),
+    db
+      .delete(commentReports)
+      .where(inArray(commentReports.commentId, db.select({ id: comments.id }).from(comments).where(inArray(comments.filmId, ids)))),
     db.delete(comments).where(inArray(comments.filmId, ids)),
     db.delete(ratings).where(inArray(ratings.filmId, ids)),
     db.delete(viewEvents).where(inArray(viewEvents.filmId, ids)),

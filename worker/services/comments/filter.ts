@@ -246,6 +246,8 @@ export class CommentFilter {
     }
     if (run.text.length) runs.push(run);
     for (const r of runs) {
+      // Digits written for letters ("đ0") say the writer is hiding the word: no mark of theirs to go by.
+      if (r.text.some((ch) => LEET[ch] !== undefined)) continue;
       const written = marksOf(r.text);
       if (!written.marked) continue;
       const expected = marksOf(r.entry);
