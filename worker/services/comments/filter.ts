@@ -151,7 +151,8 @@ function entryLetters(phrase: string): string[][] {
   for (const { ch } of clusters(phrase.normalize('NFC'), 0, phrase.length)) {
     const f = foldChar(ch.codePointAt(0)!);
     if (f === undefined) continue;
-    if (f === last) groups[groups.length - 1]!.push(ch);
+    // A collapsed run is read by its last letter, as a written one is (accepts()).
+    if (f === last) groups[groups.length - 1] = [ch];
     else groups.push([ch]);
     last = f;
   }
@@ -207,58 +208,70 @@ export class CommentFilter {
     const found: { entry: WordEntry; start: number; end: number }[] = [];
     for (const match of this.matcher.getAllMatches(text)) {
       const term = this.terms[match.termId]!;
-      if (this.accepts(text, term, match)) found.push({ entry: term.entry, start: match.startIndex, end: match.endIndex });
+      const start = this.accepts(text, term, match);
+      if (start >= 0) found.push({ entry: term.entry, start, end: match.endIndex });
     }
     return found;
   }
 
   /**
-   * A match in the folded text is a match of the entry unless the writer's own marks say it is another word: a
+   * Where the entry starts when a match in the folded text is a match of the entry, else -1. It is one unless the writer's own marks say it is another word: a
    * run of letters written with Vietnamese marks must carry the entry's (its tones and vowel qualities, đ/d
    * forgiven); a run written without any mark may be any of them. "các" is not "cặc", "đi" is not "đĩ", but "cac",
    * "c4c" and "c ặ c" are. Short entries also need a word boundary on both sides.
    */
-  private accepts(text: string, term: Term, match: MatchPayload): boolean {
-    if (term.wholeWord) {
-      const lastLetter = term.pattern.charCodeAt(term.pattern.length - 1);
-      if (letterAt(text, match.startIndex - 1, -1) || letterAt(text, match.endIndex + 1, 1, lastLetter)) return false;
-    }
-    const entryMarks = marksOf(term.letters.flat());
-    if (!entryMarks.marked) return true;
+  private accepts(text: string, term: Term, match: MatchPayload): number {
     // Walk the span again the way the transformers did, tying each written letter to the entry letter it matched.
+    // Runs of one letter collapse, across spaces too ("ọ ơi" reads "oi"): a letter is taken as written by the last
+    // character that made it, so a repeat, or the end of the word before, does not stand for it.
+    const byLetter: { ch: string; run: number; from: number }[] = [];
     let index = -1;
     let last = -1;
-    let run: { text: string[]; entry: string[] } = { text: [], entry: [] };
-    const runs: (typeof run)[] = [];
-    for (const { ch } of clusters(text, match.startIndex, match.endIndex)) {
+    let run = 0;
+    let inRun = false;
+    for (const { ch, at } of clusters(text, match.startIndex, match.endIndex)) {
       const f = foldChar(ch.codePointAt(0)!);
       if (f === undefined) {
-        if (run.text.length) runs.push(run);
-        run = { text: [], entry: [] };
+        if (inRun) run++;
+        inRun = false;
         continue;
       }
       if (f !== last) {
         index++;
         last = f;
-        run.entry.push(...(term.letters[index] ?? []));
       }
-      run.text.push(ch);
+      const previous = byLetter[index];
+      byLetter[index] = { ch, run, from: previous && previous.run === run ? previous.from : at };
+      inRun = true;
     }
-    if (run.text.length) runs.push(run);
-    for (const r of runs) {
+    // Where the written entry starts: its first letter's run, not the word before that ended with the same letter.
+    const start = byLetter[0]?.from ?? match.startIndex;
+    if (term.wholeWord) {
+      const first = term.pattern.charCodeAt(0);
+      const lastLetter = term.pattern.charCodeAt(term.pattern.length - 1);
+      if (letterAt(text, start - 1, -1, first) || letterAt(text, match.endIndex + 1, 1, lastLetter)) return -1;
+    }
+    const runs = new Map<number, { text: string[]; entry: string[] }>();
+    byLetter.forEach((letter, i) => {
+      const r = runs.get(letter.run) ?? { text: [], entry: [] };
+      r.text.push(letter.ch);
+      r.entry.push(...(term.letters[i] ?? []));
+      runs.set(letter.run, r);
+    });
+    for (const r of runs.values()) {
       // Digits written for letters ("đ0") say the writer is hiding the word: no mark of theirs to go by.
       if (r.text.some((ch) => LEET[ch] !== undefined)) continue;
       const written = marksOf(r.text);
       if (!written.marked) continue;
       const expected = marksOf(r.entry);
       if (!expected.marked) continue;
-      if (!sameList(written.quality, expected.quality)) return false;
+      if (!sameList(written.quality, expected.quality)) return -1;
       // Vowel marks written but no tone at all: the writer dropped the tones ("cá cươc"), not a level-tone word.
       // Without either ("đi" against "đĩ"), the missing tone is the writer's word.
       const tonesDropped = written.tones.length === 0 && written.quality.length > 0;
-      if (!tonesDropped && !sameList(written.tones, expected.tones)) return false;
+      if (!tonesDropped && !sameList(written.tones, expected.tones)) return -1;
     }
-    return true;
+    return start;
   }
 
   /** What happens to a comment: masked words starred, and whether (and why) it is held back. */
