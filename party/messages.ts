@@ -11,10 +11,11 @@ export const commentSchema = z.object({
   comment: z.string().check(z.minLength(1), z.maxLength(10_000)),
   createdAt: z.number(),
   users: z.object({ username: z.string() }),
-  user_id: z.number().check(z.int(), z.gte(0)),
+  /** Optional on the wire so a push of the spec's shape (before issue 33) is still taken. */
+  user_id: z.optional(z.number().check(z.int(), z.gte(0))),
   spoiler: z.optional(z.literal(true)),
   episode: z.optional(z.number().check(z.int(), z.gte(0))),
-}) satisfies z.ZodMiniType<Omit<CommentDto, 'state' | 'removal_reason'>>;
+}) satisfies z.ZodMiniType<Omit<CommentDto, 'state' | 'removal_reason' | 'user_id'> & { user_id?: number }>;
 
 const withdrawnState = z.enum(['removed', 'hidden']);
 const reason = z.string().check(z.minLength(1), z.maxLength(1000));
