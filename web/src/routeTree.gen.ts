@@ -31,6 +31,7 @@ import { Route as AdminIndexRouteImport } from './routes/admin/index'
 import { Route as AdminAnalyticsRouteImport } from './routes/admin/analytics'
 import { Route as AdminAuditRouteImport } from './routes/admin/audit'
 import { Route as AdminAuto_crawlphimRouteImport } from './routes/admin/auto_crawlphim'
+import { Route as AdminBinhLuanRouteImport } from './routes/admin/binh-luan'
 import { Route as AdminDashboardRouteImport } from './routes/admin/dashboard'
 import { Route as AdminErrorReportsRouteImport } from './routes/admin/error-reports'
 import { Route as AdminOrdersRouteImport } from './routes/admin/orders'
@@ -160,6 +161,11 @@ const AdminAuto_crawlphimRoute = AdminAuto_crawlphimRouteImport.update({
   path: '/auto_crawlphim',
   getParentRoute: () => AdminRoute,
 } as any)
+const AdminBinhLuanRoute = AdminBinhLuanRouteImport.update({
+  id: '/binh-luan',
+  path: '/binh-luan',
+  getParentRoute: () => AdminRoute,
+} as any)
 const AdminDashboardRoute = AdminDashboardRouteImport.update({
   id: '/dashboard',
   path: '/dashboard',
@@ -276,6 +282,7 @@ export interface FileRoutesByFullPath {
   '/admin/analytics': typeof AdminAnalyticsRoute
   '/admin/audit': typeof AdminAuditRoute
   '/admin/auto_crawlphim': typeof AdminAuto_crawlphimRoute
+  '/admin/binh-luan': typeof AdminBinhLuanRoute
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/error-reports': typeof AdminErrorReportsRoute
   '/admin/orders': typeof AdminOrdersRoute
@@ -317,6 +324,7 @@ export interface FileRoutesByTo {
   '/admin/analytics': typeof AdminAnalyticsRoute
   '/admin/audit': typeof AdminAuditRoute
   '/admin/auto_crawlphim': typeof AdminAuto_crawlphimRoute
+  '/admin/binh-luan': typeof AdminBinhLuanRoute
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/error-reports': typeof AdminErrorReportsRoute
   '/admin/orders': typeof AdminOrdersRoute
@@ -360,6 +368,7 @@ export interface FileRoutesById {
   '/admin/analytics': typeof AdminAnalyticsRoute
   '/admin/audit': typeof AdminAuditRoute
   '/admin/auto_crawlphim': typeof AdminAuto_crawlphimRoute
+  '/admin/binh-luan': typeof AdminBinhLuanRoute
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/error-reports': typeof AdminErrorReportsRoute
   '/admin/orders': typeof AdminOrdersRoute
@@ -404,6 +413,7 @@ export interface FileRouteTypes {
     | '/admin/analytics'
     | '/admin/audit'
     | '/admin/auto_crawlphim'
+    | '/admin/binh-luan'
     | '/admin/dashboard'
     | '/admin/error-reports'
     | '/admin/orders'
@@ -445,6 +455,7 @@ export interface FileRouteTypes {
     | '/admin/analytics'
     | '/admin/audit'
     | '/admin/auto_crawlphim'
+    | '/admin/binh-luan'
     | '/admin/dashboard'
     | '/admin/error-reports'
     | '/admin/orders'
@@ -487,6 +498,7 @@ export interface FileRouteTypes {
     | '/admin/analytics'
     | '/admin/audit'
     | '/admin/auto_crawlphim'
+    | '/admin/binh-luan'
     | '/admin/dashboard'
     | '/admin/error-reports'
     | '/admin/orders'
@@ -693,6 +705,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminAuto_crawlphimRouteImport
       parentRoute: typeof AdminRoute
     }
+    '/admin/binh-luan': {
+      id: '/admin/binh-luan'
+      path: '/binh-luan'
+      fullPath: '/admin/binh-luan'
+      preLoaderRoute: typeof AdminBinhLuanRouteImport
+      parentRoute: typeof AdminRoute
+    }
     '/admin/dashboard': {
       id: '/admin/dashboard'
       path: '/dashboard'
@@ -826,6 +845,7 @@ interface AdminRouteChildren {
   AdminAnalyticsRoute: typeof AdminAnalyticsRoute
   AdminAuditRoute: typeof AdminAuditRoute
   AdminAuto_crawlphimRoute: typeof AdminAuto_crawlphimRoute
+  AdminBinhLuanRoute: typeof AdminBinhLuanRoute
   AdminDashboardRoute: typeof AdminDashboardRoute
   AdminErrorReportsRoute: typeof AdminErrorReportsRoute
   AdminOrdersRoute: typeof AdminOrdersRoute
@@ -843,6 +863,7 @@ const AdminRouteChildren: AdminRouteChildren = {
   AdminAnalyticsRoute: AdminAnalyticsRoute,
   AdminAuditRoute: AdminAuditRoute,
   AdminAuto_crawlphimRoute: AdminAuto_crawlphimRoute,
+  AdminBinhLuanRoute: AdminBinhLuanRoute,
   AdminDashboardRoute: AdminDashboardRoute,
   AdminErrorReportsRoute: AdminErrorReportsRoute,
   AdminOrdersRoute: AdminOrdersRoute,

@@ -35,7 +35,8 @@ export type AdminPath =
   | '/admin/error-reports'
   | '/admin/analytics'
   | '/admin/settings'
-  | '/admin/audit';
+  | '/admin/audit'
+  | '/admin/binh-luan';
 
 export interface AdminNavItem {
   to: AdminPath;
@@ -56,6 +57,8 @@ export const ADMIN_NAV: readonly AdminNavItem[] = [
   { to: '/admin/auto_crawlphim', label: 'Thu thập tự động', area: 'adminOnly' },
   { to: '/admin/orders', label: 'Đơn hàng', area: 'adminOnly' },
   { to: '/admin/error-reports', label: 'Báo lỗi', area: 'adminOnly' },
+  // Comment moderation (issue 33): a VIP2 uploader sees the threads of their own films.
+  { to: '/admin/binh-luan', label: 'Bình luận', area: 'adminOrVip2' },
   { to: '/admin/analytics', label: 'Thống kê', area: 'adminOnly' },
   { to: '/admin/settings', label: 'Cài đặt', area: 'adminOnly' },
   { to: '/admin/audit', label: 'Nhật ký', area: 'adminOnly' },

@@ -10,6 +10,7 @@ import { messageOf } from '../api/admin-request';
 import { statsQuery } from '../api/site-api';
 import { canUse } from '../access';
 import { AdminHeading } from './admin-layout';
+import { ModerationQueueCard } from './moderation-page';
 import { RunsTable } from './runs-table';
 
 // chart.js (~60 kB gzip) only when a chart is on screen, never in the public pages' bundles.
@@ -94,6 +95,7 @@ function UploadsDashboard({ stats, refresh }: { stats: UploaderStats; refresh: R
     <section>
       <AdminHeading title="Phim của bạn">{refresh}</AdminHeading>
       <StatCards cards={cards} />
+      <ModerationQueueCard summary={stats.moderationQueue} />
       <div className="admin-card">
         <h2>Phim cập nhật gần đây</h2>
         {stats.recentFilms.length === 0 ? (
@@ -174,6 +176,7 @@ export function DashboardPage() {
         <RefreshButton query={stats} />
       </AdminHeading>
       <StatCards cards={cards} />
+      <ModerationQueueCard summary={s.moderationQueue} />
       <div className="chart-grid">
         <div className="admin-card">
           <h2>Lượt xem 30 ngày qua</h2>

@@ -29,7 +29,8 @@ export async function signIn(credentials: Credentials, remember = false): Promis
 export function signInErrorMessage(error: unknown, google = false): string {
   if (error instanceof ApiError) {
     // Too many attempts, or a Google account linked elsewhere: the API's own Vietnamese sentence.
-    if (error.status === 429 || error.status === 409) return error.message;
+    // … or a banned account (403 banned, issue 33): why, in the API's words.
+    if (error.status === 429 || error.status === 409 || error.status === 403) return error.message;
     if (error.status === 400 || error.status === 401) return google ? GOOGLE_LOGIN_FAILED : LOGIN_FAILED;
   }
   return LOGIN_ERROR;
