@@ -53,7 +53,8 @@ function waited(ms: number): string {
 }
 
 /** The queue's size and its oldest item's age against the 24-hour clock: the dashboard card and the page's header. */
-export function ModerationQueueCard({ summary, now = Date.now() }: { summary: ModerationQueueSummary; now?: number }) {
+export function ModerationQueueCard({ summary, link = true }: { summary: ModerationQueueSummary; link?: boolean }) {
+  const now = Date.now();
   const age = summary.oldestAt === null ? 0 : now - summary.oldestAt;
   const late = summary.oldestAt !== null && age >= DEADLINE_HOURS * HOUR;
   return (
@@ -71,9 +72,11 @@ export function ModerationQueueCard({ summary, now = Date.now() }: { summary: Mo
           </>
         )}
       </p>
-      <p>
-        <Link to="/admin/binh-luan">Mở hàng chờ kiểm duyệt</Link>
-      </p>
+      {link && (
+        <p>
+          <Link to="/admin/binh-luan">Mở hàng chờ kiểm duyệt</Link>
+        </p>
+      )}
     </section>
   );
 }
@@ -99,7 +102,7 @@ export function ModerationPage() {
           Làm mới
         </button>
       </AdminHeading>
-      {data && <ModerationQueueCard summary={data.summary} />}
+      {data && <ModerationQueueCard summary={data.summary} link={false} />}
       <div className="moderation-toolbar">
         <AdminTabs
           label="Loại"
