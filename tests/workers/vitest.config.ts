@@ -43,5 +43,8 @@ export default defineConfig({
     isolate: false,
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    // obscenity (the comment filter's matcher) ships CommonJS behind an ESM wrapper whose default import workerd's
+    // module loader leaves undefined: bundled into one ES module first, as wrangler's esbuild does for a deploy.
+    deps: { optimizer: { ssr: { enabled: true, include: ['obscenity'] } } },
   },
 });

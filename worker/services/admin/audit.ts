@@ -60,6 +60,9 @@ export function auditInsertWhere(
         before: sql<string | null>`${json(entry.before)}`.as('before'),
         after: sql<string | null>`${json(entry.after)}`.as('after'),
         createdAt: sql<number>`${now}`.as('created_at'),
+        // Every column, in the table's order (drizzle refuses an insert-select that leaves one out).
+        undoneAt: sql<null>`null`.as('undone_at'),
+        undoOf: sql<number | null>`${entry.undoOf ?? null}`.as('undo_of'),
       })
       .from(source)
       .where(condition),
