@@ -552,6 +552,14 @@ export interface AdminStats {
   topFilmsWeek: TopFilm[];
   openErrorReports: number;
   lastCrawlRuns: CrawlRunDto[];
+  /** The mail outbox (issue 34): waiting to leave, failed for good, and the latest failures. */
+  mail: MailHealth;
+}
+/** The mail outbox as the dashboard shows it (docs/decisions/0980). */
+export interface MailHealth {
+  pending: number;
+  failed: number;
+  recentFailures: { id: number; kind: string; kindLabel: string; to: string; attempts: number; lastError: string; createdAt: number }[];
 }
 /** GET /api/admin/stats for a VIP2 uploader (not admin): their own uploads only, no revenue or users. */
 export interface UploaderStats {

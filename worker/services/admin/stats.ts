@@ -14,6 +14,7 @@ import {
   type UploaderStats,
 } from '../../schemas/admin';
 import { lastCrawlRuns } from './crawls';
+import { mailHealth } from '../mail/outbox';
 
 const DAY = 24 * 60 * 60 * 1000;
 const OFFSET = SCHEDULE_UTC_OFFSET_MINUTES * 60_000;
@@ -68,7 +69,7 @@ async function revenueByMonth(db: Db, now: number, months = 12): Promise<MonthRe
 }
 
 export async function adminStats(db: Db, now: number): Promise<AdminStats> {
-  const [[filmCount], [episodeCount], [userCount], vip, revenue, perDay, top, [openReports], runs] = await Promise.all([
+  const [[filmCount], [episodeCount], [userCount], vip, revenue, perDay, top, [openReports], runs, mail] = await Promise.all([
     db.select({ n: count() }).from(films),
     db.select({ n: count() }).from(episodes),
     db.select({ n: count() }).from(users),
@@ -82,6 +83,7 @@ export async function adminStats(db: Db, now: number): Promise<AdminStats> {
     topFilms(db, now - 7 * DAY),
     db.select({ n: count() }).from(errorReports).where(isNull(errorReports.resolvedAt)),
     lastCrawlRuns(db, 5),
+    mailHealth(db),
   ]);
   return {
     scope: 'site',
@@ -95,6 +97,7 @@ export async function adminStats(db: Db, now: number): Promise<AdminStats> {
     topFilmsWeek: top,
     openErrorReports: openReports?.n ?? 0,
     lastCrawlRuns: runs,
+    mail,
   };
 }
 
