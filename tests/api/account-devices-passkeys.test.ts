@@ -2,7 +2,7 @@
 // tests/helpers/webauthn.ts), with each bad input the issue names: another challenge, origin or user, a
 // removed passkey.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { PASSKEY_MESSAGES } from '../../worker/schemas/values';
+import { PASSKEY_MESSAGES } from '../../worker/schemas/account-texts';
 import { createTestApp, errorOf, type TestApp } from '../helpers/app';
 import { bearer, createUser, signedInUser } from '../helpers/auth';
 import { createSoftPasskey } from '../helpers/webauthn';

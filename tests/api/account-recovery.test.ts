@@ -3,7 +3,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { emailTokens, mailOutbox, users } from '../../worker/db/schema';
-import { RECOVERY_MESSAGES } from '../../worker/schemas/values';
+import { RECOVERY_MESSAGES } from '../../worker/schemas/account-texts';
 import { createTestApp, errorOf, type TestApp } from '../helpers/app';
 import { bearer, createUser, login } from '../helpers/auth';
 import { linkIn, startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server';

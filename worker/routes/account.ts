@@ -9,7 +9,7 @@ import { listDevices, signOutDevice, signOutOtherDevices } from '../services/aut
 import { addPasskey, listPasskeys, passkeyRegistrationOptions, removePasskey } from '../services/auth/passkeys';
 import { type AccountResponse, addPasskeyBodySchema, changeEmailBodySchema, changePasswordBodySchema } from '../schemas/account';
 import type { LoginResponse } from '../schemas/auth';
-import { DEVICE_MESSAGES, PASSKEY_MESSAGES } from '../schemas/values';
+import { DEVICE_MESSAGES, PASSKEY_MESSAGES } from '../schemas/account-texts';
 import { sendMailSoon } from '../lib/mail-soon';
 import { z } from 'zod';
 

@@ -3,17 +3,10 @@
 import { z } from 'zod';
 import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './values';
 
-import { RECOVERY_MESSAGES } from './values';
+import { RECOVERY_MESSAGES } from './account-texts';
 
-export {
-  AUTH_MESSAGES,
-  EMAIL_MAX_LENGTH,
-  NAME_MAX_LENGTH,
-  PASSKEY_MESSAGES,
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
-  RECOVERY_MESSAGES,
-} from './values';
+export { AUTH_MESSAGES, EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './values';
+export { PASSKEY_MESSAGES, RECOVERY_MESSAGES } from './account-texts';
 
 const required = { error: 'is required' };
 export const emailSchema = z

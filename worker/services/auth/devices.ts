@@ -8,7 +8,7 @@ import type { Db } from '../../db/client';
 import { refreshTokens } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
 import type { DeviceDto } from '../../schemas/account';
-import { DEVICE_MESSAGES } from '../../schemas/values';
+import { DEVICE_MESSAGES } from '../../schemas/account-texts';
 
 /** "Chrome 130" / "Android 14" / phone, tablet or computer, from a User-Agent ("" → unknown). */
 export function describeUserAgent(userAgent: string): Pick<DeviceDto, 'browser' | 'os' | 'kind'> {

@@ -7,7 +7,7 @@ import type { Db } from '../../db/client';
 import { emailTokens } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
 import { randomBytes, sha256Hex, toBase64Url } from '../../lib/bytes';
-import { RECOVERY_MESSAGES } from '../../schemas/values';
+import { RECOVERY_MESSAGES } from '../../schemas/account-texts';
 import { RESET_LINK_MINUTES, VERIFY_LINK_HOURS } from '../mail/templates';
 
 export type LinkPurpose = 'password_reset' | 'verify_email';

@@ -20,7 +20,7 @@ import { ApiError, unauthorized } from '../../lib/errors';
 import { fromBase64Url, toBase64Url } from '../../lib/bytes';
 import { type addPasskeyBodySchema, MAX_PASSKEYS, type PasskeyDto } from '../../schemas/account';
 import type { passkeyLoginBodySchema } from '../../schemas/auth';
-import { PASSKEY_MESSAGES } from '../../schemas/values';
+import { PASSKEY_MESSAGES } from '../../schemas/account-texts';
 import { enforceRateLimits, RATE_LIMITS } from '../rate-limit';
 import { type AuthDeps, type DeviceContext, findUserById, type IssuedSession, startSession } from './accounts';
 import { describeUserAgent } from './devices';
