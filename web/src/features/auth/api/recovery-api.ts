@@ -21,7 +21,9 @@ export const resetTokenQuery = (token: string) =>
   queryOptions({
     queryKey: ['reset-token', token],
     queryFn: () => unwrap(api.api.auth['reset-password'].$get({ query: { token } })),
-    staleTime: Number.POSITIVE_INFINITY,
+    // Asked afresh each time the page opens: a link used a minute ago must say so.
+    staleTime: 0,
+    gcTime: 0,
     retry: false,
   });
 

@@ -8,7 +8,7 @@ import { PASSWORD_MIN_LENGTH } from '../../../../../worker/schemas/values';
 import { SessionExpiredError } from '../../../lib/auth-request';
 import { formatDateTime } from '../../../lib/format';
 import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
-import { useSession, type Session } from '../../../lib/session';
+import { sessionEndedByExpiry, useSession, type Session } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
 import { accountQuery, changeEmail, changePassword, logoutEverywhere, resendVerification } from '../api/account-api';
 import { PASSWORD_MISMATCH } from '../api/auth-api';
@@ -24,9 +24,9 @@ const list = (items: string[], names: Record<string, string> = {}) =>
 export function AccountPage() {
   const session = useSession();
   usePageMeta({ title: `Tài khoản | ${SITE_SUFFIX}`, robots: 'noindex, nofollow' });
-  // Signed out while here (logout in the header, "sign out everywhere"): back to the home page. An
-  // expired session goes to /dang-nhap on its own (lib/auth-request.ts).
-  if (!session) return <Navigate to="/" replace />;
+  // Signed out while here (logout in the header, "sign out everywhere"): back to the home page; a session the
+  // API ended (this device signed out from another, a password reset) goes to /dang-nhap (lib/auth-request.ts).
+  if (!session) return <Navigate to={sessionEndedByExpiry() ? '/dang-nhap' : '/'} replace />;
   return <Account session={session} />;
 }
 

@@ -79,22 +79,24 @@ export function LoginPage({ redirectTo }: { redirectTo?: string }) {
         setFormError(serverErrors(err, []).form ?? LOGIN_ERROR);
       }
     } finally {
-      setPasskeyBusy(false);
+      if (!autofill) setPasskeyBusy(false);
     }
   };
 
-  // The browser's autofill offers this site's passkeys on the email field (conditional mediation).
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the page opens
-  useEffect(() => {
-    let live = true;
-    setPasskeys(browserSupportsWebAuthn());
+  // The browser's autofill offers this site's passkeys on the email field (conditional mediation), asked for
+  // once the person reaches for that field: started with the page, an authenticator that answers by itself
+  // would sign in before anyone chose to, and the passkey button would be gone before it could be tapped.
+  const autofill = useRef<'idle' | 'started'>('idle');
+  const startAutofill = () => {
+    if (autofill.current !== 'idle') return;
+    autofill.current = 'started';
     void browserSupportsWebAuthnAutofill().then((ok) => {
-      if (ok && live) void passkeySignIn(true);
+      if (ok) void passkeySignIn(true);
     });
-    return () => {
-      live = false;
-      cancelPasskeyCeremony();
-    };
+  };
+  useEffect(() => {
+    setPasskeys(browserSupportsWebAuthn());
+    return () => cancelPasskeyCeremony();
   }, []);
 
   return (
@@ -123,6 +125,7 @@ export function LoginPage({ redirectTo }: { redirectTo?: string }) {
                 autoComplete="username webauthn"
                 inputMode="email"
                 required
+                onFocus={startAutofill}
               />
             )}
           </form.Field>
