@@ -267,7 +267,7 @@ function ChangeEmailForm({ hasPassword, userId }: { hasPassword: boolean; userId
               <TextField
                 field={field}
                 id="email-password"
-                label="Mật khẩu hiện tại (để xác nhận)"
+                label="Xác nhận bằng mật khẩu đang dùng"
                 type="password"
                 autoComplete="current-password"
                 required
