@@ -28,7 +28,7 @@ const evasions = (phrase: string): string[] => [
 
 describe('the starter list', () => {
   it('is what the migration inserts', () => {
-    const sql = readFileSync(resolve(import.meta.dirname, '../../drizzle/20261126192519_comment_starter_words.sql'), 'utf8');
+    const sql = readFileSync(resolve(import.meta.dirname, '../../drizzle/20261126195721_comment_starter_words.sql'), 'utf8');
     const rows = [...sql.matchAll(/\('((?:[^']|'')*)', '(hold|mask)'\)/g)].map((m) => ({
       phrase: m[1]!.replace(/''/g, "'"),
       action: m[2],

@@ -23,6 +23,9 @@ export default defineConfig({
         bindings: {
           DATABASE_URL: inject('hranaUrl'),
           DATABASE_AUTH_TOKEN: inject('hranaToken'),
+          // Mail over SMTP from workerd (worker-mailer on cloudflare:sockets) to a server of the test's own.
+          SMTP_URL: inject('smtpUrl'),
+          MAIL_API: inject('mailApi'),
           // Secrets of the production config (APP_ENV = "production" comes from wrangler.toml).
           JWT_SECRET: 'workers-test-jwt-secret-0123456789abcdefghij',
           PARTY_SECRET: 'workers-test-party-secret',

@@ -16,6 +16,7 @@ import { Route as AdminRouteImport } from './routes/admin'
 import { Route as BaoMatRouteImport } from './routes/bao-mat'
 import { Route as DangKyRouteImport } from './routes/dang-ky'
 import { Route as DangNhapRouteImport } from './routes/dang-nhap'
+import { Route as DatLaiMatKhauRouteImport } from './routes/dat-lai-mat-khau'
 import { Route as DieuKhoanRouteImport } from './routes/dieu-khoan'
 import { Route as GioiThieuRouteImport } from './routes/gioi-thieu'
 import { Route as LichSuRouteImport } from './routes/lich-su'
@@ -24,9 +25,11 @@ import { Route as PhimBoRouteImport } from './routes/phim-bo'
 import { Route as PhimLeRouteImport } from './routes/phim-le'
 import { Route as PhimSapChieuRouteImport } from './routes/phim-sap-chieu'
 import { Route as PhimShowsRouteImport } from './routes/phim-shows'
+import { Route as QuenMatKhauRouteImport } from './routes/quen-mat-khau'
 import { Route as QuyDinhRouteImport } from './routes/quy-dinh'
 import { Route as TaiVeRouteImport } from './routes/tai-ve'
 import { Route as TuPhimRouteImport } from './routes/tu-phim'
+import { Route as XacMinhEmailRouteImport } from './routes/xac-minh-email'
 import { Route as AdminIndexRouteImport } from './routes/admin/index'
 import { Route as AdminAnalyticsRouteImport } from './routes/admin/analytics'
 import { Route as AdminAuditRouteImport } from './routes/admin/audit'
@@ -86,6 +89,11 @@ const DangNhapRoute = DangNhapRouteImport.update({
   path: '/dang-nhap',
   getParentRoute: () => rootRouteImport,
 } as any)
+const DatLaiMatKhauRoute = DatLaiMatKhauRouteImport.update({
+  id: '/dat-lai-mat-khau',
+  path: '/dat-lai-mat-khau',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const DieuKhoanRoute = DieuKhoanRouteImport.update({
   id: '/dieu-khoan',
   path: '/dieu-khoan',
@@ -126,6 +134,11 @@ const PhimShowsRoute = PhimShowsRouteImport.update({
   path: '/phim-shows',
   getParentRoute: () => rootRouteImport,
 } as any)
+const QuenMatKhauRoute = QuenMatKhauRouteImport.update({
+  id: '/quen-mat-khau',
+  path: '/quen-mat-khau',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const QuyDinhRoute = QuyDinhRouteImport.update({
   id: '/quy-dinh',
   path: '/quy-dinh',
@@ -139,6 +152,11 @@ const TaiVeRoute = TaiVeRouteImport.update({
 const TuPhimRoute = TuPhimRouteImport.update({
   id: '/tu-phim',
   path: '/tu-phim',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const XacMinhEmailRoute = XacMinhEmailRouteImport.update({
+  id: '/xac-minh-email',
+  path: '/xac-minh-email',
   getParentRoute: () => rootRouteImport,
 } as any)
 const AdminIndexRoute = AdminIndexRouteImport.update({
@@ -268,6 +286,7 @@ export interface FileRoutesByFullPath {
   '/bao-mat': typeof BaoMatRoute
   '/dang-ky': typeof DangKyRoute
   '/dang-nhap': typeof DangNhapRoute
+  '/dat-lai-mat-khau': typeof DatLaiMatKhauRoute
   '/dieu-khoan': typeof DieuKhoanRoute
   '/gioi-thieu': typeof GioiThieuRoute
   '/lich-su': typeof LichSuRoute
@@ -276,9 +295,11 @@ export interface FileRoutesByFullPath {
   '/phim-le': typeof PhimLeRoute
   '/phim-sap-chieu': typeof PhimSapChieuRoute
   '/phim-shows': typeof PhimShowsRoute
+  '/quen-mat-khau': typeof QuenMatKhauRoute
   '/quy-dinh': typeof QuyDinhRoute
   '/tai-ve': typeof TaiVeRoute
   '/tu-phim': typeof TuPhimRoute
+  '/xac-minh-email': typeof XacMinhEmailRoute
   '/admin/analytics': typeof AdminAnalyticsRoute
   '/admin/audit': typeof AdminAuditRoute
   '/admin/auto_crawlphim': typeof AdminAuto_crawlphimRoute
@@ -310,6 +331,7 @@ export interface FileRoutesByTo {
   '/bao-mat': typeof BaoMatRoute
   '/dang-ky': typeof DangKyRoute
   '/dang-nhap': typeof DangNhapRoute
+  '/dat-lai-mat-khau': typeof DatLaiMatKhauRoute
   '/dieu-khoan': typeof DieuKhoanRoute
   '/gioi-thieu': typeof GioiThieuRoute
   '/lich-su': typeof LichSuRoute
@@ -318,9 +340,11 @@ export interface FileRoutesByTo {
   '/phim-le': typeof PhimLeRoute
   '/phim-sap-chieu': typeof PhimSapChieuRoute
   '/phim-shows': typeof PhimShowsRoute
+  '/quen-mat-khau': typeof QuenMatKhauRoute
   '/quy-dinh': typeof QuyDinhRoute
   '/tai-ve': typeof TaiVeRoute
   '/tu-phim': typeof TuPhimRoute
+  '/xac-minh-email': typeof XacMinhEmailRoute
   '/admin/analytics': typeof AdminAnalyticsRoute
   '/admin/audit': typeof AdminAuditRoute
   '/admin/auto_crawlphim': typeof AdminAuto_crawlphimRoute
@@ -354,6 +378,7 @@ export interface FileRoutesById {
   '/bao-mat': typeof BaoMatRoute
   '/dang-ky': typeof DangKyRoute
   '/dang-nhap': typeof DangNhapRoute
+  '/dat-lai-mat-khau': typeof DatLaiMatKhauRoute
   '/dieu-khoan': typeof DieuKhoanRoute
   '/gioi-thieu': typeof GioiThieuRoute
   '/lich-su': typeof LichSuRoute
@@ -362,9 +387,11 @@ export interface FileRoutesById {
   '/phim-le': typeof PhimLeRoute
   '/phim-sap-chieu': typeof PhimSapChieuRoute
   '/phim-shows': typeof PhimShowsRoute
+  '/quen-mat-khau': typeof QuenMatKhauRoute
   '/quy-dinh': typeof QuyDinhRoute
   '/tai-ve': typeof TaiVeRoute
   '/tu-phim': typeof TuPhimRoute
+  '/xac-minh-email': typeof XacMinhEmailRoute
   '/admin/analytics': typeof AdminAnalyticsRoute
   '/admin/audit': typeof AdminAuditRoute
   '/admin/auto_crawlphim': typeof AdminAuto_crawlphimRoute
@@ -399,6 +426,7 @@ export interface FileRouteTypes {
     | '/bao-mat'
     | '/dang-ky'
     | '/dang-nhap'
+    | '/dat-lai-mat-khau'
     | '/dieu-khoan'
     | '/gioi-thieu'
     | '/lich-su'
@@ -407,9 +435,11 @@ export interface FileRouteTypes {
     | '/phim-le'
     | '/phim-sap-chieu'
     | '/phim-shows'
+    | '/quen-mat-khau'
     | '/quy-dinh'
     | '/tai-ve'
     | '/tu-phim'
+    | '/xac-minh-email'
     | '/admin/analytics'
     | '/admin/audit'
     | '/admin/auto_crawlphim'
@@ -441,6 +471,7 @@ export interface FileRouteTypes {
     | '/bao-mat'
     | '/dang-ky'
     | '/dang-nhap'
+    | '/dat-lai-mat-khau'
     | '/dieu-khoan'
     | '/gioi-thieu'
     | '/lich-su'
@@ -449,9 +480,11 @@ export interface FileRouteTypes {
     | '/phim-le'
     | '/phim-sap-chieu'
     | '/phim-shows'
+    | '/quen-mat-khau'
     | '/quy-dinh'
     | '/tai-ve'
     | '/tu-phim'
+    | '/xac-minh-email'
     | '/admin/analytics'
     | '/admin/audit'
     | '/admin/auto_crawlphim'
@@ -484,6 +517,7 @@ export interface FileRouteTypes {
     | '/bao-mat'
     | '/dang-ky'
     | '/dang-nhap'
+    | '/dat-lai-mat-khau'
     | '/dieu-khoan'
     | '/gioi-thieu'
     | '/lich-su'
@@ -492,9 +526,11 @@ export interface FileRouteTypes {
     | '/phim-le'
     | '/phim-sap-chieu'
     | '/phim-shows'
+    | '/quen-mat-khau'
     | '/quy-dinh'
     | '/tai-ve'
     | '/tu-phim'
+    | '/xac-minh-email'
     | '/admin/analytics'
     | '/admin/audit'
     | '/admin/auto_crawlphim'
@@ -528,6 +564,7 @@ export interface RootRouteChildren {
   BaoMatRoute: typeof BaoMatRoute
   DangKyRoute: typeof DangKyRoute
   DangNhapRoute: typeof DangNhapRoute
+  DatLaiMatKhauRoute: typeof DatLaiMatKhauRoute
   DieuKhoanRoute: typeof DieuKhoanRoute
   GioiThieuRoute: typeof GioiThieuRoute
   LichSuRoute: typeof LichSuRoute
@@ -536,9 +573,11 @@ export interface RootRouteChildren {
   PhimLeRoute: typeof PhimLeRoute
   PhimSapChieuRoute: typeof PhimSapChieuRoute
   PhimShowsRoute: typeof PhimShowsRoute
+  QuenMatKhauRoute: typeof QuenMatKhauRoute
   QuyDinhRoute: typeof QuyDinhRoute
   TaiVeRoute: typeof TaiVeRoute
   TuPhimRoute: typeof TuPhimRoute
+  XacMinhEmailRoute: typeof XacMinhEmailRoute
   TheLoaiSlugRoute: typeof TheLoaiSlugRoute
   TimKiemQRoute: typeof TimKiemQRoute
   XemChungPartyIdRoute: typeof XemChungPartyIdRoute
@@ -600,6 +639,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DangNhapRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/dat-lai-mat-khau': {
+      id: '/dat-lai-mat-khau'
+      path: '/dat-lai-mat-khau'
+      fullPath: '/dat-lai-mat-khau'
+      preLoaderRoute: typeof DatLaiMatKhauRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/dieu-khoan': {
       id: '/dieu-khoan'
       path: '/dieu-khoan'
@@ -656,6 +702,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PhimShowsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/quen-mat-khau': {
+      id: '/quen-mat-khau'
+      path: '/quen-mat-khau'
+      fullPath: '/quen-mat-khau'
+      preLoaderRoute: typeof QuenMatKhauRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/quy-dinh': {
       id: '/quy-dinh'
       path: '/quy-dinh'
@@ -675,6 +728,13 @@ declare module '@tanstack/react-router' {
       path: '/tu-phim'
       fullPath: '/tu-phim'
       preLoaderRoute: typeof TuPhimRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/xac-minh-email': {
+      id: '/xac-minh-email'
+      path: '/xac-minh-email'
+      fullPath: '/xac-minh-email'
+      preLoaderRoute: typeof XacMinhEmailRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/admin/': {
@@ -887,6 +947,7 @@ const rootRouteChildren: RootRouteChildren = {
   BaoMatRoute: BaoMatRoute,
   DangKyRoute: DangKyRoute,
   DangNhapRoute: DangNhapRoute,
+  DatLaiMatKhauRoute: DatLaiMatKhauRoute,
   DieuKhoanRoute: DieuKhoanRoute,
   GioiThieuRoute: GioiThieuRoute,
   LichSuRoute: LichSuRoute,
@@ -895,9 +956,11 @@ const rootRouteChildren: RootRouteChildren = {
   PhimLeRoute: PhimLeRoute,
   PhimSapChieuRoute: PhimSapChieuRoute,
   PhimShowsRoute: PhimShowsRoute,
+  QuenMatKhauRoute: QuenMatKhauRoute,
   QuyDinhRoute: QuyDinhRoute,
   TaiVeRoute: TaiVeRoute,
   TuPhimRoute: TuPhimRoute,
+  XacMinhEmailRoute: XacMinhEmailRoute,
   TheLoaiSlugRoute: TheLoaiSlugRoute,
   TimKiemQRoute: TimKiemQRoute,
   XemChungPartyIdRoute: XemChungPartyIdRoute,

@@ -161,6 +161,8 @@ export const users = sqliteTable('users', {
   permissions: text('permissions').notNull().default(''),
   /** Bumped by "sign out everywhere" and password change: access tokens of older epochs are refused. */
   sessionEpoch: integer('session_epoch').notNull().default(0),
+  /** When the current address was proved by opening the mailed link (or by Google); null: "Chưa xác minh". */
+  emailVerifiedAt: integer('email_verified_at'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
   /** Comment moderation (docs/decisions/0230-comment-moderation.md): muted since, until (null while muted = for good), why. */
@@ -186,9 +188,101 @@ export const refreshTokens = sqliteTable(
     expiresAt: integer('expires_at').notNull(),
     usedAt: integer('used_at'),
     revokedAt: integer('revoked_at'),
+    /** The device's User-Agent at sign-in or at its latest renewal (the account's device list). */
+    userAgent: text('user_agent').notNull().default(''),
+    /** When the family's sign-in happened: carried over to every successor. */
+    signedInAt: integer('signed_in_at').notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [index('refresh_tokens_family').on(t.familyId), index('refresh_tokens_user').on(t.userId)],
+);
+
+/**
+ * Single-use links mailed to a member (docs/decisions/0980): a password reset (30 minutes) or an address
+ * verification (24 hours). Only the SHA-256 of the 256-bit token is kept; a newer link of the same purpose,
+ * a password change or an address change voids the older ones (used_at set).
+ */
+export const emailTokens = sqliteTable(
+  'email_tokens',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['password_reset', 'verify_email'] }).notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    /** The address the link was sent to: a verification proves this one, a reset works only while it is the account's. */
+    email: text('email').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    usedAt: integer('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('email_tokens_user').on(t.userId, t.purpose)],
+);
+
+/**
+ * Mail to send (services/mail/outbox.ts): written in the same batch as the event (reset asked, order paid),
+ * sent right after the request and retried by the scheduler with backoff until sent or failed. `payload`
+ * holds what the template needs (a link's token sealed with AES-GCM) and is cleared once the mail is sent.
+ */
+export const mailOutbox = sqliteTable(
+  'mail_outbox',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    kind: text('kind').notNull(),
+    toAddress: text('to_address').notNull(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    payload: text('payload'),
+    /** At most one mail per key ever (a receipt per order, a reminder per subscription period). */
+    dedupeKey: text('dedupe_key').unique(),
+    status: text('status', { enum: ['pending', 'sending', 'sent', 'failed'] })
+      .notNull()
+      .default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: integer('next_attempt_at').notNull().default(0),
+    /** While 'sending': when a sender that stopped half-way is considered gone. */
+    leaseUntil: integer('lease_until'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    sentAt: integer('sent_at'),
+  },
+  (t) => [index('mail_outbox_due').on(t.status, t.nextAttemptAt), index('mail_outbox_created').on(t.createdAt)],
+);
+
+/** A member's passkeys (WebAuthn credentials; services/auth/passkeys.ts). */
+export const passkeys = sqliteTable(
+  'passkeys',
+  {
+    /** The credential id, base64url, as the authenticator gave it. */
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** COSE public key, base64url. */
+    publicKey: text('public_key').notNull(),
+    counter: integer('counter').notNull().default(0),
+    /** JSON array of AuthenticatorTransport. */
+    transports: text('transports').notNull().default('[]'),
+    deviceType: text('device_type').notNull().default('singleDevice'),
+    backedUp: integer('backed_up', { mode: 'boolean' }).notNull().default(false),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: integer('last_used_at'),
+  },
+  (t) => [index('passkeys_user').on(t.userId)],
+);
+
+/** WebAuthn challenges: single use (deleted when answered) and short-lived. */
+export const webauthnChallenges = sqliteTable(
+  'webauthn_challenges',
+  {
+    challenge: text('challenge').primaryKey(),
+    purpose: text('purpose', { enum: ['register', 'login'] }).notNull(),
+    /** The member adding a passkey; null for a sign-in. */
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('webauthn_challenges_expires').on(t.expiresAt)],
 );
 
 export const comments = sqliteTable(

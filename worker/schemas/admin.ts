@@ -552,8 +552,16 @@ export interface AdminStats {
   topFilmsWeek: TopFilm[];
   openErrorReports: number;
   lastCrawlRuns: CrawlRunDto[];
+  /** The mail outbox (issue 34): waiting to leave, failed for good, and the latest failures. */
+  mail: MailHealth;
   /** The comment moderation queue (issue 33): its size and when its oldest item entered it (the 24-hour clock). */
   moderationQueue: ModerationQueueSummary;
+}
+/** The mail outbox as the dashboard shows it (docs/decisions/0980). */
+export interface MailHealth {
+  pending: number;
+  failed: number;
+  recentFailures: { id: number; kind: string; kindLabel: string; to: string; attempts: number; lastError: string; createdAt: number }[];
 }
 export interface ModerationQueueSummary {
   open: number;

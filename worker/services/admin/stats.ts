@@ -14,6 +14,7 @@ import {
   type UploaderStats,
 } from '../../schemas/admin';
 import { lastCrawlRuns } from './crawls';
+import { mailHealth } from '../mail/outbox';
 import { moderationSummary } from '../comments/moderation';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -69,22 +70,24 @@ async function revenueByMonth(db: Db, now: number, months = 12): Promise<MonthRe
 }
 
 export async function adminStats(db: Db, now: number): Promise<AdminStats> {
-  const [[filmCount], [episodeCount], [userCount], vip, revenue, perDay, top, [openReports], runs, moderationQueue] = await Promise.all([
-    db.select({ n: count() }).from(films),
-    db.select({ n: count() }).from(episodes),
-    db.select({ n: count() }).from(users),
-    db
-      .select({ plan: subscriptions.plan, n: countDistinct(subscriptions.userId) })
-      .from(subscriptions)
-      .where(gt(subscriptions.expiresAt, now))
-      .groupBy(subscriptions.plan),
-    revenueByMonth(db, now),
-    viewsPerDay(db, now),
-    topFilms(db, now - 7 * DAY),
-    db.select({ n: count() }).from(errorReports).where(isNull(errorReports.resolvedAt)),
-    lastCrawlRuns(db, 5),
-    moderationSummary(db, { id: 0, roles: ['admin'] }),
-  ]);
+  const [[filmCount], [episodeCount], [userCount], vip, revenue, perDay, top, [openReports], runs, mail, moderationQueue] =
+    await Promise.all([
+      db.select({ n: count() }).from(films),
+      db.select({ n: count() }).from(episodes),
+      db.select({ n: count() }).from(users),
+      db
+        .select({ plan: subscriptions.plan, n: countDistinct(subscriptions.userId) })
+        .from(subscriptions)
+        .where(gt(subscriptions.expiresAt, now))
+        .groupBy(subscriptions.plan),
+      revenueByMonth(db, now),
+      viewsPerDay(db, now),
+      topFilms(db, now - 7 * DAY),
+      db.select({ n: count() }).from(errorReports).where(isNull(errorReports.resolvedAt)),
+      lastCrawlRuns(db, 5),
+      mailHealth(db),
+      moderationSummary(db, { id: 0, roles: ['admin'] }),
+    ]);
   return {
     scope: 'site',
     films: filmCount?.n ?? 0,
@@ -97,6 +100,7 @@ export async function adminStats(db: Db, now: number): Promise<AdminStats> {
     topFilmsWeek: top,
     openErrorReports: openReports?.n ?? 0,
     lastCrawlRuns: runs,
+    mail,
     moderationQueue,
   };
 }

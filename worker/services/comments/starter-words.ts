@@ -1,5 +1,5 @@
 // The word list a new site starts with (issue 33): common Vietnamese slurs and insults (masked) and betting-site
-// words and brands (held for review). A new database gets it from drizzle/20261126192519_comment_starter_words.sql
+// words and brands (held for review). A new database gets it from drizzle/20261126195721_comment_starter_words.sql
 // (kept equal to this list by a test); admins add and remove entries at /admin/binh-luan afterwards. Chosen so that
 // ordinary comments do not trip it: a syllable that folds to an everyday word without its marks ("cặc"/"các",
 // "buồi"/"buổi", "đĩ"/"đi", "mọi"/"mới") is listed only inside a phrase. The filter already forgives missing marks,

@@ -2,8 +2,8 @@ import { RefreshButton } from './admin-controls';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { lazy, type ReactNode, Suspense, useMemo } from 'react';
-import type { DayCount, MonthRevenue, TopFilm, UploaderStats } from '../../../../../worker/schemas/admin';
-import { formatNumber } from '../../../lib/format';
+import type { AdminStats, DayCount, MonthRevenue, TopFilm, UploaderStats } from '../../../../../worker/schemas/admin';
+import { formatDateTime, formatNumber } from '../../../lib/format';
 import { usePageMeta } from '../../../lib/page-meta';
 import { useSession } from '../../../lib/session';
 import { messageOf } from '../api/admin-request';
@@ -168,6 +168,8 @@ export function DashboardPage() {
     ['Thành viên VIP 2', formatNumber(s.vipMembers.VIP2)],
     ['Doanh thu tháng này', formatVnd(s.revenueThisMonth)],
     ['Báo lỗi chưa xử lý', formatNumber(s.openErrorReports)],
+    // The mail outbox (issue 34): mail that failed for good after its retries.
+    ['Thư gửi lỗi', formatNumber(s.mail.failed)],
   ];
   const isAdmin = canUse(session, 'adminOnly');
   return (
@@ -202,7 +204,45 @@ export function DashboardPage() {
           )}
         </div>
       </div>
+      <MailFailures mail={s.mail} />
     </section>
+  );
+}
+
+/** Mail that could not leave after every retry (the outbox, issue 34), and how much is still waiting. */
+function MailFailures({ mail }: { mail: AdminStats['mail'] }) {
+  return (
+    <div className="admin-card" data-testid="mail-health">
+      <h2>Thư gửi lỗi</h2>
+      <p className="muted">
+        {mail.failed === 0 ? 'Không có thư nào gửi lỗi.' : `${formatNumber(mail.failed)} thư không gửi được sau khi đã thử lại.`}{' '}
+        {mail.pending > 0 && `${formatNumber(mail.pending)} thư đang chờ gửi.`}
+      </p>
+      {mail.recentFailures.length > 0 && (
+        <table className="data-table">
+          <thead>
+            <tr>
+              <th scope="col">Loại thư</th>
+              <th scope="col">Người nhận</th>
+              <th scope="col">Số lần thử</th>
+              <th scope="col">Lỗi cuối</th>
+              <th scope="col">Lúc tạo</th>
+            </tr>
+          </thead>
+          <tbody>
+            {mail.recentFailures.map((f) => (
+              <tr key={f.id}>
+                <td>{f.kindLabel}</td>
+                <td>{f.to}</td>
+                <td>{f.attempts}</td>
+                <td>{f.lastError}</td>
+                <td>{formatDateTime(f.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
   );
 }
 

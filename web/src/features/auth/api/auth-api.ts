@@ -19,7 +19,11 @@ type Credentials = { email: string; password: string } | { googleToken: string }
  * the API keeps the refresh token in its HttpOnly cookie instead, and this browser remembers that it has one.
  */
 export async function signIn(credentials: Credentials, remember = false): Promise<SignedIn> {
-  const session = await unwrap(api.api['dang-nhap'].$post({ json: { ...credentials, remember } }));
+  return keepSession(await unwrap(api.api['dang-nhap'].$post({ json: { ...credentials, remember } })), remember);
+}
+
+/** Keeps a sign-in's answer (password, Google or passkey) as this tab's session. */
+export function keepSession(session: SignedIn, remember: boolean): SignedIn {
   setRemembered(remember);
   storeSession(session);
   return session;
