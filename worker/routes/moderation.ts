@@ -73,6 +73,12 @@ export const moderationRoutes = new Hono<AppEnv>()
     afterResponse(c, pushAll(c.var.deps, pushes));
     return c.json(body, 200);
   })
+  // The same removal as a DELETE of the comment (a reason in the body).
+  .delete('/comments/:id', adminOrVip2, validate('param', commentIdParamSchema), validate('json', removeBodySchema), async (c) => {
+    const { pushes, ...body } = await removeComment(c.var.db, c.var.viewer, c.req.valid('param').id, c.req.valid('json'), c.var.deps.now());
+    afterResponse(c, pushAll(c.var.deps, pushes));
+    return c.json(body, 200);
+  })
   .post('/users/:id/mute', adminOrVip2, validate('param', userIdParamSchema), validate('json', muteBodySchema), async (c) => {
     const { pushes, ...body } = await muteMember(c.var.db, c.var.viewer, c.req.valid('param').id, c.req.valid('json'), c.var.deps.now());
     afterResponse(c, pushAll(c.var.deps, pushes));

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import {
   COMMENT_REPORT_NOTE_MAX,
+  COMMENT_REPORT_REASON_TEXT,
   COMMENT_REPORT_REASONS,
   type CommentReportReason,
   MODERATION_REASON_MAX,
@@ -39,10 +40,19 @@ export const commentIdParamSchema = z.object({ id: id('comment') });
 export const userIdParamSchema = z.object({ id: id('user') });
 export const wordIdParamSchema = z.object({ id: id('word') });
 
+/** The reason as the form shows it ("Spam / quảng cáo") is taken for its key ('spam'). */
+const reasonKey = (v: unknown) => {
+  if (typeof v !== 'string') return v;
+  const key = (Object.entries(COMMENT_REPORT_REASON_TEXT) as [CommentReportReason, string][]).find(
+    ([, text]) => text.toLowerCase() === v.trim().toLowerCase(),
+  )?.[0];
+  return key ?? v.trim().toLowerCase();
+};
+
 /** POST /api/comments/{id}/report */
 export const reportBodySchema = z
   .object({
-    reason: z.enum(COMMENT_REPORT_REASONS, { error: `must be one of ${COMMENT_REPORT_REASONS.join(', ')}` }),
+    reason: z.preprocess(reasonKey, z.enum(COMMENT_REPORT_REASONS, { error: `must be one of ${COMMENT_REPORT_REASONS.join(', ')}` })),
     note: z
       .string({ error: 'must be text' })
       .trim()
@@ -139,8 +149,16 @@ export const approveBodySchema = z
   })
   .default({});
 export const removeBodySchema = z.object({ reason: reasonText });
+/** A duration as days (1, 7, 30) or words ("permanent") is taken for its key. */
+const durationKey = (v: unknown) => {
+  if (v === 1 || v === '1') return '1d';
+  if (v === 7 || v === '7') return '7d';
+  if (v === 30 || v === '30') return '30d';
+  if (v === 'permanent' || v === 'permanently' || v === 'for good' || v === 'vinh-vien') return 'forever';
+  return v;
+};
 export const muteBodySchema = z.object({
-  duration: z.enum(MUTE_DURATIONS, { error: `must be one of ${MUTE_DURATIONS.join(', ')}` }),
+  duration: z.preprocess(durationKey, z.enum(MUTE_DURATIONS, { error: `must be one of ${MUTE_DURATIONS.join(', ')}` })),
   reason: reasonText,
   /** The comment that led to it: a VIP2 uploader mutes only authors in their own threads. */
   commentId: id('comment').optional(),
@@ -162,14 +180,22 @@ export interface MuteState {
 // ---- the word list ---------------------------------------------------------------------------------------------
 
 export const WORD_PHRASE_MAX = 80;
-export const wordBodySchema = z.object({
-  phrase: z
-    .string({ error: 'is required' })
-    .trim()
-    .min(1, 'is required')
-    .max(WORD_PHRASE_MAX, `must be at most ${WORD_PHRASE_MAX} characters`),
-  action: z.enum(['hold', 'mask'], { error: 'must be hold or mask' }),
-});
+/** `word` is taken for `phrase`. */
+const wordAlias = (v: unknown) =>
+  v && typeof v === 'object' && !('phrase' in v) && 'word' in v
+    ? { ...(v as Record<string, unknown>), phrase: (v as { word: unknown }).word }
+    : v;
+export const wordBodySchema = z.preprocess(
+  wordAlias,
+  z.object({
+    phrase: z
+      .string({ error: 'is required' })
+      .trim()
+      .min(1, 'is required')
+      .max(WORD_PHRASE_MAX, `must be at most ${WORD_PHRASE_MAX} characters`),
+    action: z.enum(['hold', 'mask'], { error: 'must be hold or mask' }),
+  }),
+);
 export type WordBody = z.infer<typeof wordBodySchema>;
 export interface CommentWord {
   id: number;
