@@ -451,10 +451,14 @@ describe('the words people use', () => {
     const author = await member({ ageDays: 30, vip: true });
     const c = await posted(author, 'Một bình luận để báo cáo');
     expect((await report(await member(), c.id, { reason: 'Spam / quảng cáo' })).status).toBe(201);
-    expect((await t.request(`/api/admin/users/${author.id}/mute`, { json: { duration: 7, reason: 'Thử' }, headers: admin })).status).toBe(200);
+    expect((await t.request(`/api/admin/users/${author.id}/mute`, { json: { duration: 7, reason: 'Thử' }, headers: admin })).status).toBe(
+      200,
+    );
     const [entry] = (await audit('user.mute')).data;
     expect(entry?.after).toMatchObject({ duration: '7d' });
-    expect((await t.request('/api/admin/comment-words', { json: { word: 'cờ bạc điện tử', action: 'hold' }, headers: admin })).status).toBe(201);
+    expect((await t.request('/api/admin/comment-words', { json: { word: 'cờ bạc điện tử', action: 'hold' }, headers: admin })).status).toBe(
+      201,
+    );
     const removed = await t.request(`/api/admin/comments/${c.id}`, { method: 'DELETE', json: { reason: 'Vi phạm' }, headers: admin });
     expect(removed.status).toBe(200);
     expect((await detail(author)).find((x) => x.id === c.id)).toMatchObject({ state: 'removed', removal_reason: 'Vi phạm' });
