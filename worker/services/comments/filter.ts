@@ -134,7 +134,7 @@ function clusters(text: string, start: number, end: number): { ch: string; at: n
 interface Term {
   entry: WordEntry;
   pattern: string;
-  /** Short entries (≤ 4 letters once normalised) match a whole word only: "lon" is not in "long". */
+  /** Short entries (≤ 4 letters once normalised) also end a word: "lon" is not in "long" (every entry starts one). */
   wholeWord: boolean;
   /** Per normalised letter of the entry: the entry's own letters (with marks) that produced it. */
   letters: string[][];
@@ -246,11 +246,11 @@ export class CommentFilter {
     }
     // Where the written entry starts: its first letter's run, not the word before that ended with the same letter.
     const start = byLetter[0]?.from ?? match.startIndex;
-    if (term.wholeWord) {
-      const first = term.pattern.charCodeAt(0);
-      const lastLetter = term.pattern.charCodeAt(term.pattern.length - 1);
-      if (letterAt(text, start - 1, -1, first) || letterAt(text, match.endIndex + 1, 1, lastLetter)) return -1;
-    }
+    // Every entry starts a word: with the spaces skipped, "anh à, cái kết" reads "anhacaiket", which holds
+    // "nhacai" from the middle of "anh". Short entries also end one: "lon" is not in "long".
+    const first = term.pattern.charCodeAt(0);
+    if (letterAt(text, start - 1, -1, first)) return -1;
+    if (term.wholeWord && letterAt(text, match.endIndex + 1, 1, term.pattern.charCodeAt(term.pattern.length - 1))) return -1;
     const runs = new Map<number, { text: string[]; entry: string[] }>();
     byLetter.forEach((letter, i) => {
       const r = runs.get(letter.run) ?? { text: [], entry: [] };
