@@ -15,6 +15,7 @@ import { seedDemoAccounts } from '../worker/services/auth/demo-accounts';
 import { demoMediaDir, prepareDemoMedia } from '../demo/media';
 import { startDemoSource } from '../demo/server';
 import { startPaymentStandins, type PaymentStandins } from '../demo/payment-gateways';
+import { type MailCatcher, startMailCatcher } from '../demo/mail-catcher';
 import { partyKitDevArgs, writePartyKitConfig } from '../party/dev-server';
 
 // No network beyond the npm registry: keep wrangler/miniflare/partykit from phoning home.
@@ -123,6 +124,18 @@ async function main(): Promise<void> {
     console.log(`• Kho phim có ${filmCount} phim: bỏ qua thu thập ban đầu`);
   }
 
+  // Outside production, mail goes to a local catcher whose inbox is on the stand-in port (/mail), unless
+  // SMTP_URL names a server: one given in the environment always wins (docs/decisions/0980).
+  let catcher: MailCatcher | undefined;
+  if (config.APP_ENV !== 'production' && !config.SMTP_URL && !config.RESEND_API_KEY) {
+    catcher = await startMailCatcher({
+      port: process.env.MAIL_CATCHER_PORT ? Number(process.env.MAIL_CATCHER_PORT) : 0,
+      log: (line) => console.log(`  [hộp thư mô phỏng] ${line}`),
+    });
+    config.SMTP_URL = catcher.smtpUrl;
+  }
+  const mailElsewhere = config.SMTP_URL ? new URL(config.SMTP_URL).host : 'Resend';
+
   // Outside production, VNPay, MoMo and bank (SePay) stand-ins on loopback with the demo secrets (docs/decisions/0400, 0403).
   let standins: PaymentStandins | undefined;
   if (
@@ -143,6 +156,7 @@ async function main(): Promise<void> {
         ? { sepay: { apiKey: config.SEPAY_API_KEY, accountNumber: config.BANK_ACCOUNT_NUMBER, bankName: config.BANK_NAME ?? 'Ngân hàng' } }
         : {}),
       log: (line) => console.log(`  [cổng thanh toán mô phỏng] ${line}`),
+      mail: catcher ?? { elsewhere: mailElsewhere },
     });
   }
 
@@ -154,6 +168,9 @@ async function main(): Promise<void> {
   console.log(`  Nguồn phim mẫu: ${demo.url} (kiểu OPhim), ${demo.kkphimUrl} (kiểu KKPhim)`);
   if (standins) console.log(`  Cổng thanh toán mô phỏng (VNPay, MoMo): ${standins.url}`);
   if (standins && config.SEPAY_API_KEY) console.log(`  Ngân hàng mô phỏng (chuyển khoản, báo như SePay): ${standins.url}/bank`);
+  if (standins && catcher) console.log(`  Hộp thư mô phỏng (thư PhimViet gửi): ${standins.url}/mail`);
+  else if (config.SMTP_URL || config.RESEND_API_KEY) console.log(`  Thư gửi qua ${mailElsewhere}`);
+  else console.log('  Chưa cấu hình gửi thư (SMTP_URL): trang quên mật khẩu hướng dẫn gọi hotline');
   if (demoAccounts.length > 0) {
     console.log('  Tài khoản mẫu (chỉ dùng cục bộ):');
     for (const account of demoAccounts) console.log(`    ${account.label.padEnd(6)} ${account.email} / ${account.password}`);
@@ -165,7 +182,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     for (const child of children) child.kill('SIGTERM');
-    await Promise.allSettled([server.close(), demo.close(), standins?.close()]);
+    await Promise.allSettled([server.close(), demo.close(), standins?.close(), catcher?.close()]);
     database.client.close();
     process.exit(0);
   };

@@ -21,6 +21,7 @@ import { adminSourceRoutes } from './routes/admin/sources';
 import { authRoutes } from './routes/auth';
 import { catalogueRoutes, categoryRoutes } from './routes/catalogue';
 import { commentRoutes } from './routes/comments';
+import { commentActionRoutes, hiddenAuthorRoutes, moderationRoutes } from './routes/moderation';
 import { healthRoutes } from './routes/health';
 import { meRoutes } from './routes/me';
 import { partyRoutes } from './routes/parties';
@@ -78,7 +79,9 @@ export function createApp(deps: AppDeps) {
     .route('/health', healthRoutes)
     .route('/', authRoutes)
     .route('/account', accountRoutes)
+    .route('/me/hidden-authors', hiddenAuthorRoutes)
     .route('/me', meRoutes)
+    .route('/comments', commentActionRoutes)
     .route('/push', pushRoutes)
     .route('/parties', partyRoutes)
     .route('/category', categoryRoutes)
@@ -87,6 +90,7 @@ export function createApp(deps: AppDeps) {
     .route('/admin', adminAddFilmRoutes)
     .route('/admin', backOfficeRoutes)
     .route('/admin', adminSourceRoutes)
+    .route('/admin', moderationRoutes)
     .route('/admin', adminSitePageRoutes)
     .route('/pages', sitePageRoutes)
     // Before the catalogue: its /product/:slug/:episode would otherwise catch /product/delete_product.

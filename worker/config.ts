@@ -128,6 +128,25 @@ export const configSchema = z.object({
   VAPID_SUBJECT: z.string().optional(),
   /** Extra push service origins subscriptions may point at (development and tests; the known services are built in). */
   PUSH_ENDPOINT_ORIGINS: csv.default([]),
+  /**
+   * Outgoing mail over SMTP (docs/decisions/0980): `smtp://user:pass@host:port` (STARTTLS when the server
+   * offers it) or `smtps://…` (TLS from the start, port 465). `npm start` points it at its local mail
+   * catcher unless it is set. Unset in production (and no RESEND_API_KEY): no mail, and the password reset
+   * page sends members to the hotline.
+   */
+  SMTP_URL: z
+    .string()
+    .url()
+    .refine((v) => /^smtps?:\/\/[^/?#]+/i.test(v), 'must be smtp://user:pass@host:port or smtps://…')
+    .optional(),
+  /** The mails' From: an address, or `Tên <address>`; defaults to PhimViet <no-reply@{PUBLIC_URL's host}>. */
+  MAIL_FROM: z
+    .string()
+    .refine((v) => !/[\r\n]/.test(v), 'must be one line')
+    .optional(),
+  /** Resend's API key: mail goes through its HTTP API instead of SMTP when set. */
+  RESEND_API_KEY: z.string().min(8).optional(),
+  RESEND_API_URL: z.string().url().default('https://api.resend.com/emails'),
 });
 
 /** Stand-in gateway secrets (demo/payment-gateways.ts uses the same); production refuses them. */

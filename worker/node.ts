@@ -21,6 +21,7 @@ import { securityHeaders } from './lib/security-headers';
 import { localSecrets } from './local-secrets';
 import { isPagePath, type LoadEntry, renderShell, type SsrEntry } from './ssr/render';
 import { runScheduledJobs } from './scheduled';
+import { nodeMailTransport } from './services/mail/node-smtp';
 import { catalogueVersion } from './services/catalogue/version';
 import { isSeoPath } from './services/seo/sitemap';
 
@@ -139,7 +140,14 @@ export function createNodeRoot(deps: AppDeps, demoMediaDir?: string, webDist = W
 }
 
 export async function startNodeServer(options: NodeServerOptions): Promise<RunningServer> {
-  const deps: AppDeps = { db: options.database.db, config: options.config, now: Date.now, fetch: globalThis.fetch };
+  const deps: AppDeps = {
+    db: options.database.db,
+    config: options.config,
+    now: Date.now,
+    fetch: globalThis.fetch,
+    // nodemailer to SMTP_URL (or Resend's API); none: mails wait in the outbox (services/mail).
+    mail: nodeMailTransport(options.config, globalThis.fetch),
+  };
   const root = createNodeRoot(deps, options.demoMediaDir);
   // Built by hand rather than with serve(): serve() passes no errorHandler, and the HTTP layer's own 400s
   // (worker/lib/host-errors.ts) should carry the JSON error shape too.

@@ -9,7 +9,7 @@ import type { FilmDetailResponse } from '../../worker/schemas/catalogue';
 import { runCrawl } from '../../worker/services/crawler/index';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { bearer, signedInUser } from '../helpers/auth';
-import { ophimFilm, type Standin, type StandinFilm, startOphimStandin } from '../helpers/ophim-standin';
+import { ophimFilm, type Standin, startOphimStandin } from '../helpers/ophim-standin';
 import {
   haveSourceSamples,
   kkphimDetail,

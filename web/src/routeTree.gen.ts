@@ -16,6 +16,7 @@ import { Route as AdminRouteImport } from './routes/admin'
 import { Route as BaoMatRouteImport } from './routes/bao-mat'
 import { Route as DangKyRouteImport } from './routes/dang-ky'
 import { Route as DangNhapRouteImport } from './routes/dang-nhap'
+import { Route as DatLaiMatKhauRouteImport } from './routes/dat-lai-mat-khau'
 import { Route as DieuKhoanRouteImport } from './routes/dieu-khoan'
 import { Route as GioiThieuRouteImport } from './routes/gioi-thieu'
 import { Route as LichSuRouteImport } from './routes/lich-su'
@@ -24,13 +25,16 @@ import { Route as PhimBoRouteImport } from './routes/phim-bo'
 import { Route as PhimLeRouteImport } from './routes/phim-le'
 import { Route as PhimSapChieuRouteImport } from './routes/phim-sap-chieu'
 import { Route as PhimShowsRouteImport } from './routes/phim-shows'
+import { Route as QuenMatKhauRouteImport } from './routes/quen-mat-khau'
 import { Route as QuyDinhRouteImport } from './routes/quy-dinh'
 import { Route as TaiVeRouteImport } from './routes/tai-ve'
 import { Route as TuPhimRouteImport } from './routes/tu-phim'
+import { Route as XacMinhEmailRouteImport } from './routes/xac-minh-email'
 import { Route as AdminIndexRouteImport } from './routes/admin/index'
 import { Route as AdminAnalyticsRouteImport } from './routes/admin/analytics'
 import { Route as AdminAuditRouteImport } from './routes/admin/audit'
 import { Route as AdminAuto_crawlphimRouteImport } from './routes/admin/auto_crawlphim'
+import { Route as AdminBinhLuanRouteImport } from './routes/admin/binh-luan'
 import { Route as AdminDashboardRouteImport } from './routes/admin/dashboard'
 import { Route as AdminErrorReportsRouteImport } from './routes/admin/error-reports'
 import { Route as AdminGopPhimRouteImport } from './routes/admin/gop-phim'
@@ -87,6 +91,11 @@ const DangNhapRoute = DangNhapRouteImport.update({
   path: '/dang-nhap',
   getParentRoute: () => rootRouteImport,
 } as any)
+const DatLaiMatKhauRoute = DatLaiMatKhauRouteImport.update({
+  id: '/dat-lai-mat-khau',
+  path: '/dat-lai-mat-khau',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const DieuKhoanRoute = DieuKhoanRouteImport.update({
   id: '/dieu-khoan',
   path: '/dieu-khoan',
@@ -127,6 +136,11 @@ const PhimShowsRoute = PhimShowsRouteImport.update({
   path: '/phim-shows',
   getParentRoute: () => rootRouteImport,
 } as any)
+const QuenMatKhauRoute = QuenMatKhauRouteImport.update({
+  id: '/quen-mat-khau',
+  path: '/quen-mat-khau',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const QuyDinhRoute = QuyDinhRouteImport.update({
   id: '/quy-dinh',
   path: '/quy-dinh',
@@ -140,6 +154,11 @@ const TaiVeRoute = TaiVeRouteImport.update({
 const TuPhimRoute = TuPhimRouteImport.update({
   id: '/tu-phim',
   path: '/tu-phim',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const XacMinhEmailRoute = XacMinhEmailRouteImport.update({
+  id: '/xac-minh-email',
+  path: '/xac-minh-email',
   getParentRoute: () => rootRouteImport,
 } as any)
 const AdminIndexRoute = AdminIndexRouteImport.update({
@@ -160,6 +179,11 @@ const AdminAuditRoute = AdminAuditRouteImport.update({
 const AdminAuto_crawlphimRoute = AdminAuto_crawlphimRouteImport.update({
   id: '/auto_crawlphim',
   path: '/auto_crawlphim',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminBinhLuanRoute = AdminBinhLuanRouteImport.update({
+  id: '/binh-luan',
+  path: '/binh-luan',
   getParentRoute: () => AdminRoute,
 } as any)
 const AdminDashboardRoute = AdminDashboardRouteImport.update({
@@ -274,6 +298,7 @@ export interface FileRoutesByFullPath {
   '/bao-mat': typeof BaoMatRoute
   '/dang-ky': typeof DangKyRoute
   '/dang-nhap': typeof DangNhapRoute
+  '/dat-lai-mat-khau': typeof DatLaiMatKhauRoute
   '/dieu-khoan': typeof DieuKhoanRoute
   '/gioi-thieu': typeof GioiThieuRoute
   '/lich-su': typeof LichSuRoute
@@ -282,12 +307,15 @@ export interface FileRoutesByFullPath {
   '/phim-le': typeof PhimLeRoute
   '/phim-sap-chieu': typeof PhimSapChieuRoute
   '/phim-shows': typeof PhimShowsRoute
+  '/quen-mat-khau': typeof QuenMatKhauRoute
   '/quy-dinh': typeof QuyDinhRoute
   '/tai-ve': typeof TaiVeRoute
   '/tu-phim': typeof TuPhimRoute
+  '/xac-minh-email': typeof XacMinhEmailRoute
   '/admin/analytics': typeof AdminAnalyticsRoute
   '/admin/audit': typeof AdminAuditRoute
   '/admin/auto_crawlphim': typeof AdminAuto_crawlphimRoute
+  '/admin/binh-luan': typeof AdminBinhLuanRoute
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/error-reports': typeof AdminErrorReportsRoute
   '/admin/gop-phim': typeof AdminGopPhimRoute
@@ -317,6 +345,7 @@ export interface FileRoutesByTo {
   '/bao-mat': typeof BaoMatRoute
   '/dang-ky': typeof DangKyRoute
   '/dang-nhap': typeof DangNhapRoute
+  '/dat-lai-mat-khau': typeof DatLaiMatKhauRoute
   '/dieu-khoan': typeof DieuKhoanRoute
   '/gioi-thieu': typeof GioiThieuRoute
   '/lich-su': typeof LichSuRoute
@@ -325,12 +354,15 @@ export interface FileRoutesByTo {
   '/phim-le': typeof PhimLeRoute
   '/phim-sap-chieu': typeof PhimSapChieuRoute
   '/phim-shows': typeof PhimShowsRoute
+  '/quen-mat-khau': typeof QuenMatKhauRoute
   '/quy-dinh': typeof QuyDinhRoute
   '/tai-ve': typeof TaiVeRoute
   '/tu-phim': typeof TuPhimRoute
+  '/xac-minh-email': typeof XacMinhEmailRoute
   '/admin/analytics': typeof AdminAnalyticsRoute
   '/admin/audit': typeof AdminAuditRoute
   '/admin/auto_crawlphim': typeof AdminAuto_crawlphimRoute
+  '/admin/binh-luan': typeof AdminBinhLuanRoute
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/error-reports': typeof AdminErrorReportsRoute
   '/admin/gop-phim': typeof AdminGopPhimRoute
@@ -362,6 +394,7 @@ export interface FileRoutesById {
   '/bao-mat': typeof BaoMatRoute
   '/dang-ky': typeof DangKyRoute
   '/dang-nhap': typeof DangNhapRoute
+  '/dat-lai-mat-khau': typeof DatLaiMatKhauRoute
   '/dieu-khoan': typeof DieuKhoanRoute
   '/gioi-thieu': typeof GioiThieuRoute
   '/lich-su': typeof LichSuRoute
@@ -370,12 +403,15 @@ export interface FileRoutesById {
   '/phim-le': typeof PhimLeRoute
   '/phim-sap-chieu': typeof PhimSapChieuRoute
   '/phim-shows': typeof PhimShowsRoute
+  '/quen-mat-khau': typeof QuenMatKhauRoute
   '/quy-dinh': typeof QuyDinhRoute
   '/tai-ve': typeof TaiVeRoute
   '/tu-phim': typeof TuPhimRoute
+  '/xac-minh-email': typeof XacMinhEmailRoute
   '/admin/analytics': typeof AdminAnalyticsRoute
   '/admin/audit': typeof AdminAuditRoute
   '/admin/auto_crawlphim': typeof AdminAuto_crawlphimRoute
+  '/admin/binh-luan': typeof AdminBinhLuanRoute
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/error-reports': typeof AdminErrorReportsRoute
   '/admin/gop-phim': typeof AdminGopPhimRoute
@@ -408,6 +444,7 @@ export interface FileRouteTypes {
     | '/bao-mat'
     | '/dang-ky'
     | '/dang-nhap'
+    | '/dat-lai-mat-khau'
     | '/dieu-khoan'
     | '/gioi-thieu'
     | '/lich-su'
@@ -416,12 +453,15 @@ export interface FileRouteTypes {
     | '/phim-le'
     | '/phim-sap-chieu'
     | '/phim-shows'
+    | '/quen-mat-khau'
     | '/quy-dinh'
     | '/tai-ve'
     | '/tu-phim'
+    | '/xac-minh-email'
     | '/admin/analytics'
     | '/admin/audit'
     | '/admin/auto_crawlphim'
+    | '/admin/binh-luan'
     | '/admin/dashboard'
     | '/admin/error-reports'
     | '/admin/gop-phim'
@@ -451,6 +491,7 @@ export interface FileRouteTypes {
     | '/bao-mat'
     | '/dang-ky'
     | '/dang-nhap'
+    | '/dat-lai-mat-khau'
     | '/dieu-khoan'
     | '/gioi-thieu'
     | '/lich-su'
@@ -459,12 +500,15 @@ export interface FileRouteTypes {
     | '/phim-le'
     | '/phim-sap-chieu'
     | '/phim-shows'
+    | '/quen-mat-khau'
     | '/quy-dinh'
     | '/tai-ve'
     | '/tu-phim'
+    | '/xac-minh-email'
     | '/admin/analytics'
     | '/admin/audit'
     | '/admin/auto_crawlphim'
+    | '/admin/binh-luan'
     | '/admin/dashboard'
     | '/admin/error-reports'
     | '/admin/gop-phim'
@@ -495,6 +539,7 @@ export interface FileRouteTypes {
     | '/bao-mat'
     | '/dang-ky'
     | '/dang-nhap'
+    | '/dat-lai-mat-khau'
     | '/dieu-khoan'
     | '/gioi-thieu'
     | '/lich-su'
@@ -503,12 +548,15 @@ export interface FileRouteTypes {
     | '/phim-le'
     | '/phim-sap-chieu'
     | '/phim-shows'
+    | '/quen-mat-khau'
     | '/quy-dinh'
     | '/tai-ve'
     | '/tu-phim'
+    | '/xac-minh-email'
     | '/admin/analytics'
     | '/admin/audit'
     | '/admin/auto_crawlphim'
+    | '/admin/binh-luan'
     | '/admin/dashboard'
     | '/admin/error-reports'
     | '/admin/gop-phim'
@@ -540,6 +588,7 @@ export interface RootRouteChildren {
   BaoMatRoute: typeof BaoMatRoute
   DangKyRoute: typeof DangKyRoute
   DangNhapRoute: typeof DangNhapRoute
+  DatLaiMatKhauRoute: typeof DatLaiMatKhauRoute
   DieuKhoanRoute: typeof DieuKhoanRoute
   GioiThieuRoute: typeof GioiThieuRoute
   LichSuRoute: typeof LichSuRoute
@@ -548,9 +597,11 @@ export interface RootRouteChildren {
   PhimLeRoute: typeof PhimLeRoute
   PhimSapChieuRoute: typeof PhimSapChieuRoute
   PhimShowsRoute: typeof PhimShowsRoute
+  QuenMatKhauRoute: typeof QuenMatKhauRoute
   QuyDinhRoute: typeof QuyDinhRoute
   TaiVeRoute: typeof TaiVeRoute
   TuPhimRoute: typeof TuPhimRoute
+  XacMinhEmailRoute: typeof XacMinhEmailRoute
   TheLoaiSlugRoute: typeof TheLoaiSlugRoute
   TimKiemQRoute: typeof TimKiemQRoute
   XemChungPartyIdRoute: typeof XemChungPartyIdRoute
@@ -612,6 +663,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DangNhapRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/dat-lai-mat-khau': {
+      id: '/dat-lai-mat-khau'
+      path: '/dat-lai-mat-khau'
+      fullPath: '/dat-lai-mat-khau'
+      preLoaderRoute: typeof DatLaiMatKhauRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/dieu-khoan': {
       id: '/dieu-khoan'
       path: '/dieu-khoan'
@@ -668,6 +726,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PhimShowsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/quen-mat-khau': {
+      id: '/quen-mat-khau'
+      path: '/quen-mat-khau'
+      fullPath: '/quen-mat-khau'
+      preLoaderRoute: typeof QuenMatKhauRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/quy-dinh': {
       id: '/quy-dinh'
       path: '/quy-dinh'
@@ -687,6 +752,13 @@ declare module '@tanstack/react-router' {
       path: '/tu-phim'
       fullPath: '/tu-phim'
       preLoaderRoute: typeof TuPhimRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/xac-minh-email': {
+      id: '/xac-minh-email'
+      path: '/xac-minh-email'
+      fullPath: '/xac-minh-email'
+      preLoaderRoute: typeof XacMinhEmailRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/admin/': {
@@ -715,6 +787,13 @@ declare module '@tanstack/react-router' {
       path: '/auto_crawlphim'
       fullPath: '/admin/auto_crawlphim'
       preLoaderRoute: typeof AdminAuto_crawlphimRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/admin/binh-luan': {
+      id: '/admin/binh-luan'
+      path: '/binh-luan'
+      fullPath: '/admin/binh-luan'
+      preLoaderRoute: typeof AdminBinhLuanRouteImport
       parentRoute: typeof AdminRoute
     }
     '/admin/dashboard': {
@@ -864,6 +943,7 @@ interface AdminRouteChildren {
   AdminAnalyticsRoute: typeof AdminAnalyticsRoute
   AdminAuditRoute: typeof AdminAuditRoute
   AdminAuto_crawlphimRoute: typeof AdminAuto_crawlphimRoute
+  AdminBinhLuanRoute: typeof AdminBinhLuanRoute
   AdminDashboardRoute: typeof AdminDashboardRoute
   AdminErrorReportsRoute: typeof AdminErrorReportsRoute
   AdminGopPhimRoute: typeof AdminGopPhimRoute
@@ -883,6 +963,7 @@ const AdminRouteChildren: AdminRouteChildren = {
   AdminAnalyticsRoute: AdminAnalyticsRoute,
   AdminAuditRoute: AdminAuditRoute,
   AdminAuto_crawlphimRoute: AdminAuto_crawlphimRoute,
+  AdminBinhLuanRoute: AdminBinhLuanRoute,
   AdminDashboardRoute: AdminDashboardRoute,
   AdminErrorReportsRoute: AdminErrorReportsRoute,
   AdminGopPhimRoute: AdminGopPhimRoute,
@@ -908,6 +989,7 @@ const rootRouteChildren: RootRouteChildren = {
   BaoMatRoute: BaoMatRoute,
   DangKyRoute: DangKyRoute,
   DangNhapRoute: DangNhapRoute,
+  DatLaiMatKhauRoute: DatLaiMatKhauRoute,
   DieuKhoanRoute: DieuKhoanRoute,
   GioiThieuRoute: GioiThieuRoute,
   LichSuRoute: LichSuRoute,
@@ -916,9 +998,11 @@ const rootRouteChildren: RootRouteChildren = {
   PhimLeRoute: PhimLeRoute,
   PhimSapChieuRoute: PhimSapChieuRoute,
   PhimShowsRoute: PhimShowsRoute,
+  QuenMatKhauRoute: QuenMatKhauRoute,
   QuyDinhRoute: QuyDinhRoute,
   TaiVeRoute: TaiVeRoute,
   TuPhimRoute: TuPhimRoute,
+  XacMinhEmailRoute: XacMinhEmailRoute,
   TheLoaiSlugRoute: TheLoaiSlugRoute,
   TimKiemQRoute: TimKiemQRoute,
   XemChungPartyIdRoute: XemChungPartyIdRoute,

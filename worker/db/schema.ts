@@ -183,8 +183,17 @@ export const users = sqliteTable('users', {
   permissions: text('permissions').notNull().default(''),
   /** Bumped by "sign out everywhere" and password change: access tokens of older epochs are refused. */
   sessionEpoch: integer('session_epoch').notNull().default(0),
+  /** When the current address was proved by opening the mailed link (or by Google); null: "Chưa xác minh". */
+  emailVerifiedAt: integer('email_verified_at'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
+  /** Comment moderation (docs/decisions/0230-comment-moderation.md): muted since, until (null while muted = for good), why. */
+  mutedAt: integer('muted_at'),
+  mutedUntil: integer('muted_until'),
+  muteReason: text('mute_reason'),
+  /** Banned: cannot sign in, every session ended; why (the sign-in page says it). Lifted only by an undo. */
+  bannedAt: integer('banned_at'),
+  banReason: text('ban_reason'),
 });
 
 export const refreshTokens = sqliteTable(
@@ -201,9 +210,101 @@ export const refreshTokens = sqliteTable(
     expiresAt: integer('expires_at').notNull(),
     usedAt: integer('used_at'),
     revokedAt: integer('revoked_at'),
+    /** The device's User-Agent at sign-in or at its latest renewal (the account's device list). */
+    userAgent: text('user_agent').notNull().default(''),
+    /** When the family's sign-in happened: carried over to every successor. */
+    signedInAt: integer('signed_in_at').notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [index('refresh_tokens_family').on(t.familyId), index('refresh_tokens_user').on(t.userId)],
+);
+
+/**
+ * Single-use links mailed to a member (docs/decisions/0980): a password reset (30 minutes) or an address
+ * verification (24 hours). Only the SHA-256 of the 256-bit token is kept; a newer link of the same purpose,
+ * a password change or an address change voids the older ones (used_at set).
+ */
+export const emailTokens = sqliteTable(
+  'email_tokens',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['password_reset', 'verify_email'] }).notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    /** The address the link was sent to: a verification proves this one, a reset works only while it is the account's. */
+    email: text('email').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    usedAt: integer('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('email_tokens_user').on(t.userId, t.purpose)],
+);
+
+/**
+ * Mail to send (services/mail/outbox.ts): written in the same batch as the event (reset asked, order paid),
+ * sent right after the request and retried by the scheduler with backoff until sent or failed. `payload`
+ * holds what the template needs (a link's token sealed with AES-GCM) and is cleared once the mail is sent.
+ */
+export const mailOutbox = sqliteTable(
+  'mail_outbox',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    kind: text('kind').notNull(),
+    toAddress: text('to_address').notNull(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    payload: text('payload'),
+    /** At most one mail per key ever (a receipt per order, a reminder per subscription period). */
+    dedupeKey: text('dedupe_key').unique(),
+    status: text('status', { enum: ['pending', 'sending', 'sent', 'failed'] })
+      .notNull()
+      .default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: integer('next_attempt_at').notNull().default(0),
+    /** While 'sending': when a sender that stopped half-way is considered gone. */
+    leaseUntil: integer('lease_until'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    sentAt: integer('sent_at'),
+  },
+  (t) => [index('mail_outbox_due').on(t.status, t.nextAttemptAt), index('mail_outbox_created').on(t.createdAt)],
+);
+
+/** A member's passkeys (WebAuthn credentials; services/auth/passkeys.ts). */
+export const passkeys = sqliteTable(
+  'passkeys',
+  {
+    /** The credential id, base64url, as the authenticator gave it. */
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** COSE public key, base64url. */
+    publicKey: text('public_key').notNull(),
+    counter: integer('counter').notNull().default(0),
+    /** JSON array of AuthenticatorTransport. */
+    transports: text('transports').notNull().default('[]'),
+    deviceType: text('device_type').notNull().default('singleDevice'),
+    backedUp: integer('backed_up', { mode: 'boolean' }).notNull().default(false),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: integer('last_used_at'),
+  },
+  (t) => [index('passkeys_user').on(t.userId)],
+);
+
+/** WebAuthn challenges: single use (deleted when answered) and short-lived. */
+export const webauthnChallenges = sqliteTable(
+  'webauthn_challenges',
+  {
+    challenge: text('challenge').primaryKey(),
+    purpose: text('purpose', { enum: ['register', 'login'] }).notNull(),
+    /** The member adding a passkey; null for a sign-in. */
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('webauthn_challenges_expires').on(t.expiresAt)],
 );
 
 export const comments = sqliteTable(
@@ -217,11 +318,89 @@ export const comments = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     parentId: integer('parent_id'),
+    /** What readers see: the text as written, with masked words starred (comment filter). */
     body: text('body').notNull(),
     createdAt: createdAt(),
+    /**
+     * visible: everyone sees it; held: the filter kept it back (its author alone sees it, "Đang chờ duyệt");
+     * hidden: enough reports hid it until a moderator decides; removed: a moderator took it down
+     * (docs/decisions/0230-comment-moderation.md).
+     */
+    status: text('status', { enum: ['visible', 'held', 'hidden', 'removed'] })
+      .notNull()
+      .default('visible'),
+    /** Why the filter held it: link, phone, word or duplicate. */
+    holdReason: text('hold_reason'),
+    /** Marked "Có tiết lộ nội dung" by its author (or by a moderator approving a spoiler report). */
+    spoiler: integer('spoiler', { mode: 'boolean' }).notNull().default(false),
+    /** The episode it was written under (watch page); null on the film page. */
+    episode: integer('episode'),
+    /** The text as written, kept only when the filter masked words in body. */
+    rawBody: text('raw_body'),
+    /** The folded text's key (comment filter): the same text posted again and again is held. */
+    fingerprint: text('fingerprint'),
+    /** Distinct open reports (comment_reports without resolved_at). */
+    openReports: integer('open_reports').notNull().default(0),
+    /** When it entered the moderation queue (held, or first open report); null when not in it. */
+    queuedAt: integer('queued_at'),
+    removedAt: integer('removed_at'),
+    removedBy: integer('removed_by').references(() => users.id, { onDelete: 'set null' }),
+    /** Shown to the author. */
+    removalReason: text('removal_reason'),
   },
-  (t) => [index('comments_film_created').on(t.filmId, t.createdAt), index('comments_parent').on(t.parentId)],
+  (t) => [
+    index('comments_film_created').on(t.filmId, t.createdAt),
+    index('comments_parent').on(t.parentId),
+    index('comments_queued').on(t.queuedAt),
+    index('comments_user_created').on(t.userId, t.createdAt),
+    index('comments_fingerprint').on(t.fingerprint, t.createdAt),
+  ],
 );
+
+/** A member's report of a comment: one per member per comment; resolved when a moderator decides. */
+export const commentReports = sqliteTable(
+  'comment_reports',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    commentId: integer('comment_id')
+      .notNull()
+      .references(() => comments.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** spam | offensive | spoiler | harassment | other (worker/schemas/moderation.ts). */
+    reason: text('reason').notNull(),
+    /** The reporter's words ("Khác"). */
+    note: text('note').notNull().default(''),
+    createdAt: integer('created_at').notNull(),
+    resolvedAt: integer('resolved_at'),
+  },
+  (t) => [uniqueIndex('comment_reports_comment_user').on(t.commentId, t.userId), index('comment_reports_user').on(t.userId, t.createdAt)],
+);
+
+/** "Ẩn bình luận của người này": a member never sees what another member writes, on any device. */
+export const commentHiddenAuthors = sqliteTable(
+  'comment_hidden_authors',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    hiddenUserId: integer('hidden_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.hiddenUserId] })],
+);
+
+/** The comment filter's word list, kept by admins: each phrase holds the comment or masks the word. */
+export const commentWords = sqliteTable('comment_words', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  phrase: text('phrase').notNull(),
+  action: text('action', { enum: ['hold', 'mask'] }).notNull(),
+  createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+});
 
 export const ratings = sqliteTable(
   'ratings',

@@ -563,6 +563,21 @@ export interface AdminStats {
   topFilmsWeek: TopFilm[];
   openErrorReports: number;
   lastCrawlRuns: CrawlRunDto[];
+  /** The mail outbox (issue 34): waiting to leave, failed for good, and the latest failures. */
+  mail: MailHealth;
+  /** The comment moderation queue (issue 33): its size and when its oldest item entered it (the 24-hour clock). */
+  moderationQueue: ModerationQueueSummary;
+}
+/** The mail outbox as the dashboard shows it (docs/decisions/0980). */
+export interface MailHealth {
+  pending: number;
+  failed: number;
+  recentFailures: { id: number; kind: string; kindLabel: string; to: string; attempts: number; lastError: string; createdAt: number }[];
+}
+export interface ModerationQueueSummary {
+  open: number;
+  /** Unix ms; null when the queue is empty. */
+  oldestAt: number | null;
 }
 /** GET /api/admin/stats for a VIP2 uploader (not admin): their own uploads only, no revenue or users. */
 export interface UploaderStats {
@@ -575,6 +590,8 @@ export interface UploaderStats {
   views: number;
   /** Their films, most recently changed first (at most 20). */
   recentFilms: { slug: string; title: string; episodes: number; views: number; updatedAt: number }[];
+  /** The moderation queue of their films' threads. */
+  moderationQueue: ModerationQueueSummary;
 }
 export type DashboardStats = AdminStats | UploaderStats;
 
@@ -601,6 +618,18 @@ export const settingsSchema = z.object({
     .regex(/^(?:\d{6})?$/, 'must be the 6-digit NAPAS BIN of the bank, or empty'),
   /** Base URL crawled by admin and scheduled crawls; its origin must be in CRAWL_SOURCES. */
   crawlSource: httpUrl,
+  /** Comment moderation (docs/decisions/0230): distinct reports that hide a comment until a moderator decides. */
+  commentReportThreshold: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1, 'must be 1 or more')
+    .max(100, 'must be at most 100'),
+  /** An account younger than this many days has its links and phone numbers held for review. */
+  commentNewAccountDays: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(0, 'must be 0 or more')
+    .max(3650, 'must be at most 3650'),
 });
 export type AdminSettings = z.infer<typeof settingsSchema>;
 /**

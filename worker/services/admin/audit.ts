@@ -60,7 +60,7 @@ export function auditInsertWhere(
         before: sql<string | null>`${json(entry.before)}`.as('before'),
         after: sql<string | null>`${json(entry.after)}`.as('after'),
         createdAt: sql<number>`${now}`.as('created_at'),
-        // INSERT … SELECT names every column of audit_log, in order (the undo's two since 0503).
+        // Every column in the table's order (drizzle checks it): a fresh entry is not undone.
         undoneAt: sql<null>`null`.as('undone_at'),
         undoOf: sql<null>`null`.as('undo_of'),
       })

@@ -5,6 +5,7 @@ import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import { fold } from '../../db/fold';
 import type { Db } from '../../db/client';
 import {
+  commentReports,
   comments,
   episodes,
   errorReports,
@@ -270,6 +271,9 @@ export async function deleteFilms(db: Db, actor: Actor, slugs: readonly string[]
     // With the deletes, in one transaction: the film stays deleted for every later crawl until an admin
     // restores it (docs/decisions/0700-deleted-films-stay-deleted.md).
     ...tombstoneInserts(db, actor, snapshots, now),
+    db
+      .delete(commentReports)
+      .where(inArray(commentReports.commentId, db.select({ id: comments.id }).from(comments).where(inArray(comments.filmId, ids)))),
     db.delete(comments).where(inArray(comments.filmId, ids)),
     db.delete(ratings).where(inArray(ratings.filmId, ids)),
     db.delete(viewEvents).where(inArray(viewEvents.filmId, ids)),

@@ -168,7 +168,8 @@ function freshQueries(db: Db, kind: KeyKind | 'hit') {
   // On a record cache hit the id is known: no slug lookup.
   const id = kind === 'slug' ? filmIdOf('slug') : filmIdOf('id');
   return [
-    filmCommentsQuery(db, id).prepare(),
+    // The viewer's own held comments too, less the members they hid (services/comments/comments.ts).
+    filmCommentsQuery(db, id, p.viewer as unknown as number).prepare(),
     ratingSummaryQuery(db, id).prepare(),
     // A placeholder where the builder takes the user id (drizzle binds either); user ids start at 1, so a
     // signed-out viewer (0) has no row.
@@ -278,7 +279,7 @@ export async function filmDetailBySlug(
   const { detail, access, recommended: recommendedFilms } = detailOf(record, viewer);
   return {
     datafilm: detail,
-    comments: toCommentDtos(commentRows),
+    comments: toCommentDtos(commentRows, viewer?.id ?? 0),
     rating_star: { rating: viewer ? (own[0]?.stars ?? null) : null },
     general_assessment: toRatingSummary(ratingRows),
     recommended: recommendedFilms,

@@ -37,7 +37,8 @@ export type AdminPath =
   | '/admin/error-reports'
   | '/admin/analytics'
   | '/admin/settings'
-  | '/admin/audit';
+  | '/admin/audit'
+  | '/admin/binh-luan';
 
 export interface AdminNavItem {
   to: AdminPath;
@@ -60,6 +61,8 @@ export const ADMIN_NAV: readonly AdminNavItem[] = [
   { to: '/admin/gop-phim', label: 'Gộp phim', area: 'adminOnly', sub: true },
   { to: '/admin/orders', label: 'Đơn hàng', area: 'adminOnly' },
   { to: '/admin/error-reports', label: 'Báo lỗi', area: 'adminOnly' },
+  // Comment moderation (issue 33): a VIP2 uploader sees the threads of their own films.
+  { to: '/admin/binh-luan', label: 'Bình luận', area: 'adminOrVip2' },
   { to: '/admin/analytics', label: 'Thống kê', area: 'adminOnly' },
   { to: '/admin/settings', label: 'Cài đặt', area: 'adminOnly' },
   { to: '/admin/audit', label: 'Nhật ký', area: 'adminOnly' },
