@@ -17,6 +17,10 @@ const FLAGS = [
   '--disable-component-update',
   '--disable-sync',
   '--autoplay-policy=no-user-gesture-required',
+  // Chromium 150 commits every navigation in a new RenderFrameHost ("RenderDocument"), and DevTools' offline
+  // emulation (context.setOffline) is not carried to it: a page opened while emulated offline reads
+  // navigator.onLine === true and gets no 'offline' event, which a real phone without network never does.
+  '--disable-features=RenderDocument',
 ];
 
 /** One Chromium per test file; each test opens its own context (fresh storage, service workers, cache). */
