@@ -202,7 +202,14 @@ async function sendPhase(
             headers: { 'x-party-secret': SECRET },
             body: JSON.stringify({
               type: 'comment',
-              comment: { id: 1_000_000 + i, parent_id: null, comment: `#${tag} x`, createdAt: Date.now(), users: { username: 'bench' } },
+              comment: {
+                id: 1_000_000 + i,
+                parent_id: null,
+                comment: `#${tag} x`,
+                createdAt: Date.now(),
+                users: { username: 'bench' },
+                user_id: 1,
+              },
             } satisfies RoomPush),
           });
     inflight.push(

@@ -49,6 +49,9 @@ export interface DemoFilm {
   country: DemoRef[];
   created: { time: string };
   modified: { time: string };
+  /** As OPhim's API gives them today (issue 32): what tells one film from another across sources. */
+  tmdb: { type: 'movie' | 'tv'; id: string; season: number | null; vote_average: number; vote_count: number };
+  imdb: { id: string | null };
   servers: DemoServer[];
   /** Poster colours. */
   palette: [string, string];
@@ -557,6 +560,11 @@ export function buildDemoCatalogue(currentYear = new Date().getFullYear(), size 
       country: [countryRef(seed.country)],
       created: { time: new Date(modified.getTime() - between(rand, 1, 90) * 86_400_000).toISOString() },
       modified: { time: modified.toISOString() },
+      // Made-up ids in the real shape (not rand(): the catalogue's other values stay what they were).
+      tmdb: seriesLike
+        ? { type: 'tv', id: String(700_000 + index), season: 1, vote_average: 7.5, vote_count: 10 + index }
+        : { type: 'movie', id: String(600_000 + index), season: null, vote_average: 7.5, vote_count: 10 + index },
+      imdb: { id: `tt${9_000_000 + index}` },
       servers,
       palette: pick(rand, PALETTES),
     };

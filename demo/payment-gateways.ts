@@ -20,6 +20,11 @@ export interface PaymentStandinOptions {
   /** The bank stand-in: the account it credits and the key SePay would send (no bank page without it). */
   sepay?: { apiKey: string; accountNumber: string; bankName: string; retryDelaysMs?: number[] };
   log?: (line: string) => void;
+  /**
+   * The inbox at /mail: the local mail catcher's (demo/mail-catcher.ts), or, when SMTP_URL sends mail
+   * elsewhere, a page that says where it goes.
+   */
+  mail?: { handle: (req: IncomingMessage, res: ServerResponse, url: URL) => boolean } | { elsewhere: string };
 }
 
 export interface PaymentStandins {
@@ -346,6 +351,21 @@ export async function startPaymentStandins(options: PaymentStandinOptions): Prom
     const url = new URL(req.url ?? '/', 'http://standin');
     const momoPay_ = url.pathname.match(/^\/momo\/pay\/([^/]+)$/);
     const route = async () => {
+      const mail = options.mail;
+      if (mail && 'handle' in mail && mail.handle(req, res, url)) return;
+      if (mail && 'elsewhere' in mail && url.pathname.startsWith('/mail')) {
+        return send(
+          res,
+          200,
+          'text/html; charset=utf-8',
+          page(
+            'Hộp thư mô phỏng',
+            'Hộp thư mô phỏng',
+            '#b91c1c',
+            `<p>SMTP_URL đã được đặt: thư được gửi tới ${escapeHtml(mail.elsewhere)}, không qua hộp thư này.</p>`,
+          ),
+        );
+      }
       if (req.method === 'GET' && url.pathname === '/vnpay/paymentv2/vpcpay.html') return vnpayPage(url, res);
       if (req.method === 'POST' && url.pathname === '/vnpay/pay') return vnpayPay(req, res);
       if (req.method === 'POST' && url.pathname === '/momo/v2/gateway/api/create') return momoCreate(req, res);

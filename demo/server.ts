@@ -1,9 +1,12 @@
 // The demo source: an OPhim-compatible HTTP API (legacy shape) over the generated catalogue, on
-// loopback. Posters and the HLS clip live under mediaBase, which the app's own host serves (same origin
-// as the PWA), so the crawler imports them as links and the site plays offline.
+// loopback, and under /kkphim a KKPhim-shaped family that shares part of it (demo/kkphim.ts), so a fresh
+// `npm start` has films with both sources' servers (issue 32). Posters and the HLS clip live under mediaBase,
+// which the app's own host serves (same origin as the PWA), so the crawler imports them as links and the site
+// plays offline.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildDemoCatalogue, type DemoFilm } from './catalogue';
+import { buildKkphimCatalogue, KKPHIM_PATH, type KkphimFilm } from './kkphim';
 
 export const DEMO_PAGE_SIZE = 24;
 /** Where the demo source listens by default; the default CRAWL_SOURCES allow it. */
@@ -22,6 +25,9 @@ export interface DemoSource {
   /** Base URL to crawl, e.g. 'http://127.0.0.1:8788'. */
   url: string;
   films: readonly DemoFilm[];
+  /** The KKPhim-shaped family's base URL ('http://127.0.0.1:8788/kkphim') and films. */
+  kkphimUrl: string;
+  kkphimFilms: readonly KkphimFilm[];
   close: () => Promise<void>;
 }
 
@@ -47,12 +53,16 @@ function listItem(film: DemoFilm) {
   };
 }
 
-function detail(film: DemoFilm, mediaBase: string) {
-  const { servers, palette: _palette, ...movie } = film;
+function detail(film: DemoFilm | KkphimFilm, mediaBase: string, kkphim = false) {
+  const { servers, palette: _palette, ...rest } = film;
+  const { sharedWith: _shared, ...movie } = rest as typeof rest & { sharedWith?: string };
   return {
     status: true,
     msg: '',
-    movie,
+    movie: kkphim
+      ? // KKPhim sends absolute image URLs (its CDN), no pathImage on its lists.
+        { ...movie, poster_url: `${mediaBase}/posters/${film.poster_url}`, thumb_url: `${mediaBase}/posters/${film.thumb_url}` }
+      : movie,
     episodes: servers.map((server) => ({
       server_name: server.server_name,
       server_data: server.items.map((item) => {
@@ -63,7 +73,8 @@ function detail(film: DemoFilm, mediaBase: string) {
           slug: item.slug,
           filename: `${film.slug}-${item.slug}`,
           link_embed: '',
-          link_m3u8: playable ? `${mediaBase}/hls/clip.m3u8` : '',
+          // The same clip, told apart by its link: a KKPhim server is another host's copy.
+          link_m3u8: playable ? `${mediaBase}/hls/clip.m3u8${kkphim ? '?nguon=kkphim' : ''}` : '',
         };
       }),
     })),
@@ -76,9 +87,25 @@ function send(res: ServerResponse, status: number, body: unknown) {
   res.end(json);
 }
 
-function listPage(films: readonly DemoFilm[], page: number, mediaBase: string) {
+function listPage(films: readonly DemoFilm[], page: number, mediaBase: string, kkphim = false) {
   const totalPages = Math.max(1, Math.ceil(films.length / DEMO_PAGE_SIZE));
   const items = films.slice((page - 1) * DEMO_PAGE_SIZE, page * DEMO_PAGE_SIZE).map(listItem);
+  if (kkphim)
+    // KKPhim's lists: absolute image URLs and the ids in every item, no pathImage.
+    return {
+      status: true,
+      items: items.map((item, i) => {
+        const film = films[(page - 1) * DEMO_PAGE_SIZE + i]!;
+        return {
+          ...item,
+          poster_url: `${mediaBase}/posters/${film.poster_url}`,
+          thumb_url: `${mediaBase}/posters/${film.thumb_url}`,
+          tmdb: film.tmdb,
+          imdb: film.imdb,
+        };
+      }),
+      pagination: { totalItems: films.length, totalItemsPerPage: DEMO_PAGE_SIZE, currentPage: page, totalPages },
+    };
   return {
     status: true,
     items,
@@ -87,29 +114,42 @@ function listPage(films: readonly DemoFilm[], page: number, mediaBase: string) {
   };
 }
 
-/** Answers one request of the OPhim legacy API over the given films. */
+/**
+ * Answers one request of the OPhim legacy API over the given films, or, under /kkphim, of the KKPhim-shaped family
+ * over `kkphim` (absent: that path is not found).
+ */
 export function handleDemoRequest(
   films: readonly DemoFilm[],
   mediaBase: string,
   method: string,
   rawUrl: string,
   bySlug: ReadonlyMap<string, DemoFilm> = new Map(films.map((f) => [f.slug, f])),
+  kkphim?: { films: readonly KkphimFilm[]; bySlug: ReadonlyMap<string, KkphimFilm> },
 ): { status: number; body: unknown } {
   if (method !== 'GET' && method !== 'HEAD') return { status: 405, body: { status: false, msg: 'Method not allowed' } };
   const url = new URL(rawUrl, 'http://demo.local');
   const page = Math.max(1, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1);
-  const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  let parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  const family = parts[0] === KKPHIM_PATH.slice(1) ? kkphim : undefined;
+  if (parts[0] === KKPHIM_PATH.slice(1)) {
+    if (!family) return { status: 404, body: { status: false, msg: 'Not found' } };
+    parts = parts.slice(1);
+  }
+  const pool: readonly DemoFilm[] = family?.films ?? films;
+  const index: ReadonlyMap<string, DemoFilm> = family?.bySlug ?? bySlug;
   const [section, slug] = parts;
   if (parts.length === 2 && section === 'phim') {
-    const film = slug === undefined ? undefined : bySlug.get(slug);
-    return film ? { status: 200, body: detail(film, mediaBase) } : { status: 404, body: { status: false, msg: 'Movie not found' } };
+    const film = slug === undefined ? undefined : index.get(slug);
+    return film
+      ? { status: 200, body: detail(film, mediaBase, !!family) }
+      : { status: 404, body: { status: false, msg: 'Movie not found' } };
   }
   if (parts.length === 2 && slug) {
     let filter: ((film: DemoFilm) => boolean) | undefined;
     if (section === 'danh-sach') filter = LISTS[slug];
     else if (section === 'the-loai') filter = (f) => f.category.some((c) => c.slug === slug);
     else if (section === 'quoc-gia') filter = (f) => f.country.some((c) => c.slug === slug);
-    if (filter) return { status: 200, body: listPage(films.filter(filter), page, mediaBase) };
+    if (filter) return { status: 200, body: listPage(pool.filter(filter), page, mediaBase, !!family) };
   }
   return { status: 404, body: { status: false, msg: 'Not found' } };
 }
@@ -119,8 +159,10 @@ export async function startDemoSource(options: DemoSourceOptions = {}): Promise<
   const mediaBase = (options.mediaBase ?? DEFAULT_MEDIA_BASE).replace(/\/+$/, '');
   const films = options.films ?? buildDemoCatalogue();
   const bySlug = new Map(films.map((f) => [f.slug, f]));
+  const kkphimFilms = buildKkphimCatalogue(films);
+  const kkphim = { films: kkphimFilms, bySlug: new Map(kkphimFilms.map((f) => [f.slug, f])) };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const { status, body } = handleDemoRequest(films, mediaBase, req.method ?? 'GET', req.url ?? '/', bySlug);
+    const { status, body } = handleDemoRequest(films, mediaBase, req.method ?? 'GET', req.url ?? '/', bySlug, kkphim);
     send(res, status, body);
   });
   await new Promise<void>((resolve, reject) => {
@@ -131,9 +173,12 @@ export async function startDemoSource(options: DemoSourceOptions = {}): Promise<
     });
   });
   const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url,
     films,
+    kkphimUrl: `${url}${KKPHIM_PATH}`,
+    kkphimFilms,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,6 +1,8 @@
 import type * as Party from 'partykit/server';
-import { clientMessageSchema, roomPushSchema, type RoomEvent } from './messages';
+import { verifyCommentToken } from './comment-token';
+import { clientMessageSchema, COMMENT_ROOM_BAD_TOKEN, COMMENT_ROOM_REFUSED, roomPushSchema, type RoomEvent } from './messages';
 import { closeQuietly, json, readJsonBody, secretRefusal } from './room-http';
+import { tokenOf } from './room-token';
 
 /** The API pushes comments: a POST with the shared secret. */
 const pushRefusal = (req: Party.Request, env: Record<string, unknown>) => secretRefusal(req, env, ['POST']);
@@ -15,12 +17,30 @@ const CLIENT_WINDOW_MS = 10_000;
 interface ConnectionState {
   windowStart: number;
   frames: number;
+  /** The member behind the socket (from the API's member token); absent for a reader without one. */
+  userId?: number;
+}
+
+function sendQuietly(connection: Party.Connection, event: RoomEvent): void {
+  try {
+    connection.send(JSON.stringify(event));
+  } catch {
+    // the socket is going away
+  }
+}
+
+/** Tells a socket why it is refused (a close reason holds 123 bytes, too few for it), then closes it. */
+function refuse(connection: Party.Connection, message: string): void {
+  sendQuietly(connection, { type: 'refused', message });
+  closeQuietly(connection, COMMENT_ROOM_REFUSED, 'refused');
 }
 
 /**
- * One room per film slug. The API pushes stored comments over HTTP with the shared secret and the
- * room broadcasts them; browsers only listen. Nothing a browser sends is ever relayed, so a socket
- * cannot inject a fake comment; a browser may only ping.
+ * One room per film slug. The API pushes stored comments, removals and refusals over HTTP with the shared secret
+ * and the room passes them on; browsers only listen. Nothing a browser sends is ever relayed, so a socket cannot
+ * inject a fake comment; a browser may only ping. A signed-in member's page connects with a member token
+ * (party/comment-token.ts): the room then knows whose socket it is, to tell an author why their comment was removed
+ * and to refuse a muted or banned member's socket with the reason (docs/decisions/0230-comment-moderation.md).
  */
 export default class CommentsRoom implements Party.Server {
   readonly options: Party.ServerOptions = { hibernate: true };
@@ -41,17 +61,52 @@ export default class CommentsRoom implements Party.Server {
     return pushRefusal(req, lobby.env) ?? req;
   }
 
+  /** A member's socket: its token says who it is, or that the member may not be here (muted, banned). */
+  async onConnect(connection: Party.Connection, ctx: Party.ConnectionContext): Promise<void> {
+    const token = tokenOf(ctx.request.url);
+    const state: ConnectionState = { windowStart: Date.now(), frames: 0 };
+    if (token) {
+      const claims = await verifyCommentToken(this.room.env.PARTY_SECRET, token, this.room.id, Date.now());
+      if (!claims) return closeQuietly(connection, COMMENT_ROOM_BAD_TOKEN, 'bad token');
+      if (claims.refused) return refuse(connection, claims.refused);
+      state.userId = claims.userId;
+    }
+    connection.setState(state);
+  }
+
   async onRequest(req: Party.Request): Promise<Response> {
     const refusal = pushRefusal(req, this.room.env);
     if (refusal) return refusal;
 
     const body = await readJsonBody(req, MAX_PUSH_BYTES, roomPushSchema);
     if ('refusal' in body) return body.refusal;
+    const push = body.data;
 
-    const event: RoomEvent = { type: 'comment', comment: body.data.comment };
-    this.room.broadcast(JSON.stringify(event));
     let delivered = 0;
-    for (const _ of this.room.getConnections()) delivered++;
+    if (push.type === 'comment') {
+      this.room.broadcast(JSON.stringify({ type: 'comment', comment: push.comment } satisfies RoomEvent));
+      for (const _ of this.room.getConnections()) delivered++;
+    } else if (push.type === 'withdraw') {
+      const everyone = JSON.stringify({ type: 'withdraw', id: push.id, state: push.state } satisfies RoomEvent);
+      for (const connection of this.room.getConnections()) {
+        const own = (connection.state as ConnectionState | null)?.userId === push.authorId;
+        if (own && push.reason) sendQuietly(connection, { type: 'withdraw', id: push.id, state: push.state, reason: push.reason });
+        else {
+          try {
+            connection.send(everyone);
+          } catch {
+            continue;
+          }
+        }
+        delivered++;
+      }
+    } else {
+      for (const connection of this.room.getConnections()) {
+        if ((connection.state as ConnectionState | null)?.userId !== push.userId) continue;
+        refuse(connection, push.message);
+        delivered++;
+      }
+    }
     return json({ ok: true, delivered }, 200);
   }
 
@@ -73,7 +128,7 @@ export default class CommentsRoom implements Party.Server {
     const state = sender.state as ConnectionState | null;
     const fresh = !state || now - state.windowStart >= CLIENT_WINDOW_MS;
     const frames = fresh ? 1 : state.frames + 1;
-    sender.setState({ windowStart: fresh ? now : state.windowStart, frames } satisfies ConnectionState);
+    sender.setState({ ...state, windowStart: fresh ? now : state.windowStart, frames } satisfies ConnectionState);
     if (frames > CLIENT_FRAMES_PER_WINDOW) {
       sender.close(1008, 'Too many messages');
       return;

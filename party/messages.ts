@@ -11,15 +11,48 @@ export const commentSchema = z.object({
   comment: z.string().check(z.minLength(1), z.maxLength(10_000)),
   createdAt: z.number(),
   users: z.object({ username: z.string() }),
-}) satisfies z.ZodMiniType<CommentDto>;
+  /** Optional on the wire so a push of the spec's shape (before issue 33) is still taken. */
+  user_id: z.optional(z.number().check(z.int(), z.gte(0))),
+  spoiler: z.optional(z.literal(true)),
+  episode: z.optional(z.number().check(z.int(), z.gte(0))),
+}) satisfies z.ZodMiniType<Omit<CommentDto, 'state' | 'removal_reason' | 'user_id'> & { user_id?: number }>;
 
-/** API → room (HTTP POST with the shared secret). */
-export const roomPushSchema = z.discriminatedUnion('type', [z.object({ type: z.literal('comment'), comment: commentSchema })]);
+const withdrawnState = z.enum(['removed', 'hidden']);
+const reason = z.string().check(z.minLength(1), z.maxLength(1000));
+
+/** Close code of a socket the room refuses: its member is muted or banned (the reason came in a 'refused' event first). */
+export const COMMENT_ROOM_REFUSED = 4403;
+/** Close code of a socket whose member token is not valid (the page asks for a fresh one and reconnects). */
+export const COMMENT_ROOM_BAD_TOKEN = 4401;
+
+/** Member tokens of the comment rooms (party/comment-token.ts): short-lived, asked for on every (re)connect. */
+export const COMMENT_TOKEN_AUDIENCE = 'phimviet-comments';
+export const COMMENT_TOKEN_TTL_SECONDS = 600;
+
+/**
+ * API → room (HTTP POST with the shared secret). comment: a comment readers may see (new, approved or restored:
+ * pages add it or put it back); withdraw: a comment removed or hidden (pages drop it, or keep a placeholder for its
+ * replies; its author's pages hear the reason); refuse: a member was muted or banned (their sockets get the reason
+ * and are closed).
+ */
+export const roomPushSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('comment'), comment: commentSchema }),
+  z.object({
+    type: z.literal('withdraw'),
+    id: z.number().check(z.int(), z.positive()),
+    state: withdrawnState,
+    authorId: z.number().check(z.int(), z.positive()),
+    reason: z.optional(reason),
+  }),
+  z.object({ type: z.literal('refuse'), userId: z.number().check(z.int(), z.positive()), message: reason }),
+]);
 export type RoomPush = z.infer<typeof roomPushSchema>;
 
-/** Room → browser (WebSocket). */
+/** Room → browser (WebSocket). A withdraw's reason goes to its author's sockets only. */
 export const roomEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('comment'), comment: commentSchema }),
+  z.object({ type: z.literal('withdraw'), id: z.number().check(z.int(), z.positive()), state: withdrawnState, reason: z.optional(reason) }),
+  z.object({ type: z.literal('refused'), message: reason }),
   z.object({ type: z.literal('pong') }),
 ]);
 export type RoomEvent = z.infer<typeof roomEventSchema>;

@@ -26,6 +26,7 @@ import {
   watchCreateSchema,
 } from './watch-messages';
 import { closeQuietly, json, readJsonBody, secretRefusal } from './room-http';
+import { tokenOf } from './room-token';
 import { verifyWatchToken } from './watch-token';
 
 /** A host whose socket closed keeps the role this long (a reload, a network blip), then the longest present member gets it. */
@@ -118,15 +119,6 @@ function randomId(bytes: number): string {
 
 const countChars = (s: string) => [...s].length;
 const rateText = (r: number) => `${String(r).replace('.', ',')}x`;
-
-/** The token in the socket URL's query (`?token=`), or null. */
-export function tokenOf(url: string): string | null {
-  try {
-    return new URL(url).searchParams.get('token');
-  } catch {
-    return null;
-  }
-}
 
 /**
  * One room per watch party (issue 28, DESIGN §19). The room owns the timeline and the membership; browsers

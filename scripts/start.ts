@@ -5,15 +5,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadConfig } from '../worker/config';
+import { configuredSources, loadConfig } from '../worker/config';
 import { DEFAULT_DATABASE_URL, openMigratedDatabase } from '../worker/db/node-client';
 import { LOCAL_SECRETS_FILE, REPO_ROOT, startNodeServer, WEB_DIST } from '../worker/node';
 import { localSecrets } from '../worker/local-secrets';
 import { runCrawl, startCrawlState } from '../worker/services/crawler/index';
+import { configuredSourceList, syncConfiguredSources } from '../worker/services/sources/registry';
 import { seedDemoAccounts } from '../worker/services/auth/demo-accounts';
 import { demoMediaDir, prepareDemoMedia } from '../demo/media';
 import { startDemoSource } from '../demo/server';
 import { startPaymentStandins, type PaymentStandins } from '../demo/payment-gateways';
+import { type MailCatcher, startMailCatcher } from '../demo/mail-catcher';
 import { partyKitDevArgs, writePartyKitConfig } from '../party/dev-server';
 
 // No network beyond the npm registry: keep wrangler/miniflare/partykit from phoning home.
@@ -72,34 +74,67 @@ async function main(): Promise<void> {
   await prepareDemoMedia(mediaDir);
   const demoPort = Number(process.env.DEMO_SOURCE_PORT ?? 8788);
   const demo = await startDemoSource({ port: demoPort, host: '127.0.0.1', mediaBase: `${config.PUBLIC_URL}/demo-media` });
-  // Admin and scheduled crawls read the demo source unless CRAWL_SOURCE names another (it follows DEMO_SOURCE_PORT),
-  // and the allowed sources follow it too unless CRAWL_SOURCES is set (another port would be refused).
-  if (!process.env.CRAWL_SOURCE) config.CRAWL_SOURCE = demo.url;
+  // The sources crawled are CRAWL_SOURCE's: by default the demo source's two families (OPhim-shaped, and
+  // KKPhim-shaped under /kkphim, sharing part of the catalogue), following DEMO_SOURCE_PORT. The allowed origins
+  // follow them unless CRAWL_SOURCES is set (another port would be refused).
+  if (!process.env.CRAWL_SOURCE) config.CRAWL_SOURCE = `ophim=${demo.url},kkphim=${demo.kkphimUrl}`;
   if (!process.env.CRAWL_SOURCES && !config.CRAWL_SOURCES.includes(demo.url)) config.CRAWL_SOURCES = [demo.url, ...config.CRAWL_SOURCES];
+  for (const { url } of configuredSources(config.CRAWL_SOURCE)) {
+    const origin = new URL(url).origin;
+    if (!config.CRAWL_SOURCES.includes(origin)) config.CRAWL_SOURCES = [...config.CRAWL_SOURCES, origin];
+  }
+  // "Nguồn phim": the configured sources are registered in their order (their priority).
+  await syncConfiguredSources(database.db, config);
+  const sources = configuredSourceList(config);
 
-  // Crawl when the catalogue is empty, or resume a first crawl that was interrupted (Ctrl-C, crash):
-  // the crawler picks up the unfinished run from its cursor.
-  const { filmCount, interrupted } = await startCrawlState(database.db, demo.url);
+  // Crawl when the catalogue is empty, or resume a first crawl that was interrupted (Ctrl-C, crash): the crawler
+  // picks up the unfinished run from its cursor. One source after the other, in priority order, so the second
+  // source's films join the first's; a source that cannot be read is said and skipped.
+  const { filmCount, interrupted } = await startCrawlState(
+    database.db,
+    sources.map((s) => s.baseUrl),
+  );
   if (filmCount === 0 || interrupted) {
-    console.log(`• ${filmCount === 0 ? 'Kho phim trống' : 'Tiếp tục lần thu thập bị gián đoạn'}: thu thập dữ liệu mẫu từ ${demo.url}`);
-    const summary = await runCrawl(
-      // The demo source is on loopback: no politeness delay is owed to it.
-      {
-        db: database.db,
-        fetch: globalThis.fetch,
-        config: { ...config, CRAWL_DELAY_MS: 0 },
-        now: Date.now,
-        log: (line) => console.log(`  ${line}`),
-      },
-      // This process just started, so a 'running' start crawl is one a previous process left behind.
-      { source: demo.url, trigger: 'start', staleAfterMs: 0 },
-    );
     console.log(
-      `  ${summary.filmsNew} phim mới, ${summary.filmsUpdated} cập nhật, ${summary.filmsSkipped} bỏ qua, ${summary.filmsFailed} lỗi (${summary.seconds.toFixed(1)} s)`,
+      `• ${filmCount === 0 ? 'Kho phim trống' : 'Tiếp tục lần thu thập bị gián đoạn'}: thu thập từ ${sources.map((s) => s.baseUrl).join(', ')}`,
     );
+    for (const source of sources) {
+      try {
+        const summary = await runCrawl(
+          // The demo source is on loopback: no politeness delay is owed to it.
+          {
+            db: database.db,
+            fetch: globalThis.fetch,
+            config: { ...config, CRAWL_DELAY_MS: source.baseUrl.startsWith(demo.url) ? 0 : config.CRAWL_DELAY_MS },
+            now: Date.now,
+            log: (line) => console.log(`  ${line}`),
+          },
+          // This process just started, so a 'running' start crawl is one a previous process left behind.
+          { source: source.baseUrl, family: source.family, trigger: 'start', staleAfterMs: 0 },
+        );
+        console.log(
+          `  ${source.baseUrl}: ${summary.filmsNew} phim mới, ${summary.filmsMerged} gộp vào phim có sẵn, ${summary.filmsUpdated} cập nhật, ` +
+            `${summary.filmsSkipped} bỏ qua, ${summary.filmsFailed} lỗi (${summary.seconds.toFixed(1)} s)`,
+        );
+      } catch (err) {
+        console.log(`  ${source.baseUrl}: không thu thập được (${err instanceof Error ? err.message : String(err)})`);
+      }
+    }
   } else {
     console.log(`• Kho phim có ${filmCount} phim: bỏ qua thu thập ban đầu`);
   }
+
+  // Outside production, mail goes to a local catcher whose inbox is on the stand-in port (/mail), unless
+  // SMTP_URL names a server: one given in the environment always wins (docs/decisions/0980).
+  let catcher: MailCatcher | undefined;
+  if (config.APP_ENV !== 'production' && !config.SMTP_URL && !config.RESEND_API_KEY) {
+    catcher = await startMailCatcher({
+      port: process.env.MAIL_CATCHER_PORT ? Number(process.env.MAIL_CATCHER_PORT) : 0,
+      log: (line) => console.log(`  [hộp thư mô phỏng] ${line}`),
+    });
+    config.SMTP_URL = catcher.smtpUrl;
+  }
+  const mailElsewhere = config.SMTP_URL ? new URL(config.SMTP_URL).host : 'Resend';
 
   // Outside production, VNPay, MoMo and bank (SePay) stand-ins on loopback with the demo secrets (docs/decisions/0400, 0403).
   let standins: PaymentStandins | undefined;
@@ -121,6 +156,7 @@ async function main(): Promise<void> {
         ? { sepay: { apiKey: config.SEPAY_API_KEY, accountNumber: config.BANK_ACCOUNT_NUMBER, bankName: config.BANK_NAME ?? 'Ngân hàng' } }
         : {}),
       log: (line) => console.log(`  [cổng thanh toán mô phỏng] ${line}`),
+      mail: catcher ?? { elsewhere: mailElsewhere },
     });
   }
 
@@ -129,9 +165,12 @@ async function main(): Promise<void> {
 
   console.log(`\n  PhimViet đang chạy: ${server.url}`);
   console.log(`  Bình luận trực tiếp (PartyKit): ${config.PARTYKIT_HOST}`);
-  console.log(`  Nguồn phim mẫu (OPhim): ${demo.url}`);
+  console.log(`  Nguồn phim mẫu: ${demo.url} (kiểu OPhim), ${demo.kkphimUrl} (kiểu KKPhim)`);
   if (standins) console.log(`  Cổng thanh toán mô phỏng (VNPay, MoMo): ${standins.url}`);
   if (standins && config.SEPAY_API_KEY) console.log(`  Ngân hàng mô phỏng (chuyển khoản, báo như SePay): ${standins.url}/bank`);
+  if (standins && catcher) console.log(`  Hộp thư mô phỏng (thư PhimViet gửi): ${standins.url}/mail`);
+  else if (config.SMTP_URL || config.RESEND_API_KEY) console.log(`  Thư gửi qua ${mailElsewhere}`);
+  else console.log('  Chưa cấu hình gửi thư (SMTP_URL): trang quên mật khẩu hướng dẫn gọi hotline');
   if (demoAccounts.length > 0) {
     console.log('  Tài khoản mẫu (chỉ dùng cục bộ):');
     for (const account of demoAccounts) console.log(`    ${account.label.padEnd(6)} ${account.email} / ${account.password}`);
@@ -143,7 +182,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     for (const child of children) child.kill('SIGTERM');
-    await Promise.allSettled([server.close(), demo.close(), standins?.close()]);
+    await Promise.allSettled([server.close(), demo.close(), standins?.close(), catcher?.close()]);
     database.client.close();
     process.exit(0);
   };

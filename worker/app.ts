@@ -7,6 +7,7 @@ import { securityHeaders } from './lib/security-headers';
 import type { CachedResponse } from './lib/public-cache';
 import { TtlCache } from './lib/ttl-cache';
 import { forgetCatalogueVersion } from './services/catalogue/version';
+import { FilmMovedError } from './services/catalogue/film-lookup';
 import { prepareAll } from './db/prepared';
 import type { FilmRecord } from './services/catalogue/detail';
 import { accountRoutes } from './routes/account';
@@ -16,9 +17,11 @@ import { adminBankTransactionRoutes } from './routes/admin/bank-transactions';
 import { adminOrderRoutes } from './routes/admin/orders';
 import { adminAddFilmRoutes, adminProductRoutes } from './routes/admin/films';
 import { adminUserRoutes } from './routes/admin/users';
+import { adminSourceRoutes } from './routes/admin/sources';
 import { authRoutes } from './routes/auth';
 import { catalogueRoutes, categoryRoutes } from './routes/catalogue';
 import { commentRoutes } from './routes/comments';
+import { commentActionRoutes, hiddenAuthorRoutes, moderationRoutes } from './routes/moderation';
 import { healthRoutes } from './routes/health';
 import { meRoutes } from './routes/me';
 import { partyRoutes } from './routes/parties';
@@ -76,7 +79,9 @@ export function createApp(deps: AppDeps) {
     .route('/health', healthRoutes)
     .route('/', authRoutes)
     .route('/account', accountRoutes)
+    .route('/me/hidden-authors', hiddenAuthorRoutes)
     .route('/me', meRoutes)
+    .route('/comments', commentActionRoutes)
     .route('/push', pushRoutes)
     .route('/parties', partyRoutes)
     .route('/category', categoryRoutes)
@@ -84,6 +89,8 @@ export function createApp(deps: AppDeps) {
     .route('/', adminCrawlRoutes)
     .route('/admin', adminAddFilmRoutes)
     .route('/admin', backOfficeRoutes)
+    .route('/admin', adminSourceRoutes)
+    .route('/admin', moderationRoutes)
     .route('/admin', adminSitePageRoutes)
     .route('/pages', sitePageRoutes)
     // Before the catalogue: its /product/:slug/:episode would otherwise catch /product/delete_product.
@@ -100,6 +107,13 @@ export function createApp(deps: AppDeps) {
 
   routes.notFound((c) => c.json({ error: { code: 'not_found', message: `Không tìm thấy ${c.req.path}` } }, 404));
   routes.onError((err, c) => {
+    // A merged-away film's slug: the same read under the kept film's slug (docs/decisions/0104).
+    if (err instanceof FilmMovedError) {
+      const url = new URL(c.req.url);
+      const path = url.pathname.replace(`/${err.from}`, `/${err.slug}`);
+      c.header('Cache-Control', 'no-store');
+      return c.redirect(`${path}${url.search}`, 301);
+    }
     const { status, body } = toErrorBody(err);
     if (status >= 500) console.error('[api]', c.req.method, c.req.path, err);
     return c.json(body, status);

@@ -10,6 +10,45 @@ const csv = z.string().transform((s) =>
     .filter(Boolean),
 );
 
+const FAMILIES = ['ophim', 'ophim-v1', 'kkphim', 'kkphim-v1'] as const;
+
+/** One entry of CRAWL_SOURCE: a base URL and the family given for it, if any. */
+export interface ConfiguredSource {
+  url: string;
+  family?: (typeof FAMILIES)[number];
+}
+
+/** 'https://ophim1.com, kkphim=https://phimapi.com' → its entries, in order (priority order). */
+export function configuredSources(value: string): ConfiguredSource[] {
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const eq = entry.indexOf('=');
+      const family = eq > 0 && !entry.slice(0, eq).includes('/') ? entry.slice(0, eq).trim().toLowerCase() : undefined;
+      const url = family === undefined ? entry : entry.slice(eq + 1).trim();
+      return { url, ...(family ? { family: family as ConfiguredSource['family'] } : {}) };
+    });
+}
+
+function crawlSourceProblems(value: string): string[] {
+  const entries = configuredSources(value);
+  if (!entries.length) return ['CRAWL_SOURCE: at least one base URL'];
+  return entries.flatMap((e) => {
+    const problems: string[] = [];
+    if (e.family !== undefined && !(FAMILIES as readonly string[]).includes(e.family))
+      problems.push(`'${e.family}' is not a source family (${FAMILIES.join(', ')})`);
+    try {
+      const url = new URL(e.url);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') problems.push(`'${e.url}' is not an http(s) URL`);
+    } catch {
+      problems.push(`'${e.url}' is not a URL`);
+    }
+    return problems;
+  });
+}
+
 /** Every environment variable the product reads, validated once at start-up (README "Configuration"). */
 export const configSchema = z.object({
   APP_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -21,8 +60,17 @@ export const configSchema = z.object({
   CRAWL_MAX_RESPONSE_BYTES: z.coerce.number().int().positive().default(5_000_000),
   CRAWL_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(4),
   CRAWL_DELAY_MS: z.coerce.number().int().min(0).default(100),
-  /** Base URL admin and scheduled crawls read (its origin must be in CRAWL_SOURCES); npm start points it at the demo source. */
-  CRAWL_SOURCE: z.string().url().default('http://127.0.0.1:8788'),
+  /**
+   * The sources admin and scheduled crawls read, in priority order: comma-separated base URLs, each optionally
+   * prefixed by its family ('kkphim=https://phimapi.com'); registered as "Nguồn phim" at start, their origins
+   * allowed. npm start points it at the demo's two families.
+   */
+  CRAWL_SOURCE: z
+    .string()
+    .default('http://127.0.0.1:8788')
+    .superRefine((value, ctx) => {
+      for (const problem of crawlSourceProblems(value)) ctx.addIssue({ code: 'custom', message: problem });
+    }),
   /** Wall-clock budget of crawling per scheduler tick or waitUntil (Workers minute crons stop after 30 s of CPU). */
   CRAWL_TICK_BUDGET_MS: z.coerce.number().int().min(1_000).max(600_000).default(20_000),
   /** Node host: how often the scheduler ticks (the Cron Trigger's stand-in); tests run it faster. */
@@ -80,6 +128,25 @@ export const configSchema = z.object({
   VAPID_SUBJECT: z.string().optional(),
   /** Extra push service origins subscriptions may point at (development and tests; the known services are built in). */
   PUSH_ENDPOINT_ORIGINS: csv.default([]),
+  /**
+   * Outgoing mail over SMTP (docs/decisions/0980): `smtp://user:pass@host:port` (STARTTLS when the server
+   * offers it) or `smtps://…` (TLS from the start, port 465). `npm start` points it at its local mail
+   * catcher unless it is set. Unset in production (and no RESEND_API_KEY): no mail, and the password reset
+   * page sends members to the hotline.
+   */
+  SMTP_URL: z
+    .string()
+    .url()
+    .refine((v) => /^smtps?:\/\/[^/?#]+/i.test(v), 'must be smtp://user:pass@host:port or smtps://…')
+    .optional(),
+  /** The mails' From: an address, or `Tên <address>`; defaults to PhimViet <no-reply@{PUBLIC_URL's host}>. */
+  MAIL_FROM: z
+    .string()
+    .refine((v) => !/[\r\n]/.test(v), 'must be one line')
+    .optional(),
+  /** Resend's API key: mail goes through its HTTP API instead of SMTP when set. */
+  RESEND_API_KEY: z.string().min(8).optional(),
+  RESEND_API_URL: z.string().url().default('https://api.resend.com/emails'),
 });
 
 /** Stand-in gateway secrets (demo/payment-gateways.ts uses the same); production refuses them. */
@@ -140,6 +207,11 @@ export function loadConfig(env: Record<string, unknown>): Config {
     throw new Error(`Invalid configuration: ${problems}`);
   }
   const config = withPaymentDefaults(parsed.data);
+  // The sources an operator configured are allowed to be fetched, as if listed in CRAWL_SOURCES.
+  for (const { url } of configuredSources(config.CRAWL_SOURCE)) {
+    const origin = new URL(url).origin;
+    if (!config.CRAWL_SOURCES.some((s) => s.replace(/\/+$/, '') === origin)) config.CRAWL_SOURCES = [...config.CRAWL_SOURCES, origin];
+  }
   if (config.APP_ENV === 'production' && (config.JWT_SECRET.startsWith('dev-only') || config.PARTY_SECRET.startsWith('dev-only'))) {
     throw new Error('Invalid configuration: JWT_SECRET and PARTY_SECRET must be set in production');
   }

@@ -13,6 +13,7 @@ import type { AppDeps } from './lib/context';
 import { type EdgeCacheOptions, layeredStore, memoryStore, publicCacheControl, type ResponseStore, withEdgeCache } from './lib/edge-cache';
 import { securityHeaders } from './lib/security-headers';
 import { runScheduledJobs } from './scheduled';
+import { workersMailTransport } from './services/mail/workers-smtp';
 import { catalogueVersion } from './services/catalogue/version';
 import { isSeoPath } from './services/seo/sitemap';
 import { isPagePath, type LoadEntry, renderShell, type SsrEntry } from './ssr/render';
@@ -114,6 +115,8 @@ function buildHost(env: Env): Host {
     now: Date.now,
     // Called as deps.fetch(...): workerd throws "Illegal invocation" if fetch runs with a foreign `this`.
     fetch: (input, init) => fetch(input, init),
+    // worker-mailer over cloudflare:sockets to SMTP_URL (or Resend's API); none: mails wait in the outbox.
+    mail: workersMailTransport(config, (input, init) => fetch(input, init)),
   };
   const shared: ResponseStore = {
     match: (key) => caches.default.match(key),
@@ -190,6 +193,9 @@ async function renderedPage(request: Request, host: Host, env: Env, ctx: Executi
     (apiRequest) => host.api.fetch(apiRequest, env, ctx),
     host.deps.config.PUBLIC_URL,
   );
+  // A merged-away film's page (issue 32): 301 to the kept film's.
+  if (page.status === 301 && page.location)
+    return new Response(null, { status: 301, headers: { Location: page.location, 'Cache-Control': 'no-cache' } });
   // A new body: the asset's ETag and length do not describe it; the platform compresses it at the edge.
   return new Response(page.html, {
     status: page.status,

@@ -21,6 +21,7 @@ import { securityHeaders } from './lib/security-headers';
 import { localSecrets } from './local-secrets';
 import { isPagePath, type LoadEntry, renderShell, type SsrEntry } from './ssr/render';
 import { runScheduledJobs } from './scheduled';
+import { nodeMailTransport } from './services/mail/node-smtp';
 import { catalogueVersion } from './services/catalogue/version';
 import { isSeoPath } from './services/seo/sitemap';
 
@@ -83,6 +84,9 @@ export function createNodeRoot(deps: AppDeps, demoMediaDir?: string, webDist = W
       if (!html) return new Response('Ứng dụng web chưa được build: chạy npm run build.', { status: 503 });
       // The page's reads are the app's, in-process and anonymous (the public read cache, as for any visitor).
       const page = await renderShell(html, new URL(c.req.url), loadEntry, (request) => api.fetch(request), deps.config.PUBLIC_URL);
+      // A merged-away film's page (issue 32): 301 to the kept film's.
+      if (page.status === 301 && page.location)
+        return new Response(null, { status: 301, headers: { Location: page.location, 'Cache-Control': 'no-cache' } });
       return new Response(page.html, {
         status: page.status,
         headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': page.rendered ? publicCacheControl(fresh) : 'no-cache' },
@@ -136,7 +140,14 @@ export function createNodeRoot(deps: AppDeps, demoMediaDir?: string, webDist = W
 }
 
 export async function startNodeServer(options: NodeServerOptions): Promise<RunningServer> {
-  const deps: AppDeps = { db: options.database.db, config: options.config, now: Date.now, fetch: globalThis.fetch };
+  const deps: AppDeps = {
+    db: options.database.db,
+    config: options.config,
+    now: Date.now,
+    fetch: globalThis.fetch,
+    // nodemailer to SMTP_URL (or Resend's API); none: mails wait in the outbox (services/mail).
+    mail: nodeMailTransport(options.config, globalThis.fetch),
+  };
   const root = createNodeRoot(deps, options.demoMediaDir);
   // Built by hand rather than with serve(): serve() passes no errorHandler, and the HTTP layer's own 400s
   // (worker/lib/host-errors.ts) should carry the JSON error shape too.

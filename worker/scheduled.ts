@@ -1,11 +1,14 @@
-import { lt } from 'drizzle-orm';
-import { rateLimits, refreshTokens, viewEvents } from './db/schema';
+import { lt, or } from 'drizzle-orm';
+import { crawlLog, emailTokens, rateLimits, refreshTokens, viewEvents, webauthnChallenges } from './db/schema';
 import type { AppDeps } from './lib/context';
 import { crawlTick } from './services/admin/crawls';
 import { cancelStaleOrders } from './services/payments/orders';
 import { refreshTrending } from './services/catalogue/trending';
 import { pruneHistory } from './services/library/progress';
 import { notifyNewEpisodes } from './services/push/notifier';
+import { CRAWL_LOG_RETENTION_MS } from './services/sources/registry';
+import { deliverMail, pruneOutbox } from './services/mail/outbox';
+import { remindExpiringPlans } from './services/payments/vip-reminders';
 
 const DAY = 24 * 60 * 60 * 1000;
 /** Trending looks back 30 days at most; older view events only cost space. */
@@ -25,7 +28,33 @@ export const housekeeping: ScheduledJob = {
       db.delete(viewEvents).where(lt(viewEvents.viewedAt, now - VIEW_EVENT_RETENTION)),
       db.delete(rateLimits).where(lt(rateLimits.windowStart, now - RATE_LIMIT_RETENTION)),
       db.delete(refreshTokens).where(lt(refreshTokens.expiresAt, now)),
+      db.delete(crawlLog).where(lt(crawlLog.at, now - CRAWL_LOG_RETENTION_MS)),
+      // Mailed links a day after they were used or ran out; passkey challenges once expired; old mail.
+      db.delete(emailTokens).where(or(lt(emailTokens.expiresAt, now - DAY), lt(emailTokens.usedAt, now - DAY))),
+      db.delete(webauthnChallenges).where(lt(webauthnChallenges.expiresAt, now)),
+      pruneOutbox(db, now),
     ]);
+  },
+};
+
+/**
+ * Three days before a VIP plan runs out: a mail and a push, once per subscription period
+ * (services/payments/vip-reminders.ts). Runs before the mail job, so its mails leave in this tick.
+ */
+export const vipReminders: ScheduledJob = {
+  name: 'vip-reminders',
+  async run(deps, now) {
+    const n = await remindExpiringPlans(deps, now);
+    if (n > 0) console.log(`[scheduled] ${n} VIP expiry reminder(s) queued`);
+  },
+};
+
+/** Mail the requests' own sends did not deliver: retries with backoff until sent or failed (services/mail/outbox.ts). */
+export const mail: ScheduledJob = {
+  name: 'mail',
+  async run(deps) {
+    const { sent, retrying, failed } = await deliverMail(deps);
+    if (sent + retrying + failed > 0) console.log(`[scheduled] mail: ${sent} sent, ${retrying} to retry, ${failed} failed`);
   },
 };
 
@@ -45,9 +74,9 @@ export const trending: ScheduledJob = {
 };
 
 /**
- * Scheduled and admin crawls: claims due schedules, advances unfinished runs from their
- * cursor within CRAWL_TICK_BUDGET_MS (Workers minute crons stop after 30 s of CPU), settles schedule
- * statuses. A big category completes over several ticks.
+ * Scheduled and admin crawls: asks down sources whose back-off is over whether they answer again (one that does
+ * resumes by itself), claims due schedules, advances unfinished runs from their cursor within CRAWL_TICK_BUDGET_MS
+ * (Workers minute crons stop after 30 s of CPU), settles schedule statuses. A big category completes over several ticks.
  */
 export const crawls: ScheduledJob = {
   name: 'crawls',
@@ -75,7 +104,7 @@ export const newEpisodes: ScheduledJob = {
 };
 
 /** Every job the Cron Trigger (Workers) or the minute ticker (Node) runs; each job's failure is isolated. */
-export const SCHEDULED_JOBS: ScheduledJob[] = [housekeeping, trending, staleOrders, crawls, newEpisodes, watchHistory];
+export const SCHEDULED_JOBS: ScheduledJob[] = [housekeeping, trending, staleOrders, vipReminders, mail, crawls, newEpisodes, watchHistory];
 
 export async function runScheduledJobs(deps: AppDeps, jobs: ScheduledJob[] = SCHEDULED_JOBS): Promise<{ name: string; ok: boolean }[]> {
   const now = deps.now();

@@ -32,6 +32,7 @@ describe('GET /api/account', () => {
       permissions: ['VIP1'],
       hasPassword: true,
       googleLinked: false,
+      emailVerified: false,
       createdAt: expect.any(Number),
       // Added by the payments issue: no active subscription (the VIP1 here is admin-granted).
       subscription: null,

@@ -148,6 +148,9 @@ describe('settings', () => {
       bankHolder: '',
       bankBin: '970436',
       crawlSource: 'http://127.0.0.1:8788',
+      // Comment moderation (issue 33): reports that hide a comment, and the age of a new account.
+      commentReportThreshold: 3,
+      commentNewAccountDays: 7,
     });
     expect(first.allowedCrawlSources).toEqual(['http://127.0.0.1:8788', 'https://ophim1.com']);
 

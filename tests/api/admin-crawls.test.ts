@@ -229,6 +229,8 @@ describe('the scheduler tick', () => {
       { name: 'housekeeping', ok: true },
       { name: 'trending', ok: true },
       { name: 'stale-orders', ok: true },
+      { name: 'vip-reminders', ok: true },
+      { name: 'mail', ok: true },
       { name: 'crawls', ok: true },
       { name: 'new-episodes', ok: true },
       { name: 'watch-history', ok: true },

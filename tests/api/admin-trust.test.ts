@@ -135,6 +135,8 @@ describe('VIP2 uploaders within bounds', () => {
       episodes: 1,
       views: 0,
       recentFilms: [{ slug: own.slug, title: 'Phim Của Tôi', episodes: 1, views: 0, updatedAt: expect.any(Number) }],
+      // The comment moderation queue of their films' threads (issue 33).
+      moderationQueue: { open: 0, oldestAt: null },
     });
     expect(JSON.stringify(mineStats)).not.toMatch(/revenue|users|vipMembers/);
     const siteStats = await json<DashboardStats>(await t.request('/api/admin/stats', { headers: admin }));

@@ -35,6 +35,7 @@ describe('POST /api/dang-ky', () => {
         permissions: [],
         hasPassword: true,
         googleLinked: false,
+        emailVerified: false,
         createdAt: clock.now(),
       },
     });

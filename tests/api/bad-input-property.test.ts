@@ -93,7 +93,7 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: '/api/product/admin_episodes', query: ['title'], auth: 'admin' },
   { method: 'GET', path: '/api/crawl_runs/:id', auth: 'admin' },
   { method: 'GET', path: '/api/schedule_crawl', auth: 'admin' },
-  { method: 'POST', path: '/api/create_scheduled_crawls', body: ['categories', 'date', 'time'], auth: 'admin' },
+  { method: 'POST', path: '/api/create_scheduled_crawls', body: ['categories', 'date', 'time', 'source'], auth: 'admin' },
   { method: 'DELETE', path: '/api/delete_scheduled_crawls', query: ['id'], auth: 'admin' },
   { method: 'GET', path: '/api/admin/stats', auth: 'admin' },
   { method: 'GET', path: '/api/admin/analytics', auth: 'admin' },
@@ -101,6 +101,14 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: '/api/admin/error-reports/:id/resolve', auth: 'admin' },
   { method: 'PUT', path: '/api/admin/settings', body: ['hotline', 'bankName', 'bankAccount', 'bankHolder', 'crawlSource'], auth: 'admin' },
   { method: 'GET', path: '/api/admin/audit', query: ['page', 'action'], auth: 'admin' },
+  // Nguồn phim and Gộp phim (issue 32).
+  { method: 'GET', path: '/api/admin/sources', auth: 'admin' },
+  { method: 'POST', path: '/api/admin/sources', body: ['baseUrl', 'name', 'family', 'priority', 'enabled'], auth: 'admin' },
+  { method: 'PATCH', path: '/api/admin/sources/:id', body: ['name', 'family', 'priority', 'enabled'], auth: 'admin' },
+  { method: 'GET', path: '/api/admin/sources/:id/log', auth: 'admin' },
+  { method: 'GET', path: '/api/admin/merge-suggestions', query: ['status'], auth: 'admin' },
+  { method: 'POST', path: '/api/admin/merge-suggestions/:id/dismiss', auth: 'admin' },
+  { method: 'POST', path: '/api/admin/merges', body: ['keep', 'drop'], auth: 'admin' },
 ];
 
 // ---- generated values -------------------------------------------------------------------------------

@@ -96,6 +96,78 @@ describe('live comments through partykit dev', () => {
   });
 });
 
+describe('moderation through partykit dev', () => {
+  /** A member's socket with the token the page asks the API for (GET …/comments/token). */
+  async function member(t: Awaited<ReturnType<typeof createTestApp>>, slug: string, token: string) {
+    const access = await (await t.request(`/api/product/${slug}/comments/token`, { headers: bearer(token) })).json();
+    const ws = new WebSocket(`ws://${party.host}/parties/comments/${slug}?token=${encodeURIComponent(access.token)}`);
+    const events: RoomEvent[] = [];
+    ws.on('message', (data) => {
+      const event = parseRoomEvent(String(data));
+      if (event) events.push(event);
+    });
+    await new Promise<void>((done, fail) => {
+      ws.once('open', () => done());
+      ws.once('error', fail);
+    });
+    return { ws, events };
+  }
+
+  it("drops a removed comment on every page, tells its author why, and refuses a muted member's socket with the reason", async () => {
+    const t = await createTestApp({ config: { PARTYKIT_HOST: party.url, PARTY_SECRET: SECRET } });
+    await insertFilm(t.deps.db, 'bo-gia');
+    const admin = bearer((await signedInUser(t, { roles: 'admin' })).session.token);
+    const author = await signedInUser(t, { name: 'Tác giả' });
+    const reader = listen('bo-gia');
+    await reader.open;
+    const own = await member(t, 'bo-gia', author.session.token);
+    try {
+      const comment = await (
+        await t.request('/api/product/comment', {
+          json: { titlefilm: 'bo-gia', contentcomment: 'Sẽ bị gỡ' },
+          headers: bearer(author.session.token),
+        })
+      ).json();
+      await t.background();
+      await waitFor(() => reader.events.length > 0 && own.events.length > 0);
+      const removed = await t.request(`/api/admin/comments/${comment.id}/remove`, {
+        json: { reason: 'Ngôn từ không phù hợp' },
+        headers: admin,
+      });
+      expect(removed.status).toBe(200);
+      await t.background();
+      await waitFor(() => reader.events.length > 1 && own.events.length > 1);
+      expect(reader.events[1]).toEqual({ type: 'withdraw', id: comment.id, state: 'removed' });
+      expect(own.events[1]).toEqual({ type: 'withdraw', id: comment.id, state: 'removed', reason: 'Ngôn từ không phù hợp' });
+
+      // Muted while on the page: the room tells the member's socket why and closes it; other readers stay.
+      const muted = await t.request(`/api/admin/users/${author.id}/mute`, { json: { duration: '7d', reason: 'Spam' }, headers: admin });
+      expect(muted.status).toBe(200);
+      await t.background();
+      // The room's close frame has arrived once the socket is closing (the dev runtime may keep the TCP
+      // connection a while after a hibernating room closes it; the page stops its socket on 'refused' anyway).
+      await waitFor(() => own.ws.readyState >= WebSocket.CLOSING);
+      expect(own.events.at(-1)).toMatchObject({
+        type: 'refused',
+        message: expect.stringMatching(/^Bạn bị tạm khóa bình luận đến \d\d\/\d\d\/\d{4}: Spam$/),
+      });
+      // Coming back: refused at once, with the same reason.
+      const again = await member(t, 'bo-gia', author.session.token);
+      await waitFor(() => again.ws.readyState >= WebSocket.CLOSING);
+      expect(again.events).toEqual([{ type: 'refused', message: (own.events.at(-1) as { message: string }).message }]);
+      again.ws.terminate();
+      // A forged token is no identity: closed, and the page asks for a fresh one.
+      const forged = new WebSocket(`ws://${party.host}/parties/comments/bo-gia?token=not-a-token`);
+      await waitFor(() => forged.readyState >= WebSocket.CLOSING);
+      forged.terminate();
+      expect(reader.socket.readyState).toBe(WebSocket.OPEN);
+    } finally {
+      reader.socket.close();
+      own.ws.terminate();
+    }
+  });
+});
+
 describe('sockets that close', () => {
   const open = (slug: string) =>
     new Promise<WebSocket>((done, fail) => {
@@ -143,6 +215,7 @@ describe('the room secret', () => {
   });
 
   it('refuses a push without it (401) and takes one with it', async () => {
+    // The spec's comment shape (without issue 33's user_id) is still taken.
     const body = JSON.stringify({
       type: 'comment',
       comment: { id: 1, parent_id: null, comment: 'x', createdAt: 1, users: { username: 'a' } },

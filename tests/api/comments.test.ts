@@ -48,6 +48,7 @@ describe('POST /api/product/comment', () => {
       comment: 'Phim hay quá!',
       createdAt: clock.now(),
       users: { username: 'Chí Phèo' },
+      user_id: user.id,
     });
   });
 

@@ -12,6 +12,7 @@ import { episodes, films } from '../../worker/db/schema';
 import { runCrawl } from '../../worker/services/crawler/index';
 import { upsertFilms } from '../../worker/services/films/film-writer';
 import { type HranaServer, startHranaServer } from '../helpers/hrana-server';
+import { measureTwoSourceCrawl } from '../helpers/two-source-trips';
 
 let demo: DemoSource;
 const closers: (() => Promise<void> | void)[] = [];
@@ -118,5 +119,19 @@ describe('a crawl writes each page of films in one batch', () => {
       .innerJoin(films, eq(films.id, episodes.filmId))
       .where(eq(films.sourceKey, 'tap:1'));
     expect(rows.map((r) => r.episode).sort()).toEqual([1, 2, 3]);
+  });
+});
+
+describe('a crawl of two sources that share most films stays batched (issue 32)', () => {
+  it('costs at most half a round trip per new film and one per merged film', async () => {
+    // 96 films at the first source; the second has 88 of them (some under other slugs or without ids) and 8 of its own.
+    const m = await measureTwoSourceCrawl(96, 88);
+    console.log(
+      `two sources: ${m.newFilms} new films in ${m.tripsNew} round trips (${m.perNewFilm.toFixed(3)} a film); ` +
+        `${m.mergedFilms} merged + ${m.ownFilms} new in ${m.tripsSecond} (${m.perMergedFilm.toFixed(3)} a film)`,
+    );
+    expect(m).toMatchObject({ newFilms: 96, mergedFilms: 88, ownFilms: 8, catalogue: 104 });
+    expect(m.perNewFilm).toBeLessThanOrEqual(0.5);
+    expect(m.perMergedFilm).toBeLessThanOrEqual(1);
   });
 });

@@ -10,7 +10,7 @@ import { startDemoSource, type DemoSource } from '../../demo/server';
 import { loadConfig } from '../../worker/config';
 import { fold } from '../../worker/db/fold';
 import { openMigratedDatabase, type NodeDatabase } from '../../worker/db/node-client';
-import { episodes, films } from '../../worker/db/schema';
+import { episodes, films, mergeSuggestions } from '../../worker/db/schema';
 import { COUNTRIES, GENRES } from '../../worker/schemas/taxonomy';
 import { runCrawl, type CrawlSummary } from '../../worker/services/crawler/index';
 
@@ -67,8 +67,11 @@ describe('the demo source crawled through the real crawler', () => {
     }
     const bigSeries = rows.filter((f) => f.categoryId === 24 && new Set(f.episodes.map((e) => e.serverName)).size === 2);
     expect(bigSeries.length).toBeGreaterThan(20);
-    expect(Math.max(...rows.map((f) => f.episodes.filter((e) => e.serverName === 'Vietsub #1').length))).toBeGreaterThanOrEqual(30);
-    expect(new Set(rows.flatMap((f) => f.episodes.map((e) => e.serverName)))).toEqual(new Set(['Vietsub #1', 'Thuyết Minh #2']));
+    expect(Math.max(...rows.map((f) => f.episodes.filter((e) => e.serverName === 'Vietsub #1 · OPhim').length))).toBeGreaterThanOrEqual(30);
+    // Each server carries its source's name (the family detected from its answers).
+    expect(new Set(rows.flatMap((f) => f.episodes.map((e) => e.serverName)))).toEqual(
+      new Set(['Vietsub #1 · OPhim', 'Thuyết Minh #2 · OPhim']),
+    );
     const vip = rows.filter((f) => f.vipOnly).length / rows.length;
     expect(vip).toBeGreaterThan(0.06);
     expect(vip).toBeLessThan(0.1);
@@ -97,6 +100,31 @@ describe('the demo source crawled through the real crawler', () => {
     const config = { ...loadConfig({ APP_ENV: 'test' }), CRAWL_SOURCES: [demo.url], CRAWL_DELAY_MS: 0 };
     const again = await runCrawl({ db: database.db, fetch: globalThis.fetch, config, now: Date.now }, { source: demo.url, trigger: 'cli' });
     expect(again).toMatchObject({ filmsNew: 0, filmsUpdated: 0, filmsSkipped: demo.films.length, filmsFailed: 0 });
+  });
+
+  it('its KKPhim-shaped family joins the films it shares, under their slugs, and adds its own', async () => {
+    const config = { ...loadConfig({ APP_ENV: 'test' }), CRAWL_SOURCES: [demo.url], CRAWL_DELAY_MS: 0 };
+    const kk = await runCrawl(
+      { db: database.db, fetch: globalThis.fetch, config, now: Date.now },
+      { source: demo.kkphimUrl, trigger: 'cli' },
+    );
+    const shared = demo.kkphimFilms.filter((f) => f.sharedWith);
+    const own = demo.kkphimFilms.filter((f) => !f.sharedWith);
+    expect(shared.length).toBeGreaterThanOrEqual(60);
+    expect(kk).toMatchObject({ filmsMerged: shared.length, filmsNew: own.length, filmsFailed: 0 });
+    expect(await database.db.$count(films)).toBe(demo.films.length + own.length);
+    // A shared film keeps its first source's slug and fields, and offers both sources' servers, OPhim's first.
+    const film = shared.find((f) => f.slug !== f.sharedWith)!;
+    const row = await database.db.query.films.findFirst({ where: (f, { eq }) => eq(f.slug, film.sharedWith!), with: { episodes: true } });
+    expect(row!.title).toBe(film.name);
+    expect(new Set(row!.episodes.map((e) => e.serverName))).toContain('#Hà Nội (Vietsub) · KKPhim');
+    expect(row!.episodes.some((e) => e.serverName.endsWith('· OPhim'))).toBe(true);
+    // The other film under a slug OPhim's catalogue uses ('Bố Già': The Godfather, 1972) is a film of its own.
+    const godfather = await database.db.query.films.findFirst({ where: (f, { eq }) => eq(f.nameEnglish, 'The Godfather') });
+    expect(godfather).toMatchObject({ slug: 'bo-gia-2', year: 1972 });
+    // Another season under one TMDB id and the same name and year: not merged, offered on "Gộp phim".
+    const [doubt] = await database.db.select().from(mergeSuggestions);
+    expect(doubt?.reason).toMatch(/khác mùa/);
   });
 });
 

@@ -116,22 +116,23 @@ describe('runCrawl against a legacy OPhim source', () => {
     expect(film!.genres.map((g) => g.genre.slug).sort()).toEqual(['hanh-dong', 'tinh-cam']);
     expect(film!.countries.map((c) => c.country.slug)).toEqual(['han-quoc']);
     expect(film!.episodes).toHaveLength(32);
-    expect(new Set(film!.episodes.map((e) => e.serverName))).toEqual(new Set(['Vietsub #1', 'Thuyết Minh #2']));
-    const first = film!.episodes.find((e) => e.serverName === 'Vietsub #1' && e.episode === 1)!;
+    // Each server carries its source's name (detected from the responses: an OPhim-shaped legacy list).
+    expect(new Set(film!.episodes.map((e) => e.serverName))).toEqual(new Set(['Vietsub #1 · OPhim', 'Thuyết Minh #2 · OPhim']));
+    const first = film!.episodes.find((e) => e.serverName === 'Vietsub #1 · OPhim' && e.episode === 1)!;
     expect(first).toMatchObject({
       name: 'Tập 01',
       m3u8Url: 'https://cdn.example.com/hau-due-mat-troi/0/1/index.m3u8',
       embedUrl: 'https://player.example.com/share/hau-due-mat-troi-0-1',
     });
-    expect(film!.episodes.filter((e) => e.serverName === 'Vietsub #1').map((e) => e.episode)).toEqual(
+    expect(film!.episodes.filter((e) => e.serverName === 'Vietsub #1 · OPhim').map((e) => e.episode)).toEqual(
       Array.from({ length: 16 }, (_, i) => i + 1),
     );
 
     const single = await filmBySlug(db, 'bo-gia');
     expect(single).toMatchObject({ categoryId: 25, countryNames: 'Quốc Gia Khác' });
     expect(single!.episodes.map((e) => [e.serverName, e.episode, e.name])).toEqual([
-      ['Thuyết Minh #2', 1, 'Full'],
-      ['Vietsub #1', 1, 'Full'],
+      ['Thuyết Minh #2 · OPhim', 1, 'Full'],
+      ['Vietsub #1 · OPhim', 1, 'Full'],
     ]);
     expect(await filmBySlug(db, 'running-man')).toMatchObject({ categoryId: 26, status: 'ongoing', statusText: 'Tập 5' });
     const trailer = await filmBySlug(db, 'sap-chieu');
@@ -282,7 +283,7 @@ describe('runCrawl against a legacy OPhim source', () => {
       status: 'completed',
       statusText: 'Hoàn Tất (5/5)',
     });
-    expect(after!.episodes.map((e) => `${e.serverName}:${e.episode}`)).toEqual([1, 2, 3, 4, 5].map((n) => `Vietsub #1:${n}`));
+    expect(after!.episodes.map((e) => `${e.serverName}:${e.episode}`)).toEqual([1, 2, 3, 4, 5].map((n) => `Vietsub #1 · OPhim:${n}`));
     expect(await db.$count(episodes)).toBe(5);
     expect(after!.sourceChecksum).not.toBe(before!.sourceChecksum);
   });

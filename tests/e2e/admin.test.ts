@@ -78,7 +78,7 @@ describe('admin area', () => {
     await page.goto('/admin/dashboard');
     // Their own uploads: films, episodes, views; never the site's revenue, users or members.
     await page.getByRole('heading', { name: 'Phim của bạn' }).waitFor();
-    await expect.poll(() => sidebarLinks(page)).toEqual(['Tổng quan', 'Thêm phim', 'Thêm tập phim']);
+    await expect.poll(() => sidebarLinks(page)).toEqual(['Tổng quan', 'Thêm phim', 'Thêm tập phim', 'Bình luận']);
     // The public header (its search box and nav) is not part of the back office.
     expect(await page.locator('header.site-header').count()).toBe(0);
     await page.locator('.stat-card').first().waitFor();
@@ -116,8 +116,11 @@ describe('admin area', () => {
         'Thêm tập phim',
         'Phim đã xóa',
         'Thu thập tự động',
+        'Nguồn phim',
+        'Gộp phim',
         'Đơn hàng',
         'Báo lỗi',
+        'Bình luận',
         'Thống kê',
         'Cài đặt',
         'Nhật ký',

@@ -212,6 +212,21 @@ describe('downloads (phone)', () => {
     await context.unroute(siteDown);
     await context.setOffline(false);
     await expect.poll(accountPosition, { timeout: 45_000, interval: 1000 }).toBeGreaterThan(paused - 1);
+
+    // The site's server restarts while the phone keeps its network (no `online` event at all): what was watched
+    // meanwhile reaches the account once the server is back.
+    await context.route(siteDown, (route) => route.abort('connectionrefused'));
+    await video.evaluate((v: HTMLVideoElement) => {
+      v.currentTime = 2400;
+    });
+    await tap(page, page.locator('media-play-button'));
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 }).toBeGreaterThan(2401);
+    await page.touchscreen.tap(pictureBox.x + pictureBox.width / 2, pictureBox.y + pictureBox.height * 0.3);
+    await tap(page, page.locator('media-play-button'));
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
+    const later = await video.evaluate((v: HTMLVideoElement) => v.currentTime);
+    await context.unroute(siteDown);
+    await expect.poll(accountPosition, { timeout: 45_000, interval: 1000 }).toBeGreaterThan(later - 1);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -14,6 +14,8 @@ declare module 'vitest' {
     databaseFile: string;
     /** The payment stand-ins of `npm start` (VNPay, MoMo and the bank page that posts SePay notifications). */
     paymentURL: string;
+    /** The local inbox of `npm start` (the mail catcher's page on the stand-in port): every mail the product sent. */
+    mailURL: string;
   }
 }
 
@@ -95,6 +97,7 @@ export default async function setup(project: TestProject) {
   project.provide('baseURL', baseURL);
   project.provide('databaseFile', join(dir, 'e2e.db'));
   project.provide('paymentURL', `http://127.0.0.1:${paymentPort}`);
+  project.provide('mailURL', `http://127.0.0.1:${paymentPort}/mail`);
 
   return async () => {
     await stop();

@@ -3,6 +3,7 @@ import { loadConfig, type Config } from '../../worker/config';
 import type { AppDeps } from '../../worker/lib/context';
 import type { ErrorBody } from '../../worker/schemas/errors';
 import { openMigratedDatabase } from '../../worker/db/node-client';
+import { nodeMailTransport } from '../../worker/services/mail/node-smtp';
 
 export interface TestApp {
   app: ReturnType<typeof createApp>;
@@ -23,7 +24,15 @@ export async function createTestApp(overrides: Partial<Omit<AppDeps, 'config'>> 
   const { db } = await openMigratedDatabase(':memory:');
   const config = { ...loadConfig({ APP_ENV: 'test' }), ...overrides.config };
   let offset = 0;
-  const deps: AppDeps = { db, now: () => Date.now() + offset, fetch: globalThis.fetch, ...overrides, config };
+  const deps: AppDeps = {
+    db,
+    now: () => Date.now() + offset,
+    fetch: globalThis.fetch,
+    // With SMTP_URL (a test's own SMTP server, tests/helpers/smtp-server.ts) mail really leaves, as on the Node host.
+    mail: nodeMailTransport(config, overrides.fetch ?? globalThis.fetch),
+    ...overrides,
+    config,
+  };
   const app = createApp(deps);
   // The Workers contract: work after the response is handed to waitUntil, which this context records.
   const pending: Promise<unknown>[] = [];

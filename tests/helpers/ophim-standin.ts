@@ -46,12 +46,15 @@ const json = (body: unknown, status = 200): StandinReply => ({
   body: JSON.stringify(body),
 });
 
-function listItems(films: StandinFilm[]) {
+/** List entries; OPhim v1 and KKPhim lists also carry each film's ids (OPhim's legacy lists do not). */
+function listItems(films: StandinFilm[], withIds: boolean) {
   return films.map((f) => ({
     _id: f.movie._id,
     name: f.movie.name,
     slug: f.movie.slug,
     modified: f.movie.modified ?? { time: '2024-01-01T00:00:00.000Z' },
+    ...(withIds && f.movie.tmdb !== undefined ? { tmdb: f.movie.tmdb } : {}),
+    ...(withIds && f.movie.imdb !== undefined ? { imdb: f.movie.imdb } : {}),
   }));
 }
 
@@ -100,7 +103,7 @@ export async function startOphimStandin(options: StandinOptions = {}): Promise<S
     if (parts.length === 2 && kind && slug && ['danh-sach', 'the-loai', 'quoc-gia'].includes(kind)) {
       const page = Math.max(1, Number(query.get('page') ?? 1) || 1);
       const matching = standin.films.filter((f) => inList(f, kind, slug));
-      const items = listItems(matching.slice((page - 1) * pageSize, page * pageSize));
+      const items = listItems(matching.slice((page - 1) * pageSize, page * pageSize), dialect !== 'legacy');
       const pagination = {
         totalItems: matching.length,
         totalItemsPerPage: pageSize,

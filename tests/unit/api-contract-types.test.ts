@@ -10,7 +10,7 @@ import type { AccountResponse } from '../../worker/schemas/account';
 import type { AppType } from '../../worker/app';
 import type { LoginResponse, RefreshResponse } from '../../worker/schemas/auth';
 import type { EpisodeResponse, FilmCard, FilmDetailResponse, HomeData, HomeTopData, Paginated } from '../../worker/schemas/catalogue';
-import type { CommentDto } from '../../worker/schemas/comments';
+import type { CommentDto, CommentsSinceResponse } from '../../worker/schemas/comments';
 import type { RateFilmResult } from '../../worker/schemas/ratings';
 
 type Api = ReturnType<typeof hc<AppType>>['api'];
@@ -30,7 +30,7 @@ describe('wire contract types', () => {
 
   it('comment and rating routes answer the comment and rating schema types', () => {
     expectTypeOf<Body<Product['comment']['$post']>>().toEqualTypeOf<CommentDto>();
-    expectTypeOf<Body<Product[':slug']['comments']['$get']>>().toEqualTypeOf<{ data: CommentDto[] }>();
+    expectTypeOf<Body<Product[':slug']['comments']['$get']>>().toEqualTypeOf<CommentsSinceResponse>();
     expectTypeOf<Body<Product['rating_star']['$post']>>().toEqualTypeOf<RateFilmResult>();
   });
 

@@ -23,6 +23,9 @@ export default defineConfig({
         bindings: {
           DATABASE_URL: inject('hranaUrl'),
           DATABASE_AUTH_TOKEN: inject('hranaToken'),
+          // Mail over SMTP from workerd (worker-mailer on cloudflare:sockets) to a server of the test's own.
+          SMTP_URL: inject('smtpUrl'),
+          MAIL_API: inject('mailApi'),
           // Secrets of the production config (APP_ENV = "production" comes from wrangler.toml).
           JWT_SECRET: 'workers-test-jwt-secret-0123456789abcdefghij',
           PARTY_SECRET: 'workers-test-party-secret',
@@ -43,5 +46,8 @@ export default defineConfig({
     isolate: false,
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    // obscenity (the comment filter's matcher) ships CommonJS behind an ESM wrapper whose default import workerd's
+    // module loader leaves undefined: bundled into one ES module first, as wrangler's esbuild does for a deploy.
+    deps: { optimizer: { ssr: { enabled: true, include: ['obscenity'] } } },
   },
 });

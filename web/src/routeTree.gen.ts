@@ -16,6 +16,7 @@ import { Route as AdminRouteImport } from './routes/admin'
 import { Route as BaoMatRouteImport } from './routes/bao-mat'
 import { Route as DangKyRouteImport } from './routes/dang-ky'
 import { Route as DangNhapRouteImport } from './routes/dang-nhap'
+import { Route as DatLaiMatKhauRouteImport } from './routes/dat-lai-mat-khau'
 import { Route as DieuKhoanRouteImport } from './routes/dieu-khoan'
 import { Route as GioiThieuRouteImport } from './routes/gioi-thieu'
 import { Route as LichSuRouteImport } from './routes/lich-su'
@@ -24,15 +25,20 @@ import { Route as PhimBoRouteImport } from './routes/phim-bo'
 import { Route as PhimLeRouteImport } from './routes/phim-le'
 import { Route as PhimSapChieuRouteImport } from './routes/phim-sap-chieu'
 import { Route as PhimShowsRouteImport } from './routes/phim-shows'
+import { Route as QuenMatKhauRouteImport } from './routes/quen-mat-khau'
 import { Route as QuyDinhRouteImport } from './routes/quy-dinh'
 import { Route as TaiVeRouteImport } from './routes/tai-ve'
 import { Route as TuPhimRouteImport } from './routes/tu-phim'
+import { Route as XacMinhEmailRouteImport } from './routes/xac-minh-email'
 import { Route as AdminIndexRouteImport } from './routes/admin/index'
 import { Route as AdminAnalyticsRouteImport } from './routes/admin/analytics'
 import { Route as AdminAuditRouteImport } from './routes/admin/audit'
 import { Route as AdminAuto_crawlphimRouteImport } from './routes/admin/auto_crawlphim'
+import { Route as AdminBinhLuanRouteImport } from './routes/admin/binh-luan'
 import { Route as AdminDashboardRouteImport } from './routes/admin/dashboard'
 import { Route as AdminErrorReportsRouteImport } from './routes/admin/error-reports'
+import { Route as AdminGopPhimRouteImport } from './routes/admin/gop-phim'
+import { Route as AdminNguonPhimRouteImport } from './routes/admin/nguon-phim'
 import { Route as AdminOrdersRouteImport } from './routes/admin/orders'
 import { Route as AdminSettingsRouteImport } from './routes/admin/settings'
 import { Route as AdminUsersRouteImport } from './routes/admin/users'
@@ -85,6 +91,11 @@ const DangNhapRoute = DangNhapRouteImport.update({
   path: '/dang-nhap',
   getParentRoute: () => rootRouteImport,
 } as any)
+const DatLaiMatKhauRoute = DatLaiMatKhauRouteImport.update({
+  id: '/dat-lai-mat-khau',
+  path: '/dat-lai-mat-khau',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const DieuKhoanRoute = DieuKhoanRouteImport.update({
   id: '/dieu-khoan',
   path: '/dieu-khoan',
@@ -125,6 +136,11 @@ const PhimShowsRoute = PhimShowsRouteImport.update({
   path: '/phim-shows',
   getParentRoute: () => rootRouteImport,
 } as any)
+const QuenMatKhauRoute = QuenMatKhauRouteImport.update({
+  id: '/quen-mat-khau',
+  path: '/quen-mat-khau',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const QuyDinhRoute = QuyDinhRouteImport.update({
   id: '/quy-dinh',
   path: '/quy-dinh',
@@ -138,6 +154,11 @@ const TaiVeRoute = TaiVeRouteImport.update({
 const TuPhimRoute = TuPhimRouteImport.update({
   id: '/tu-phim',
   path: '/tu-phim',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const XacMinhEmailRoute = XacMinhEmailRouteImport.update({
+  id: '/xac-minh-email',
+  path: '/xac-minh-email',
   getParentRoute: () => rootRouteImport,
 } as any)
 const AdminIndexRoute = AdminIndexRouteImport.update({
@@ -160,6 +181,11 @@ const AdminAuto_crawlphimRoute = AdminAuto_crawlphimRouteImport.update({
   path: '/auto_crawlphim',
   getParentRoute: () => AdminRoute,
 } as any)
+const AdminBinhLuanRoute = AdminBinhLuanRouteImport.update({
+  id: '/binh-luan',
+  path: '/binh-luan',
+  getParentRoute: () => AdminRoute,
+} as any)
 const AdminDashboardRoute = AdminDashboardRouteImport.update({
   id: '/dashboard',
   path: '/dashboard',
@@ -168,6 +194,16 @@ const AdminDashboardRoute = AdminDashboardRouteImport.update({
 const AdminErrorReportsRoute = AdminErrorReportsRouteImport.update({
   id: '/error-reports',
   path: '/error-reports',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminGopPhimRoute = AdminGopPhimRouteImport.update({
+  id: '/gop-phim',
+  path: '/gop-phim',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminNguonPhimRoute = AdminNguonPhimRouteImport.update({
+  id: '/nguon-phim',
+  path: '/nguon-phim',
   getParentRoute: () => AdminRoute,
 } as any)
 const AdminOrdersRoute = AdminOrdersRouteImport.update({
@@ -262,6 +298,7 @@ export interface FileRoutesByFullPath {
   '/bao-mat': typeof BaoMatRoute
   '/dang-ky': typeof DangKyRoute
   '/dang-nhap': typeof DangNhapRoute
+  '/dat-lai-mat-khau': typeof DatLaiMatKhauRoute
   '/dieu-khoan': typeof DieuKhoanRoute
   '/gioi-thieu': typeof GioiThieuRoute
   '/lich-su': typeof LichSuRoute
@@ -270,14 +307,19 @@ export interface FileRoutesByFullPath {
   '/phim-le': typeof PhimLeRoute
   '/phim-sap-chieu': typeof PhimSapChieuRoute
   '/phim-shows': typeof PhimShowsRoute
+  '/quen-mat-khau': typeof QuenMatKhauRoute
   '/quy-dinh': typeof QuyDinhRoute
   '/tai-ve': typeof TaiVeRoute
   '/tu-phim': typeof TuPhimRoute
+  '/xac-minh-email': typeof XacMinhEmailRoute
   '/admin/analytics': typeof AdminAnalyticsRoute
   '/admin/audit': typeof AdminAuditRoute
   '/admin/auto_crawlphim': typeof AdminAuto_crawlphimRoute
+  '/admin/binh-luan': typeof AdminBinhLuanRoute
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/error-reports': typeof AdminErrorReportsRoute
+  '/admin/gop-phim': typeof AdminGopPhimRoute
+  '/admin/nguon-phim': typeof AdminNguonPhimRoute
   '/admin/orders': typeof AdminOrdersRoute
   '/admin/settings': typeof AdminSettingsRoute
   '/admin/users': typeof AdminUsersRoute
@@ -303,6 +345,7 @@ export interface FileRoutesByTo {
   '/bao-mat': typeof BaoMatRoute
   '/dang-ky': typeof DangKyRoute
   '/dang-nhap': typeof DangNhapRoute
+  '/dat-lai-mat-khau': typeof DatLaiMatKhauRoute
   '/dieu-khoan': typeof DieuKhoanRoute
   '/gioi-thieu': typeof GioiThieuRoute
   '/lich-su': typeof LichSuRoute
@@ -311,14 +354,19 @@ export interface FileRoutesByTo {
   '/phim-le': typeof PhimLeRoute
   '/phim-sap-chieu': typeof PhimSapChieuRoute
   '/phim-shows': typeof PhimShowsRoute
+  '/quen-mat-khau': typeof QuenMatKhauRoute
   '/quy-dinh': typeof QuyDinhRoute
   '/tai-ve': typeof TaiVeRoute
   '/tu-phim': typeof TuPhimRoute
+  '/xac-minh-email': typeof XacMinhEmailRoute
   '/admin/analytics': typeof AdminAnalyticsRoute
   '/admin/audit': typeof AdminAuditRoute
   '/admin/auto_crawlphim': typeof AdminAuto_crawlphimRoute
+  '/admin/binh-luan': typeof AdminBinhLuanRoute
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/error-reports': typeof AdminErrorReportsRoute
+  '/admin/gop-phim': typeof AdminGopPhimRoute
+  '/admin/nguon-phim': typeof AdminNguonPhimRoute
   '/admin/orders': typeof AdminOrdersRoute
   '/admin/settings': typeof AdminSettingsRoute
   '/admin/users': typeof AdminUsersRoute
@@ -346,6 +394,7 @@ export interface FileRoutesById {
   '/bao-mat': typeof BaoMatRoute
   '/dang-ky': typeof DangKyRoute
   '/dang-nhap': typeof DangNhapRoute
+  '/dat-lai-mat-khau': typeof DatLaiMatKhauRoute
   '/dieu-khoan': typeof DieuKhoanRoute
   '/gioi-thieu': typeof GioiThieuRoute
   '/lich-su': typeof LichSuRoute
@@ -354,14 +403,19 @@ export interface FileRoutesById {
   '/phim-le': typeof PhimLeRoute
   '/phim-sap-chieu': typeof PhimSapChieuRoute
   '/phim-shows': typeof PhimShowsRoute
+  '/quen-mat-khau': typeof QuenMatKhauRoute
   '/quy-dinh': typeof QuyDinhRoute
   '/tai-ve': typeof TaiVeRoute
   '/tu-phim': typeof TuPhimRoute
+  '/xac-minh-email': typeof XacMinhEmailRoute
   '/admin/analytics': typeof AdminAnalyticsRoute
   '/admin/audit': typeof AdminAuditRoute
   '/admin/auto_crawlphim': typeof AdminAuto_crawlphimRoute
+  '/admin/binh-luan': typeof AdminBinhLuanRoute
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/error-reports': typeof AdminErrorReportsRoute
+  '/admin/gop-phim': typeof AdminGopPhimRoute
+  '/admin/nguon-phim': typeof AdminNguonPhimRoute
   '/admin/orders': typeof AdminOrdersRoute
   '/admin/settings': typeof AdminSettingsRoute
   '/admin/users': typeof AdminUsersRoute
@@ -390,6 +444,7 @@ export interface FileRouteTypes {
     | '/bao-mat'
     | '/dang-ky'
     | '/dang-nhap'
+    | '/dat-lai-mat-khau'
     | '/dieu-khoan'
     | '/gioi-thieu'
     | '/lich-su'
@@ -398,14 +453,19 @@ export interface FileRouteTypes {
     | '/phim-le'
     | '/phim-sap-chieu'
     | '/phim-shows'
+    | '/quen-mat-khau'
     | '/quy-dinh'
     | '/tai-ve'
     | '/tu-phim'
+    | '/xac-minh-email'
     | '/admin/analytics'
     | '/admin/audit'
     | '/admin/auto_crawlphim'
+    | '/admin/binh-luan'
     | '/admin/dashboard'
     | '/admin/error-reports'
+    | '/admin/gop-phim'
+    | '/admin/nguon-phim'
     | '/admin/orders'
     | '/admin/settings'
     | '/admin/users'
@@ -431,6 +491,7 @@ export interface FileRouteTypes {
     | '/bao-mat'
     | '/dang-ky'
     | '/dang-nhap'
+    | '/dat-lai-mat-khau'
     | '/dieu-khoan'
     | '/gioi-thieu'
     | '/lich-su'
@@ -439,14 +500,19 @@ export interface FileRouteTypes {
     | '/phim-le'
     | '/phim-sap-chieu'
     | '/phim-shows'
+    | '/quen-mat-khau'
     | '/quy-dinh'
     | '/tai-ve'
     | '/tu-phim'
+    | '/xac-minh-email'
     | '/admin/analytics'
     | '/admin/audit'
     | '/admin/auto_crawlphim'
+    | '/admin/binh-luan'
     | '/admin/dashboard'
     | '/admin/error-reports'
+    | '/admin/gop-phim'
+    | '/admin/nguon-phim'
     | '/admin/orders'
     | '/admin/settings'
     | '/admin/users'
@@ -473,6 +539,7 @@ export interface FileRouteTypes {
     | '/bao-mat'
     | '/dang-ky'
     | '/dang-nhap'
+    | '/dat-lai-mat-khau'
     | '/dieu-khoan'
     | '/gioi-thieu'
     | '/lich-su'
@@ -481,14 +548,19 @@ export interface FileRouteTypes {
     | '/phim-le'
     | '/phim-sap-chieu'
     | '/phim-shows'
+    | '/quen-mat-khau'
     | '/quy-dinh'
     | '/tai-ve'
     | '/tu-phim'
+    | '/xac-minh-email'
     | '/admin/analytics'
     | '/admin/audit'
     | '/admin/auto_crawlphim'
+    | '/admin/binh-luan'
     | '/admin/dashboard'
     | '/admin/error-reports'
+    | '/admin/gop-phim'
+    | '/admin/nguon-phim'
     | '/admin/orders'
     | '/admin/settings'
     | '/admin/users'
@@ -516,6 +588,7 @@ export interface RootRouteChildren {
   BaoMatRoute: typeof BaoMatRoute
   DangKyRoute: typeof DangKyRoute
   DangNhapRoute: typeof DangNhapRoute
+  DatLaiMatKhauRoute: typeof DatLaiMatKhauRoute
   DieuKhoanRoute: typeof DieuKhoanRoute
   GioiThieuRoute: typeof GioiThieuRoute
   LichSuRoute: typeof LichSuRoute
@@ -524,9 +597,11 @@ export interface RootRouteChildren {
   PhimLeRoute: typeof PhimLeRoute
   PhimSapChieuRoute: typeof PhimSapChieuRoute
   PhimShowsRoute: typeof PhimShowsRoute
+  QuenMatKhauRoute: typeof QuenMatKhauRoute
   QuyDinhRoute: typeof QuyDinhRoute
   TaiVeRoute: typeof TaiVeRoute
   TuPhimRoute: typeof TuPhimRoute
+  XacMinhEmailRoute: typeof XacMinhEmailRoute
   TheLoaiSlugRoute: typeof TheLoaiSlugRoute
   TimKiemQRoute: typeof TimKiemQRoute
   XemChungPartyIdRoute: typeof XemChungPartyIdRoute
@@ -588,6 +663,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DangNhapRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/dat-lai-mat-khau': {
+      id: '/dat-lai-mat-khau'
+      path: '/dat-lai-mat-khau'
+      fullPath: '/dat-lai-mat-khau'
+      preLoaderRoute: typeof DatLaiMatKhauRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/dieu-khoan': {
       id: '/dieu-khoan'
       path: '/dieu-khoan'
@@ -644,6 +726,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PhimShowsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/quen-mat-khau': {
+      id: '/quen-mat-khau'
+      path: '/quen-mat-khau'
+      fullPath: '/quen-mat-khau'
+      preLoaderRoute: typeof QuenMatKhauRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/quy-dinh': {
       id: '/quy-dinh'
       path: '/quy-dinh'
@@ -663,6 +752,13 @@ declare module '@tanstack/react-router' {
       path: '/tu-phim'
       fullPath: '/tu-phim'
       preLoaderRoute: typeof TuPhimRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/xac-minh-email': {
+      id: '/xac-minh-email'
+      path: '/xac-minh-email'
+      fullPath: '/xac-minh-email'
+      preLoaderRoute: typeof XacMinhEmailRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/admin/': {
@@ -693,6 +789,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminAuto_crawlphimRouteImport
       parentRoute: typeof AdminRoute
     }
+    '/admin/binh-luan': {
+      id: '/admin/binh-luan'
+      path: '/binh-luan'
+      fullPath: '/admin/binh-luan'
+      preLoaderRoute: typeof AdminBinhLuanRouteImport
+      parentRoute: typeof AdminRoute
+    }
     '/admin/dashboard': {
       id: '/admin/dashboard'
       path: '/dashboard'
@@ -705,6 +808,20 @@ declare module '@tanstack/react-router' {
       path: '/error-reports'
       fullPath: '/admin/error-reports'
       preLoaderRoute: typeof AdminErrorReportsRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/admin/gop-phim': {
+      id: '/admin/gop-phim'
+      path: '/gop-phim'
+      fullPath: '/admin/gop-phim'
+      preLoaderRoute: typeof AdminGopPhimRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/admin/nguon-phim': {
+      id: '/admin/nguon-phim'
+      path: '/nguon-phim'
+      fullPath: '/admin/nguon-phim'
+      preLoaderRoute: typeof AdminNguonPhimRouteImport
       parentRoute: typeof AdminRoute
     }
     '/admin/orders': {
@@ -826,8 +943,11 @@ interface AdminRouteChildren {
   AdminAnalyticsRoute: typeof AdminAnalyticsRoute
   AdminAuditRoute: typeof AdminAuditRoute
   AdminAuto_crawlphimRoute: typeof AdminAuto_crawlphimRoute
+  AdminBinhLuanRoute: typeof AdminBinhLuanRoute
   AdminDashboardRoute: typeof AdminDashboardRoute
   AdminErrorReportsRoute: typeof AdminErrorReportsRoute
+  AdminGopPhimRoute: typeof AdminGopPhimRoute
+  AdminNguonPhimRoute: typeof AdminNguonPhimRoute
   AdminOrdersRoute: typeof AdminOrdersRoute
   AdminSettingsRoute: typeof AdminSettingsRoute
   AdminUsersRoute: typeof AdminUsersRoute
@@ -843,8 +963,11 @@ const AdminRouteChildren: AdminRouteChildren = {
   AdminAnalyticsRoute: AdminAnalyticsRoute,
   AdminAuditRoute: AdminAuditRoute,
   AdminAuto_crawlphimRoute: AdminAuto_crawlphimRoute,
+  AdminBinhLuanRoute: AdminBinhLuanRoute,
   AdminDashboardRoute: AdminDashboardRoute,
   AdminErrorReportsRoute: AdminErrorReportsRoute,
+  AdminGopPhimRoute: AdminGopPhimRoute,
+  AdminNguonPhimRoute: AdminNguonPhimRoute,
   AdminOrdersRoute: AdminOrdersRoute,
   AdminSettingsRoute: AdminSettingsRoute,
   AdminUsersRoute: AdminUsersRoute,
@@ -866,6 +989,7 @@ const rootRouteChildren: RootRouteChildren = {
   BaoMatRoute: BaoMatRoute,
   DangKyRoute: DangKyRoute,
   DangNhapRoute: DangNhapRoute,
+  DatLaiMatKhauRoute: DatLaiMatKhauRoute,
   DieuKhoanRoute: DieuKhoanRoute,
   GioiThieuRoute: GioiThieuRoute,
   LichSuRoute: LichSuRoute,
@@ -874,9 +998,11 @@ const rootRouteChildren: RootRouteChildren = {
   PhimLeRoute: PhimLeRoute,
   PhimSapChieuRoute: PhimSapChieuRoute,
   PhimShowsRoute: PhimShowsRoute,
+  QuenMatKhauRoute: QuenMatKhauRoute,
   QuyDinhRoute: QuyDinhRoute,
   TaiVeRoute: TaiVeRoute,
   TuPhimRoute: TuPhimRoute,
+  XacMinhEmailRoute: XacMinhEmailRoute,
   TheLoaiSlugRoute: TheLoaiSlugRoute,
   TimKiemQRoute: TimKiemQRoute,
   XemChungPartyIdRoute: XemChungPartyIdRoute,

@@ -67,9 +67,26 @@ export const films = sqliteTable(
     updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    // One film, every source (docs/decisions/0104-one-film-every-source.md): the external ids that tell films
+    // apart across sources, as the sources gave them (normalised: services/films/film-identity.ts); null when no
+    // source gave one. kind: 'single' | 'series'; originKey: the folded original name. Films added by hand have none.
+    tmdbType: text('tmdb_type', { enum: ['movie', 'tv'] }),
+    tmdbId: text('tmdb_id'),
+    tmdbSeason: integer('tmdb_season'),
+    imdbId: text('imdb_id'),
+    originKey: text('origin_key'),
+    kind: text('kind', { enum: ['single', 'series'] }),
+    /**
+     * What an admin changed by hand, which no source overwrites (JSON { fields: string[], removed: string[] }: film
+     * writer field names, and '{server}\u0000{episode}' of episodes an admin deleted).
+     */
+    locked: text('locked').notNull().default('{}'),
   },
   (t) => [
     index('films_created_by').on(t.createdBy),
+    index('films_tmdb').on(t.tmdbId),
+    index('films_imdb').on(t.imdbId),
+    index('films_origin_key').on(t.originKey, t.year),
     index('films_category_updated').on(t.categoryId, t.updatedAt),
     index('films_category_views').on(t.categoryId, t.views),
     index('films_category_created').on(t.categoryId, t.createdAt),
@@ -134,8 +151,13 @@ export const episodes = sqliteTable(
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
+    /** The source's film this episode came from (its server name carries the source's label); null: added by hand. */
+    filmSourceId: integer('film_source_id').references(() => filmSources.id, { onDelete: 'set null' }),
   },
-  (t) => [uniqueIndex('episodes_film_server_episode').on(t.filmId, t.serverName, t.episode)],
+  (t) => [
+    uniqueIndex('episodes_film_server_episode').on(t.filmId, t.serverName, t.episode),
+    index('episodes_film_source').on(t.filmSourceId),
+  ],
 );
 
 /**
@@ -161,8 +183,17 @@ export const users = sqliteTable('users', {
   permissions: text('permissions').notNull().default(''),
   /** Bumped by "sign out everywhere" and password change: access tokens of older epochs are refused. */
   sessionEpoch: integer('session_epoch').notNull().default(0),
+  /** When the current address was proved by opening the mailed link (or by Google); null: "Chưa xác minh". */
+  emailVerifiedAt: integer('email_verified_at'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
+  /** Comment moderation (docs/decisions/0230-comment-moderation.md): muted since, until (null while muted = for good), why. */
+  mutedAt: integer('muted_at'),
+  mutedUntil: integer('muted_until'),
+  muteReason: text('mute_reason'),
+  /** Banned: cannot sign in, every session ended; why (the sign-in page says it). Lifted only by an undo. */
+  bannedAt: integer('banned_at'),
+  banReason: text('ban_reason'),
 });
 
 export const refreshTokens = sqliteTable(
@@ -179,9 +210,101 @@ export const refreshTokens = sqliteTable(
     expiresAt: integer('expires_at').notNull(),
     usedAt: integer('used_at'),
     revokedAt: integer('revoked_at'),
+    /** The device's User-Agent at sign-in or at its latest renewal (the account's device list). */
+    userAgent: text('user_agent').notNull().default(''),
+    /** When the family's sign-in happened: carried over to every successor. */
+    signedInAt: integer('signed_in_at').notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [index('refresh_tokens_family').on(t.familyId), index('refresh_tokens_user').on(t.userId)],
+);
+
+/**
+ * Single-use links mailed to a member (docs/decisions/0980): a password reset (30 minutes) or an address
+ * verification (24 hours). Only the SHA-256 of the 256-bit token is kept; a newer link of the same purpose,
+ * a password change or an address change voids the older ones (used_at set).
+ */
+export const emailTokens = sqliteTable(
+  'email_tokens',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['password_reset', 'verify_email'] }).notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    /** The address the link was sent to: a verification proves this one, a reset works only while it is the account's. */
+    email: text('email').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    usedAt: integer('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('email_tokens_user').on(t.userId, t.purpose)],
+);
+
+/**
+ * Mail to send (services/mail/outbox.ts): written in the same batch as the event (reset asked, order paid),
+ * sent right after the request and retried by the scheduler with backoff until sent or failed. `payload`
+ * holds what the template needs (a link's token sealed with AES-GCM) and is cleared once the mail is sent.
+ */
+export const mailOutbox = sqliteTable(
+  'mail_outbox',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    kind: text('kind').notNull(),
+    toAddress: text('to_address').notNull(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    payload: text('payload'),
+    /** At most one mail per key ever (a receipt per order, a reminder per subscription period). */
+    dedupeKey: text('dedupe_key').unique(),
+    status: text('status', { enum: ['pending', 'sending', 'sent', 'failed'] })
+      .notNull()
+      .default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: integer('next_attempt_at').notNull().default(0),
+    /** While 'sending': when a sender that stopped half-way is considered gone. */
+    leaseUntil: integer('lease_until'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    sentAt: integer('sent_at'),
+  },
+  (t) => [index('mail_outbox_due').on(t.status, t.nextAttemptAt), index('mail_outbox_created').on(t.createdAt)],
+);
+
+/** A member's passkeys (WebAuthn credentials; services/auth/passkeys.ts). */
+export const passkeys = sqliteTable(
+  'passkeys',
+  {
+    /** The credential id, base64url, as the authenticator gave it. */
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** COSE public key, base64url. */
+    publicKey: text('public_key').notNull(),
+    counter: integer('counter').notNull().default(0),
+    /** JSON array of AuthenticatorTransport. */
+    transports: text('transports').notNull().default('[]'),
+    deviceType: text('device_type').notNull().default('singleDevice'),
+    backedUp: integer('backed_up', { mode: 'boolean' }).notNull().default(false),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: integer('last_used_at'),
+  },
+  (t) => [index('passkeys_user').on(t.userId)],
+);
+
+/** WebAuthn challenges: single use (deleted when answered) and short-lived. */
+export const webauthnChallenges = sqliteTable(
+  'webauthn_challenges',
+  {
+    challenge: text('challenge').primaryKey(),
+    purpose: text('purpose', { enum: ['register', 'login'] }).notNull(),
+    /** The member adding a passkey; null for a sign-in. */
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('webauthn_challenges_expires').on(t.expiresAt)],
 );
 
 export const comments = sqliteTable(
@@ -195,11 +318,89 @@ export const comments = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     parentId: integer('parent_id'),
+    /** What readers see: the text as written, with masked words starred (comment filter). */
     body: text('body').notNull(),
     createdAt: createdAt(),
+    /**
+     * visible: everyone sees it; held: the filter kept it back (its author alone sees it, "Đang chờ duyệt");
+     * hidden: enough reports hid it until a moderator decides; removed: a moderator took it down
+     * (docs/decisions/0230-comment-moderation.md).
+     */
+    status: text('status', { enum: ['visible', 'held', 'hidden', 'removed'] })
+      .notNull()
+      .default('visible'),
+    /** Why the filter held it: link, phone, word or duplicate. */
+    holdReason: text('hold_reason'),
+    /** Marked "Có tiết lộ nội dung" by its author (or by a moderator approving a spoiler report). */
+    spoiler: integer('spoiler', { mode: 'boolean' }).notNull().default(false),
+    /** The episode it was written under (watch page); null on the film page. */
+    episode: integer('episode'),
+    /** The text as written, kept only when the filter masked words in body. */
+    rawBody: text('raw_body'),
+    /** The folded text's key (comment filter): the same text posted again and again is held. */
+    fingerprint: text('fingerprint'),
+    /** Distinct open reports (comment_reports without resolved_at). */
+    openReports: integer('open_reports').notNull().default(0),
+    /** When it entered the moderation queue (held, or first open report); null when not in it. */
+    queuedAt: integer('queued_at'),
+    removedAt: integer('removed_at'),
+    removedBy: integer('removed_by').references(() => users.id, { onDelete: 'set null' }),
+    /** Shown to the author. */
+    removalReason: text('removal_reason'),
   },
-  (t) => [index('comments_film_created').on(t.filmId, t.createdAt), index('comments_parent').on(t.parentId)],
+  (t) => [
+    index('comments_film_created').on(t.filmId, t.createdAt),
+    index('comments_parent').on(t.parentId),
+    index('comments_queued').on(t.queuedAt),
+    index('comments_user_created').on(t.userId, t.createdAt),
+    index('comments_fingerprint').on(t.fingerprint, t.createdAt),
+  ],
 );
+
+/** A member's report of a comment: one per member per comment; resolved when a moderator decides. */
+export const commentReports = sqliteTable(
+  'comment_reports',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    commentId: integer('comment_id')
+      .notNull()
+      .references(() => comments.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** spam | offensive | spoiler | harassment | other (worker/schemas/moderation.ts). */
+    reason: text('reason').notNull(),
+    /** The reporter's words ("Khác"). */
+    note: text('note').notNull().default(''),
+    createdAt: integer('created_at').notNull(),
+    resolvedAt: integer('resolved_at'),
+  },
+  (t) => [uniqueIndex('comment_reports_comment_user').on(t.commentId, t.userId), index('comment_reports_user').on(t.userId, t.createdAt)],
+);
+
+/** "Ẩn bình luận của người này": a member never sees what another member writes, on any device. */
+export const commentHiddenAuthors = sqliteTable(
+  'comment_hidden_authors',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    hiddenUserId: integer('hidden_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.hiddenUserId] })],
+);
+
+/** The comment filter's word list, kept by admins: each phrase holds the comment or masks the word. */
+export const commentWords = sqliteTable('comment_words', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  phrase: text('phrase').notNull(),
+  action: text('action', { enum: ['hold', 'mask'] }).notNull(),
+  createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+});
 
 export const ratings = sqliteTable(
   'ratings',
@@ -394,12 +595,18 @@ export const crawlRuns = sqliteTable(
     filmsUpdated: integer('films_updated').notNull().default(0),
     filmsSkipped: integer('films_skipped').notNull().default(0),
     filmsFailed: integer('films_failed').notNull().default(0),
+    /** Films of the source that joined a film already in the catalogue (another source's): one film, both sources' servers. */
+    filmsMerged: integer('films_merged').notNull().default(0),
     error: text('error'),
     startedAt: integer('started_at').notNull(),
     heartbeatAt: integer('heartbeat_at').notNull(),
     finishedAt: integer('finished_at'),
+    /** The registered source crawled (services/sources/registry.ts); null for runs older than the registry. */
+    sourceId: integer('source_id'),
+    /** The schedule that started it (one run per source): the schedule is settled when all its runs end. */
+    scheduleId: integer('schedule_id'),
   },
-  (t) => [index('crawl_runs_status').on(t.status, t.source)],
+  (t) => [index('crawl_runs_status').on(t.status, t.source), index('crawl_runs_schedule').on(t.scheduleId)],
 );
 
 export const crawlSchedules = sqliteTable(
@@ -415,6 +622,8 @@ export const crawlSchedules = sqliteTable(
     /** Spec: 1 = not yet run; anything else = completed (2 done, 3 failed). */
     status: integer('status').notNull().default(1),
     crawlRunId: integer('crawl_run_id').references(() => crawlRuns.id),
+    /** One source to crawl; null: every enabled source, in priority order. */
+    sourceId: integer('source_id'),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
@@ -486,6 +695,15 @@ export const deletedFilms = sqliteTable(
     deletedBy: integer('deleted_by').references(() => users.id, { onDelete: 'set null' }),
     deletedByEmail: text('deleted_by_email').notNull().default(''),
     deletedAt: integer('deleted_at').notNull(),
+    /** Every source key of the film (JSON array) and its identity: no source brings it back (docs/decisions/0104). */
+    sourceKeys: text('source_keys').notNull().default('[]'),
+    tmdbType: text('tmdb_type', { enum: ['movie', 'tv'] }),
+    tmdbId: text('tmdb_id'),
+    tmdbSeason: integer('tmdb_season'),
+    imdbId: text('imdb_id'),
+    originKey: text('origin_key'),
+    year: integer('year'),
+    kind: text('kind', { enum: ['single', 'series'] }),
   },
   (t) => [index('deleted_films_deleted_at').on(t.deletedAt)],
 );
@@ -586,6 +804,125 @@ export const episodeReleases = sqliteTable(
   (t) => [uniqueIndex('episode_releases_film_episode').on(t.filmId, t.episode), index('episode_releases_done').on(t.doneAt)],
 );
 
+// ---------------------------------------------------------------------------------------------
+// One film, every source (issue 32, docs/decisions/0104-one-film-every-source.md)
+
+/**
+ * The sources the crawler reads, as an operator manages them ("Nguồn phim"): family, base URL, priority (lower
+ * first: the film's own fields follow it, and its servers come first), enabled. A source that fails crawls in a
+ * row is backed off (a growing delay) and marked down ("Không phản hồi"): its servers go to the end of every
+ * film's server order until it answers again.
+ */
+export const sources = sqliteTable('sources', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  /** The base URL crawled ('https://phimapi.com', 'https://ophim1.com/v1/api'): no trailing slash. */
+  baseUrl: text('base_url').notNull().unique(),
+  /** The label viewers see beside its servers ('Vietsub #1 · KKPhim'). */
+  name: text('name').notNull().unique(),
+  /** ophim (legacy), ophim-v1, kkphim, kkphim-v1; null until detected from its responses. */
+  family: text('family', { enum: ['ophim', 'ophim-v1', 'kkphim', 'kkphim-v1'] }),
+  /** The family was given by an operator (configuration or the admin page), not detected. */
+  familyGiven: integer('family_given', { mode: 'boolean' }).notNull().default(false),
+  priority: integer('priority').notNull().default(100),
+  enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+  /** Crawls in a row that failed; reset by any crawl or check that succeeds. */
+  failures: integer('failures').notNull().default(0),
+  /** Backed off: "Không phản hồi". Its servers go last; crawls skip it until backoff_until. */
+  down: integer('down', { mode: 'boolean' }).notNull().default(false),
+  backoffUntil: integer('backoff_until'),
+  lastCrawlAt: integer('last_crawl_at'),
+  lastOkAt: integer('last_ok_at'),
+  lastError: text('last_error'),
+  /** The last check of whether it answers (the admin page, the scheduler's retry of a down source). */
+  checkedAt: integer('checked_at'),
+  answering: integer('answering', { mode: 'boolean' }),
+  createdAt: createdAt(),
+});
+
+/**
+ * One row per film of a source (the source's item): which film it feeds, the checksum of what was imported, the
+ * external ids this source gives, and the label its servers carry on that film.
+ */
+export const filmSources = sqliteTable(
+  'film_sources',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    filmId: integer('film_id')
+      .notNull()
+      .references(() => films.id, { onDelete: 'cascade' }),
+    sourceId: integer('source_id').references(() => sources.id, { onDelete: 'set null' }),
+    /** '{origin}:{_id or slug}' (the source's own path before ':' when it has one), as films.source_key was. */
+    sourceKey: text('source_key').notNull().unique(),
+    /** The film's slug at the source (its detail's path). */
+    sourceSlug: text('source_slug').notNull().default(''),
+    /** What its servers are named after on this film: the source's name ('KKPhim', 'KKPhim (2)'). */
+    label: text('label').notNull().default(''),
+    checksum: text('checksum'),
+    tmdbType: text('tmdb_type', { enum: ['movie', 'tv'] }),
+    tmdbId: text('tmdb_id'),
+    tmdbSeason: integer('tmdb_season'),
+    imdbId: text('imdb_id'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('film_sources_film').on(t.filmId), index('film_sources_source').on(t.sourceId)],
+);
+
+/** A merged-away film's slug: it answers 301 to the kept film (page and API), and no new film takes it. */
+export const filmAliases = sqliteTable(
+  'film_aliases',
+  {
+    slug: text('slug').primaryKey(),
+    filmId: integer('film_id')
+      .notNull()
+      .references(() => films.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('film_aliases_film').on(t.filmId)],
+);
+
+/**
+ * Two films that may be one ("Gộp phim"): a crawl's doubt, or an existing duplicate. film_a < film_b. An admin
+ * merges them (status merged) or says they differ (dismissed: never suggested again).
+ */
+export const mergeSuggestions = sqliteTable(
+  'merge_suggestions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    filmA: integer('film_a')
+      .notNull()
+      .references(() => films.id, { onDelete: 'cascade' }),
+    filmB: integer('film_b')
+      .notNull()
+      .references(() => films.id, { onDelete: 'cascade' }),
+    reason: text('reason').notNull(),
+    status: text('status', { enum: ['open', 'merged', 'dismissed'] })
+      .notNull()
+      .default('open'),
+    createdAt: integer('created_at').notNull(),
+    resolvedAt: integer('resolved_at'),
+    resolvedBy: integer('resolved_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [uniqueIndex('merge_suggestions_pair').on(t.filmA, t.filmB), index('merge_suggestions_status').on(t.status, t.createdAt)],
+);
+
+/**
+ * What a crawl said that an admin should see (a source answering garbage, a film refused, a merge in doubt),
+ * per run and source; kept a week (worker/scheduled.ts). The "errors in the last 24 h" of "Nguồn phim".
+ */
+export const crawlLog = sqliteTable(
+  'crawl_log',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    runId: integer('run_id'),
+    sourceId: integer('source_id'),
+    level: text('level', { enum: ['error', 'doubt'] }).notNull(),
+    message: text('message').notNull(),
+    at: integer('at').notNull(),
+  },
+  (t) => [index('crawl_log_source_at').on(t.sourceId, t.at), index('crawl_log_run').on(t.runId), index('crawl_log_at').on(t.at)],
+);
+
 export const filmsRelations = relations(films, ({ one, many }) => ({
   category: one(categories, { fields: [films.categoryId], references: [categories.id] }),
   episodes: many(episodes),
@@ -593,9 +930,15 @@ export const filmsRelations = relations(films, ({ one, many }) => ({
   countries: many(filmCountries),
   comments: many(comments),
   ratings: many(ratings),
+  sources: many(filmSources),
 }));
 export const episodesRelations = relations(episodes, ({ one }) => ({
   film: one(films, { fields: [episodes.filmId], references: [films.id] }),
+  filmSource: one(filmSources, { fields: [episodes.filmSourceId], references: [filmSources.id] }),
+}));
+export const filmSourcesRelations = relations(filmSources, ({ one }) => ({
+  film: one(films, { fields: [filmSources.filmId], references: [films.id] }),
+  source: one(sources, { fields: [filmSources.sourceId], references: [sources.id] }),
 }));
 export const filmGenresRelations = relations(filmGenres, ({ one }) => ({
   film: one(films, { fields: [filmGenres.filmId], references: [films.id] }),

@@ -22,7 +22,7 @@ export const viewerMiddleware = createMiddleware<AppEnv>(async (c, next) => {
   const token = bearerToken(c.req.header('authorization'));
   const { config, now } = c.var.deps;
   const claims = token ? await verifyAccessToken(config, token, now()) : null;
-  c.set('session', claims ? { userId: Number(claims.sub), epoch: claims.epoch } : null);
+  c.set('session', claims ? { userId: Number(claims.sub), epoch: claims.epoch, ...(claims.sid ? { sid: claims.sid } : {}) } : null);
   await next();
 });
 

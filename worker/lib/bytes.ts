@@ -37,3 +37,8 @@ export async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return toHex(new Uint8Array(digest));
 }
+
+/** base64url (padding optional) → bytes. */
+export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> {
+  return fromBase64(text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4));
+}

@@ -4,6 +4,7 @@ import type { Db } from '../db/client';
 import type { FilmRecordCache } from '../services/catalogue/detail';
 import type { CachedResponse } from './public-cache';
 import type { TtlCache } from './ttl-cache';
+import type { MailTransport } from '../services/mail/message';
 
 /** The signed-in person behind a request, taken only from a verified access token. */
 export interface Viewer {
@@ -25,6 +26,8 @@ export interface Viewer {
 export interface Session {
   userId: number;
   epoch: number;
+  /** The refresh-token family (the device) the token was issued to; absent in tokens of older builds. */
+  sid?: string;
 }
 
 /** Everything host-specific the shared app needs; each host (node.ts, index.ts) builds one. */
@@ -35,6 +38,11 @@ export interface AppDeps {
   now: () => number;
   /** Outbound HTTP (crawler, PartyKit push, payment and sign-in providers); tests pass stand-ins. */
   fetch: typeof fetch;
+  /**
+   * How mail leaves (services/mail): nodemailer on Node, worker-mailer on Workers, Resend's API on either.
+   * Absent: mails wait in the outbox (no SMTP_URL, or a test that does not send).
+   */
+  mail?: MailTransport;
 }
 
 export interface AppCaches {

@@ -4,8 +4,17 @@ import type { AppEnv } from '../lib/context';
 import { setRefreshCookie } from '../lib/refresh-cookie';
 import { validate } from '../lib/validate';
 import { changePassword, getAccount, logoutEverywhere } from '../services/auth/accounts';
-import { type AccountResponse, changePasswordBodySchema } from '../schemas/account';
+import { changeEmail, resendVerification } from '../services/auth/email-address';
+import { listDevices, signOutDevice, signOutOtherDevices } from '../services/auth/devices';
+import { addPasskey, listPasskeys, passkeyRegistrationOptions, removePasskey } from '../services/auth/passkeys';
+import { type AccountResponse, addPasskeyBodySchema, changeEmailBodySchema, changePasswordBodySchema } from '../schemas/account';
 import type { LoginResponse } from '../schemas/auth';
+import { DEVICE_MESSAGES, PASSKEY_MESSAGES } from '../schemas/account-texts';
+import { sendMailSoon } from '../lib/mail-soon';
+import { z } from 'zod';
+
+const deviceParam = z.object({ id: z.string().min(1, 'is required').max(100, 'is too long') });
+const passkeyParam = z.object({ id: z.string().min(1, 'is required').max(1024, 'is too long') });
 
 /** The signed-in user's own account: /api/account. */
 export const accountRoutes = new Hono<AppEnv>()
@@ -25,7 +34,11 @@ export const accountRoutes = new Hono<AppEnv>()
   })
   .post('/password', validate('json', changePasswordBodySchema), async (c) => {
     const input = c.req.valid('json');
-    const { refreshToken, ...session } = await changePassword(c.var.deps, c.var.viewer.id, input);
+    const { refreshToken, ...session } = await changePassword(c.var.deps, c.var.viewer.id, input, {
+      userAgent: c.req.header('user-agent') ?? '',
+    });
+    // "Mật khẩu của bạn đã được thay đổi".
+    sendMailSoon(c);
     if (input.remember) setRefreshCookie(c, refreshToken);
     const body: LoginResponse = input.remember ? session : { ...session, refreshToken };
     return c.json({ message: 'Đổi mật khẩu thành công', ...body }, 200);
@@ -33,4 +46,37 @@ export const accountRoutes = new Hono<AppEnv>()
   .post('/logout-all', async (c) => {
     await logoutEverywhere(c.var.deps, c.var.viewer.id);
     return c.json({ ok: true as const, message: 'Bạn đã đăng xuất khỏi mọi thiết bị.' }, 200);
+  })
+  // ---- the address (docs/decisions/0980) ----
+  .post('/email', validate('json', changeEmailBodySchema), async (c) => {
+    const result = await changeEmail(c.var.deps, c.var.viewer.id, c.req.valid('json'));
+    sendMailSoon(c);
+    return c.json({ ok: true as const, ...result }, 200);
+  })
+  .post('/email/verification', async (c) => {
+    const message = await resendVerification(c.var.deps, c.var.viewer.id);
+    sendMailSoon(c);
+    return c.json({ ok: true as const, message }, 200);
+  })
+  // ---- signed-in devices ----
+  .get('/devices', async (c) => c.json({ data: await listDevices(c.var.db, c.var.viewer.id, c.var.session?.sid, c.var.deps.now()) }, 200))
+  .post('/devices/logout-others', async (c) => {
+    const count = await signOutOtherDevices(c.var.db, c.var.viewer.id, c.var.session?.sid, c.var.deps.now());
+    return c.json({ ok: true as const, count, message: DEVICE_MESSAGES.othersSignedOut }, 200);
+  })
+  .delete('/devices/:id', validate('param', deviceParam), async (c) => {
+    const { id } = c.req.valid('param');
+    await signOutDevice(c.var.db, c.var.viewer.id, id, c.var.deps.now());
+    return c.json({ ok: true as const, current: id === c.var.session?.sid, message: DEVICE_MESSAGES.signedOut }, 200);
+  })
+  // ---- passkeys ----
+  .get('/passkeys', async (c) => c.json({ data: await listPasskeys(c.var.db, c.var.viewer.id) }, 200))
+  .post('/passkeys/options', async (c) => c.json(await passkeyRegistrationOptions(c.var.deps, c.var.viewer.id), 200))
+  .post('/passkeys', validate('json', addPasskeyBodySchema), async (c) => {
+    const passkey = await addPasskey(c.var.deps, c.var.viewer.id, c.req.valid('json'), { userAgent: c.req.header('user-agent') ?? '' });
+    return c.json({ ok: true as const, message: PASSKEY_MESSAGES.added, passkey }, 201);
+  })
+  .delete('/passkeys/:id', validate('param', passkeyParam), async (c) => {
+    await removePasskey(c.var.db, c.var.viewer.id, c.req.valid('param').id);
+    return c.json({ ok: true as const, message: PASSKEY_MESSAGES.removed }, 200);
   });

@@ -4,6 +4,7 @@ import { viewerOf } from '../lib/auth-middleware';
 import type { AppEnv, Viewer } from '../lib/context';
 import { badRequest, unauthorized } from '../lib/errors';
 import { validate } from '../lib/validate';
+import { sendMailSoon } from '../lib/mail-soon';
 import { clientIp } from '../services/rate-limit';
 import { checkSepayKey, receiveSepayNotification } from '../services/payments/bank-notifications';
 import { handleMomoIpn, handleVnpayIpn, paymentReturn, startBankTransfer, startMomo, startVnpay } from '../services/payments/checkout';
@@ -44,16 +45,23 @@ const requireSepayKey = createMiddleware<AppEnv>(async (c, next) => {
 /** Gateway callbacks (no auth: the signature is the proof), the bank's notifications and the return redirect check. */
 export const paymentRoutes = new Hono<AppEnv>()
   // VNPay expects HTTP 200 with { RspCode, Message } whatever happened.
-  .get('/vnpay-ipn', async (c) => c.json(await handleVnpayIpn(c.var.deps, c.req.query()), 200))
+  // A payment puts its receipt in the mail outbox (services/payments/orders.ts payOrder): sent after the answer.
+  .get('/vnpay-ipn', async (c) => {
+    const answer = await handleVnpayIpn(c.var.deps, c.req.query());
+    sendMailSoon(c);
+    return c.json(answer, 200);
+  })
   .post('/momo-ipn', async (c) => {
     const body: unknown = await c.req.json().catch(() => null);
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('body', 'phải là JSON object');
     await handleMomoIpn(c.var.deps, body as Record<string, unknown>);
+    sendMailSoon(c);
     return c.body(null, 204);
   })
   // SePay retries anything but a 2xx: a stored notification is answered { success: true }, decided or not.
   .post('/sepay-webhook', requireSepayKey, validate('json', sepayWebhookSchema), async (c) => {
     await receiveSepayNotification(c.var.deps, c.req.valid('json'), await c.req.json());
+    sendMailSoon(c);
     return c.json({ success: true as const }, 200);
   })
   .get('/vnpay-return', async (c) => c.json(await paymentReturn(c.var.deps, 'vnpay', c.req.query()), 200))

@@ -406,10 +406,15 @@ export const crawlNowSchema = z.object({
       error: 'must be one of the 27 crawl categories or a list of them',
     })
     .transform((v) => [...new Set(Array.isArray(v) ? v : [v])]),
+  /** One source ("Nguồn phim" id) to crawl; absent: every enabled source, in priority order (issue 32). */
+  source: z.number({ error: 'must be a source id' }).int('must be a source id').positive('must be a source id').optional(),
 });
 export type CrawlNowInput = z.infer<typeof crawlNowSchema>;
 export interface CrawlNowResponse {
+  /** The last run (the last source's): the runs go one after the other, so its end is the crawl's end. */
   runId: number;
+  /** One run per source crawled, in priority order. */
+  runIds: number[];
 }
 
 export type CrawlRunState = 'running' | 'done' | 'failed';
@@ -428,6 +433,8 @@ export interface CrawlRunDto {
   filmsUpdated: number;
   filmsSkipped: number;
   filmsFailed: number;
+  /** Films that joined a film another source had already given (issue 32). */
+  filmsMerged: number;
   error: string | null;
   startedAt: number;
   finishedAt: number | null;
@@ -454,6 +461,8 @@ export const createScheduleSchema = z.object({
     .trim()
     .min(1, ADMIN_TEXTS.scheduleIncomplete)
     .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:mm'),
+  /** One source ("Nguồn phim" id); absent: every enabled source when it runs (issue 32). */
+  source: z.number({ error: 'must be a source id' }).int('must be a source id').positive('must be a source id').optional(),
 });
 export type CreateScheduleInput = z.infer<typeof createScheduleSchema>;
 export const deleteScheduleQuerySchema = z.object({ id: idNumber });
@@ -468,6 +477,8 @@ export interface ScheduledCrawl {
   category: string[];
   status: ScheduleStatus;
   crawlRunId: number | null;
+  /** The one source it crawls; null: every enabled source (issue 32). */
+  sourceId: number | null;
   createdAt: number;
 }
 export interface SchedulesResponse {
@@ -552,6 +563,21 @@ export interface AdminStats {
   topFilmsWeek: TopFilm[];
   openErrorReports: number;
   lastCrawlRuns: CrawlRunDto[];
+  /** The mail outbox (issue 34): waiting to leave, failed for good, and the latest failures. */
+  mail: MailHealth;
+  /** The comment moderation queue (issue 33): its size and when its oldest item entered it (the 24-hour clock). */
+  moderationQueue: ModerationQueueSummary;
+}
+/** The mail outbox as the dashboard shows it (docs/decisions/0980). */
+export interface MailHealth {
+  pending: number;
+  failed: number;
+  recentFailures: { id: number; kind: string; kindLabel: string; to: string; attempts: number; lastError: string; createdAt: number }[];
+}
+export interface ModerationQueueSummary {
+  open: number;
+  /** Unix ms; null when the queue is empty. */
+  oldestAt: number | null;
 }
 /** GET /api/admin/stats for a VIP2 uploader (not admin): their own uploads only, no revenue or users. */
 export interface UploaderStats {
@@ -564,6 +590,8 @@ export interface UploaderStats {
   views: number;
   /** Their films, most recently changed first (at most 20). */
   recentFilms: { slug: string; title: string; episodes: number; views: number; updatedAt: number }[];
+  /** The moderation queue of their films' threads. */
+  moderationQueue: ModerationQueueSummary;
 }
 export type DashboardStats = AdminStats | UploaderStats;
 
@@ -590,6 +618,18 @@ export const settingsSchema = z.object({
     .regex(/^(?:\d{6})?$/, 'must be the 6-digit NAPAS BIN of the bank, or empty'),
   /** Base URL crawled by admin and scheduled crawls; its origin must be in CRAWL_SOURCES. */
   crawlSource: httpUrl,
+  /** Comment moderation (docs/decisions/0230): distinct reports that hide a comment until a moderator decides. */
+  commentReportThreshold: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1, 'must be 1 or more')
+    .max(100, 'must be at most 100'),
+  /** An account younger than this many days has its links and phone numbers held for review. */
+  commentNewAccountDays: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(0, 'must be 0 or more')
+    .max(3650, 'must be at most 3650'),
 });
 export type AdminSettings = z.infer<typeof settingsSchema>;
 /**

@@ -43,8 +43,17 @@ export interface EpisodeLink {
   link_embed: string;
 }
 
+/** The source a crawled server comes from (issue 32): its name, and whether it answers (down: "Không phản hồi"). */
+export interface ServerSource {
+  name: string;
+  down: boolean;
+}
+
 export interface ServerEpisodes {
+  /** Unique on the film: a crawled server's name carries its source's ('Vietsub #1 · KKPhim'). */
   server_name: string;
+  /** Absent: added by hand. Servers come in the order the player tries them: by hand first, then sources by priority, down ones last. */
+  source?: ServerSource;
   linkfilms: EpisodeLink[];
 }
 
@@ -57,6 +66,8 @@ export interface FilmDetail extends FilmCard {
   /** Episodes of the first server (the spec's linkfilms); every server's list is in servers. */
   linkfilms: EpisodeLink[];
   servers: ServerEpisodes[];
+  /** Slugs of films merged into this one: they answer 301 here; a device that downloaded under one maps it here. */
+  aliases?: string[];
 }
 
 export interface FilmDetailResponse {

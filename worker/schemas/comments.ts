@@ -10,6 +10,27 @@ export interface CommentDto {
   comment: string;
   createdAt: number;
   users: { username: string };
+  /** The author's account id: "Ẩn bình luận của người này", and one's own comments. 0 on a placeholder. */
+  user_id: number;
+  /** Marked "Có tiết lộ nội dung": the text shows blurred until the reader taps "Hiện". */
+  spoiler?: true;
+  /** The episode it was written under (watch page). */
+  episode?: number;
+  /**
+   * Absent on a comment everyone sees. 'pending': held by the filter or hidden by reports, shown to its author
+   * alone ("Đang chờ duyệt"); 'removed': taken down (to its author, with removal_reason; to others, a placeholder
+   * "Bình luận đã bị gỡ" kept because it has replies); 'hidden': hidden by reports, a placeholder kept for its replies.
+   */
+  state?: 'pending' | 'removed' | 'hidden';
+  /** To the author of a removed comment only: the moderator's reason. */
+  removal_reason?: string;
+}
+
+/** GET /api/product/{slug}/comments?since=: newer comments, and those the page may hold that were taken down since. */
+export interface CommentsSinceResponse {
+  data: CommentDto[];
+  /** Ids up to `since` now removed or hidden: a page drops them (or keeps a placeholder over their replies). */
+  withdrawn: { id: number; state: 'removed' | 'hidden' }[];
 }
 
 const emptyToNull = (v: unknown) => (v === '' || v === undefined || v === null || v === 0 || v === '0' ? null : v);
@@ -28,6 +49,10 @@ export const createCommentBodySchema = z.object({
     .refine((s) => [...s].length <= COMMENT_MAX_LENGTH, `must be at most ${COMMENT_MAX_LENGTH} characters`),
   /** Empty for a top-level comment (the legacy client sends '' or null). */
   parent_id: z.preprocess(emptyToNull, idLike.nullable()).optional(),
+  /** "Có tiết lộ nội dung". */
+  spoiler: z.boolean({ error: 'must be true or false' }).optional(),
+  /** The episode being watched (watch page). */
+  episode: z.number({ error: 'must be an episode number' }).int('must be an episode number').min(0).max(100_000).optional(),
 });
 export type CreateCommentBody = z.infer<typeof createCommentBodySchema>;
 

@@ -45,6 +45,83 @@ export const COMMENT_MESSAGES = {
   tooFast: 'Bạn bình luận quá nhanh. Vui lòng chờ một lát rồi thử lại.',
 } as const;
 
+// ---- comment moderation (moderation.ts, docs/decisions/0230-comment-moderation.md) ----
+/** Why a member reports a comment, in the order the form offers them. */
+export const COMMENT_REPORT_REASONS = ['spam', 'offensive', 'spoiler', 'harassment', 'other'] as const;
+export type CommentReportReason = (typeof COMMENT_REPORT_REASONS)[number];
+export const COMMENT_REPORT_REASON_TEXT: Record<CommentReportReason, string> = {
+  spam: 'Spam / quảng cáo',
+  offensive: 'Nội dung phản cảm',
+  spoiler: 'Tiết lộ nội dung (spoiler)',
+  harassment: 'Quấy rối',
+  other: 'Khác',
+};
+/** "Khác" asks for the reporter's words; a moderator's reason is as long. */
+export const COMMENT_REPORT_NOTE_MAX = 500;
+export const MODERATION_REASON_MAX = 500;
+/** How long a moderator mutes a member; a VIP2 uploader may give the first two only. */
+export const MUTE_DURATIONS = ['1d', '7d', '30d', 'forever'] as const;
+export type MuteDuration = (typeof MUTE_DURATIONS)[number];
+export const MUTE_DURATION_TEXT: Record<MuteDuration, string> = { '1d': '1 ngày', '7d': '7 ngày', '30d': '30 ngày', forever: 'Vĩnh viễn' };
+export const UPLOADER_MUTE_DURATIONS: readonly MuteDuration[] = ['1d', '7d'];
+/** Defaults of the two moderation settings (admin settings): reports that hide a comment, and the age of a "new" account. */
+export const COMMENT_REPORT_THRESHOLD_DEFAULT = 3;
+export const COMMENT_NEW_ACCOUNT_DAYS_DEFAULT = 7;
+/** Held-for-review reasons, as the queue shows them. */
+export const COMMENT_HOLD_TEXT: Record<'word' | 'link' | 'phone' | 'duplicate', string> = {
+  word: 'Chứa từ trong danh sách lọc',
+  link: 'Có liên kết (tài khoản mới hoặc chưa có VIP)',
+  phone: 'Có số điện thoại (tài khoản mới hoặc chưa có VIP)',
+  duplicate: 'Nội dung lặp lại nhiều lần',
+};
+
+/** dd/mm/yyyy in Asia/Ho_Chi_Minh (UTC+7, no DST). */
+export function vnDate(ms: number): string {
+  const d = new Date(ms + 7 * 3_600_000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(d.getUTCDate())}/${pad(d.getUTCMonth() + 1)}/${d.getUTCFullYear()}`;
+}
+
+/** Every text of comment moderation people see; the API answers these and the web shows them as they are. */
+export const MODERATION_TEXTS = {
+  report: 'Báo cáo',
+  spoilerMark: 'Có tiết lộ nội dung',
+  reveal: 'Hiện',
+  spoilerLabel: 'Tiết lộ nội dung',
+  hideAuthor: 'Ẩn bình luận của người này',
+  unhideAuthor: 'Bỏ ẩn',
+  removed: 'Bình luận đã bị gỡ',
+  hiddenByReports: 'Bình luận đã bị ẩn do bị báo cáo',
+  pending: 'Đang chờ duyệt',
+  pendingNote: 'Chỉ bạn thấy bình luận này cho đến khi được duyệt.',
+  removedForAuthor: (reason: string) => `Bình luận của bạn đã bị gỡ: ${reason}`,
+  muted: (until: number | null, reason: string) =>
+    until === null ? `Bạn bị khóa bình luận vĩnh viễn: ${reason}` : `Bạn bị tạm khóa bình luận đến ${vnDate(until)}: ${reason}`,
+  banned: (reason: string) => `Tài khoản của bạn đã bị khóa: ${reason}`,
+  reported: 'Đã gửi báo cáo. Cảm ơn bạn!',
+  alreadyReported: 'Bạn đã báo cáo bình luận này rồi.',
+  selfReport: 'Bạn không thể báo cáo bình luận của chính mình.',
+  commentNotFound: 'Không tìm thấy bình luận',
+  tooManyReports: 'Bạn báo cáo quá nhiều. Vui lòng thử lại sau.',
+  noteRequired: 'Vui lòng ghi rõ lý do',
+  authorHidden: 'Đã ẩn bình luận của người này',
+  authorUnhidden: 'Đã bỏ ẩn',
+  hideSelf: 'Bạn không thể ẩn bình luận của chính mình.',
+  approved: 'Đã duyệt bình luận',
+  removedOk: 'Đã gỡ bình luận',
+  mutedOk: 'Đã khóa bình luận của thành viên',
+  bannedOk: 'Đã khóa tài khoản',
+  notYourThread: 'Bạn chỉ có thể kiểm duyệt bình luận trong phim do bạn đăng.',
+  uploaderMuteLimit: 'Người đăng phim chỉ có thể khóa bình luận 1 hoặc 7 ngày.',
+  cannotModerateStaff: 'Không thể khóa tài khoản quản trị viên.',
+  alreadyDecided: 'Bình luận này đã được xử lý.',
+  wordAdded: 'Đã thêm vào danh sách lọc',
+  wordRemoved: 'Đã xóa khỏi danh sách lọc',
+  wordExists: 'Từ này đã có trong danh sách lọc.',
+  wordNotFound: 'Không tìm thấy từ trong danh sách lọc',
+  wordTooShort: 'Từ cần ít nhất 2 chữ cái hoặc chữ số.',
+} as const;
+
 // ---- ratings (ratings.ts) ----
 /** Stars run from RATING_MIN to RATING_MAX, whole numbers. */
 export const RATING_MIN = 1;

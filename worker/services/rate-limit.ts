@@ -25,6 +25,8 @@ export const RATE_LIMITS = {
   registerPerIp: { limit: 10, windowMs: 60 * 60_000 },
   registerPerEmail: { limit: 5, windowMs: 60 * 60_000 },
   commentPerUser: { limit: 5, windowMs: 30_000 },
+  /** Comment reports (issue 33): a member reporting more than this is flooding the queue. */
+  commentReportPerUser: { limit: 10, windowMs: 10 * 60_000 },
   ratingPerUser: { limit: 20, windowMs: 60_000 },
   /** Broken-episode reports (watch page button). */
   errorReportPerIp: { limit: 10, windowMs: 10 * 60_000 },
@@ -34,6 +36,16 @@ export const RATE_LIMITS = {
   progressPerUser: { limit: 60, windowMs: 60_000 },
   /** Push subscriptions registered (each is a row the notifier sends to). */
   pushSubscribePerUser: { limit: 20, windowMs: 60 * 60_000 },
+  // ---- account recovery, verification and passkeys (issue 34, docs/decisions/0980) ----
+  /** "Quên mật khẩu?": each request may mail someone, so few per address and per network. */
+  forgotPasswordPerIp: { limit: 10, windowMs: 15 * 60_000 },
+  forgotPasswordPerEmail: { limit: 3, windowMs: 15 * 60_000 },
+  /** Reset and verification links opened or submitted (a 256-bit token is not guessable; this stops floods). */
+  resetPasswordPerIp: { limit: 30, windowMs: 15 * 60_000 },
+  /** Verification mails sent again and address changes (each mails the member). */
+  accountMailPerUser: { limit: 5, windowMs: 60 * 60_000 },
+  /** Passkey ceremonies started or answered from one network. */
+  passkeyPerIp: { limit: 30, windowMs: 10 * 60_000 },
 } as const;
 
 /** Start of the fixed window that `now` falls in. */

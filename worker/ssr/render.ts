@@ -25,15 +25,17 @@ export interface SsrEntry {
     url: string,
     fetchApi: ApiFetch,
     origin: string,
-  ): Promise<{ html: string; state: unknown; meta?: PageMeta; structuredData?: unknown[]; status?: number } | null>;
+  ): Promise<{ html: string; state: unknown; meta?: PageMeta; structuredData?: unknown[]; status?: number; location?: string } | null>;
   /** Renders each kind of page a few times with a stand-in catalogue; only while a Worker isolate starts. */
   warmUp?(): Promise<number>;
 }
 
-/** The page a host sends: the shell, rendered or not, and its status (404: the not-found page). */
+/** The page a host sends: the shell, rendered or not, and its status (404: the not-found page; 301: moved). */
 export interface ShellPage {
   html: string;
-  status: 200 | 404;
+  status: 200 | 404 | 301;
+  /** With 301: where the page is now (a merged-away film's page → the kept film's, origin-relative). */
+  location?: string;
   /** Whether the page was rendered into the shell (public, cacheable), or is the static shell as it came. */
   rendered: boolean;
 }
@@ -141,6 +143,8 @@ export async function renderShell(
     const origin = new URL(publicUrl).origin;
     const page = await entry.renderPage(url.pathname + url.search, fetchApi, origin);
     if (!page) return unchanged;
+    // A film merged into another (issue 32): links, bookmarks and search engines follow it there.
+    if (page.status === 301 && page.location?.startsWith('/')) return { html: '', status: 301, location: page.location, rendered: false };
     const status = page.status === 404 ? 404 : 200;
     // A not-found page carries no state: the browser renders it afresh (nothing to hydrate from).
     const state = page.state ? `<script type="application/json" id="${STATE_ID}">${scriptSafeJson(page.state)}</script>` : '';

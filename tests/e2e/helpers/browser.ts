@@ -16,6 +16,10 @@ const FLAGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // Chromium 150 commits every navigation in a new RenderFrameHost ("RenderDocument"), and DevTools' offline
+  // emulation (context.setOffline) is not carried to it: a page opened while emulated offline reads
+  // navigator.onLine === true and gets no 'offline' event, which a real phone without network never does.
+  '--disable-features=RenderDocument',
 ];
 
 /**

@@ -20,8 +20,12 @@ export interface RenderedPage {
    * not-found page, which the browser renders afresh rather than hydrates.
    */
   state: unknown;
-  /** 404 when the path, the film, the genre or the country does not exist: the not-found page, rendered. */
-  status: 200 | 404;
+  /**
+   * 404 when the path, the film, the genre or the country does not exist: the not-found page, rendered. 301 when the
+   * film was merged into another (issue 32): `location` is the same page under the kept film's slug.
+   */
+  status: 200 | 404 | 301;
+  location?: string;
   /** The page's title, description, canonical path, robots and sharing tags (lib/page-meta.ts), when it set them. */
   meta: Partial<Omit<PageMeta, 'structuredData'>>;
   /** The page's JSON-LD documents, their URLs absolute from the origin the host gave. */
@@ -57,12 +61,25 @@ const API_ORIGIN = 'http://app.internal';
  * Throws when rendering fails; the host logs it and sends the static shell too.
  */
 export async function renderPage(url: string, fetchApi: ApiFetch, origin: string): Promise<RenderedPage | null> {
-  setApiFetch(async (input, init) =>
-    fetchApi(new Request(new URL(input instanceof Request ? input.url : String(input), API_ORIGIN), init)),
-  );
+  // API reads the app answered with a redirect (a merged-away film's slug, 301 to the kept one's): followed here as
+  // the browser's fetch follows them, and remembered, so the page itself answers 301 too.
+  const moved = new Map<string, string>();
+  setApiFetch(async (input, init) => {
+    let target = new URL(input instanceof Request ? input.url : String(input), API_ORIGIN);
+    for (let hop = 0; ; hop++) {
+      const res = await fetchApi(new Request(target, init));
+      const location = [301, 302, 307, 308].includes(res.status) ? res.headers.get('location') : null;
+      if (hop >= 3 || !location) return res;
+      const next = new URL(location, target);
+      moved.set(target.pathname, next.pathname);
+      target = next;
+    }
+  });
   const queryClient = createQueryClient({ server: true });
   const router = createAppRouter(queryClient, null, createMemoryHistory({ initialEntries: [url] }));
   await router.load();
+  const movedTo = movedFilmPage(url, moved);
+  if (movedTo) return { html: '', state: null, meta: {}, structuredData: [], status: 301, location: movedTo };
   // A redirect (a guard, a non-canonical URL) commits no matches: the browser follows it from the shell.
   const { matches } = router.state;
   const missing = matches.some((m) => m.status === 'notFound' || m._notFound);
@@ -95,6 +112,23 @@ export async function renderPage(url: string, fetchApi: ApiFetch, origin: string
   return missing
     ? { html, state: null, meta: tags, structuredData: [], status: 404 }
     : { html, state: dehydrate(queryClient), meta: tags, structuredData: documents, status: 200 };
+}
+
+/**
+ * The film page or watch page at `url` under the slug its film's read was redirected to ('/{slug}',
+ * '/xem-phim/{slug}/tap-N' → the kept film's), with the same query; undefined when its film did not move.
+ */
+function movedFilmPage(url: string, moved: ReadonlyMap<string, string>): string | undefined {
+  if (!moved.size) return undefined;
+  const page = new URL(url, API_ORIGIN);
+  const match = /^\/(?:xem-phim\/)?([^/]+)(\/.*)?$/.exec(page.pathname);
+  const slug = match?.[1];
+  if (!slug) return undefined;
+  const target = moved.get(`/api/product/${slug}`);
+  const kept = target && /^\/api\/product\/([^/]+)$/.exec(target)?.[1];
+  if (!kept || kept === slug) return undefined;
+  const path = page.pathname.startsWith('/xem-phim/') ? `/xem-phim/${kept}${match[2] ?? ''}` : `/${kept}`;
+  return `${path}${page.search}`;
 }
 
 /** Renders each kind of page a few times with a one-film catalogue (app/warm-up.ts): for the Worker's start-up only. */

@@ -113,7 +113,7 @@ export async function restoreRememberedSession(): Promise<boolean> {
 function expireSession(): void {
   if (!getSession() && !getRefreshToken()) return;
   window.alert(SESSION_EXPIRED_MESSAGE);
-  signOut();
+  signOut({ expired: true });
   goToLogin();
 }
 

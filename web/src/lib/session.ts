@@ -172,10 +172,20 @@ export function clearTabSession(): void {
 }
 
 /** Logout: removes this tab's tokens and identity and forgets a remembered session, then tells every reader. */
-export function signOut(): void {
+let endedByExpiry = false;
+
+/**
+ * Signs this tab out. `expired`: the API refused the session (a device signed out from another, a password
+ * reset elsewhere): pages that leave on sign-out then send the viewer to /dang-nhap rather than home.
+ */
+export function signOut(options: { expired?: boolean } = {}): void {
+  endedByExpiry = options.expired === true;
   setRemembered(false);
   clearTabSession();
 }
+
+/** Whether the latest sign-out of this tab was the API ending the session (see signOut). */
+export const sessionEndedByExpiry = (): boolean => endedByExpiry;
 
 export const isAdmin = (s: Session | null) => !!s?.roles.includes('admin');
 export const hasVip2 = (s: Session | null) => !!s?.permissions.includes('VIP2');

@@ -1,5 +1,6 @@
 import { createFileRoute, Link, redirect } from '@tanstack/react-router';
 import { AccountPage } from '../features/auth/components/account-page';
+import { HiddenAuthorsSection } from '../features/comments/components/hidden-authors-section';
 import { PushSwitch } from '../features/library/components/push-switch';
 import { VipAccountSection } from '../features/vip/components/vip-account-section';
 
@@ -12,6 +13,7 @@ export const Route = createFileRoute('/account')({
       <>
         <AccountPage />
         <VipAccountSection />
+        <HiddenAuthorsSection />
         <section className="container" aria-label="Thông báo">
           <PushSwitch />
         </section>

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { afterResponse } from '../../lib/after-response';
 import type { AppEnv } from '../../lib/context';
 import { validate } from '../../lib/validate';
 import {
@@ -75,5 +76,8 @@ export const backOfficeRoutes = new Hono<AppEnv>()
     return c.json(await listAudit(c.var.db, c.req.valid('query'), isUndoable), 200);
   })
   .post('/audit/:id/undo', adminOnly, validate('param', auditIdParamSchema), async (c) => {
-    return c.json(await undoAuditEntry(c.var.db, c.var.viewer, c.req.valid('param').id, c.var.deps.now()), 200);
+    const { afterCommit, ...body } = await undoAuditEntry(c.var.db, c.var.viewer, c.req.valid('param').id, c.var.deps.now());
+    // What the reversal tells others (a live room) happens after the answer, as every room push does.
+    if (afterCommit.length) afterResponse(c, Promise.allSettled(afterCommit.map((task) => task(c.var.deps))));
+    return c.json(body, 200);
   });

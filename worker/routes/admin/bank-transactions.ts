@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { requireRole } from '../../lib/auth-middleware';
 import type { AppEnv } from '../../lib/context';
 import { validate } from '../../lib/validate';
+import { sendMailSoon } from '../../lib/mail-soon';
 import { attachBankTransaction, dismissBankTransaction, listBankTransactions } from '../../services/payments/bank-notifications';
 import {
   adminBankTransactionsQuerySchema,
@@ -22,6 +23,7 @@ export const adminBankTransactionRoutes = new Hono<AppEnv>()
   .post('/:id/attach', validate('param', bankTransactionIdParamSchema), validate('json', attachBankTransactionBodySchema), async (c) => {
     const { id, email } = c.var.viewer;
     const order = await attachBankTransaction(c.var.deps, c.req.valid('param').id, c.req.valid('json').orderId, { id, email });
+    sendMailSoon(c);
     return c.json(
       { ok: true as const, orderId: order.txnRef, paymentCode: order.paymentCode, message: 'Đã gắn giao dịch vào đơn hàng' },
       200,

@@ -7,7 +7,7 @@ import { ADMIN_TEXTS, crawlNowSchema, createScheduleSchema, deleteScheduleQueryS
 import {
   advanceRun,
   crawlRun,
-  createCrawlRun,
+  createCrawlRuns,
   createSchedule,
   deleteSchedule,
   lastCrawlRuns,
@@ -21,7 +21,7 @@ const idParam = z.object({ id: z.coerce.number({ error: 'must be a run id' }).in
  * Crawls the run in the background: on Workers within waitUntil and the tick budget (the next Cron
  * tick resumes it from its cursor); on Node in this process to the end. The request never waits.
  */
-function crawlInBackground(c: Pick<Context, 'executionCtx'>, deps: AppDeps, runId: number) {
+function crawlInBackground(c: Pick<Context, 'executionCtx'>, deps: AppDeps, runIds: readonly number[]) {
   let waitUntil: ((p: Promise<unknown>) => void) | undefined;
   try {
     const ctx = c.executionCtx;
@@ -30,18 +30,27 @@ function crawlInBackground(c: Pick<Context, 'executionCtx'>, deps: AppDeps, runI
     waitUntil = undefined; // Node: no execution context, the process outlives the request
   }
   const deadline = waitUntil ? deps.now() + deps.config.CRAWL_TICK_BUDGET_MS : undefined;
-  const task = advanceRun(deps, runId, deadline, (line) => console.log(line)).catch((err: unknown) =>
-    console.error(`[crawl #${runId}] background crawl failed`, err),
-  );
+  // One source after the other, in priority order: the first source's films are there when the next one's join them.
+  const task = (async () => {
+    for (const runId of runIds) {
+      if (deadline !== undefined && deps.now() >= deadline) break;
+      await advanceRun(deps, runId, deadline, (line) => console.log(line)).catch((err: unknown) =>
+        console.error(`[crawl #${runId}] background crawl failed`, err),
+      );
+    }
+  })();
   waitUntil?.(task);
 }
 
 /** The spec's crawl paths under /api — admin only. */
 export const adminCrawlRoutes = new Hono<AppEnv>()
   .post('/crawl', adminOnly, validate('json', crawlNowSchema), async (c) => {
-    const runId = await createCrawlRun(c.var.deps, c.req.valid('json').category, 'admin', c.var.viewer);
-    crawlInBackground(c, c.var.deps, runId);
-    return c.json({ runId }, 202);
+    const { category, source } = c.req.valid('json');
+    // Every enabled source in priority order, unless one is chosen (issue 32): one run each.
+    const runIds = await createCrawlRuns(c.var.deps, category, 'admin', c.var.viewer, { sourceId: source });
+    crawlInBackground(c, c.var.deps, runIds);
+    // The runs go one after the other: the last one's end is the crawl's end, so `runId` names it.
+    return c.json({ runId: runIds.at(-1)!, runIds }, 202);
   })
   .get('/crawl_runs', adminOnly, async (c) => {
     return c.json({ data: await lastCrawlRuns(c.var.db, 20) }, 200);

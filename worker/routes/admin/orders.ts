@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { requireRole } from '../../lib/auth-middleware';
 import type { AppEnv } from '../../lib/context';
 import { validate } from '../../lib/validate';
+import { sendMailSoon } from '../../lib/mail-soon';
 import { confirmBankTransfer } from '../../services/payments/checkout';
 import { listAllOrders } from '../../services/payments/orders';
 import { ADMIN_TEXTS } from '../../schemas/admin';
@@ -18,5 +19,7 @@ export const adminOrderRoutes = new Hono<AppEnv>()
     const { orderId } = c.req.valid('param');
     const { id, email } = c.var.viewer;
     await confirmBankTransfer(c.var.deps, orderId, { id, email });
+    // The member's receipt (put in the outbox with the payment).
+    sendMailSoon(c);
     return c.json({ ok: true as const, orderId, message: ADMIN_TEXTS.paymentConfirmed, confirmedBy: { id, email } }, 200);
   });

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../../lib/context';
 import { validate } from '../../lib/validate';
+import { sendMailSoon } from '../../lib/mail-soon';
 import { updatePermissionsSchema, updateRolesSchema, usersQuerySchema } from '../../schemas/admin';
 import { listUsers, resetPassword, updatePermissions, updateRoles } from '../../services/admin/users';
 import { adminOnly } from './access';
@@ -22,6 +23,7 @@ export const adminUserRoutes = new Hono<AppEnv>()
     return c.json({ message: `Đã cập nhật quyền của ${user.email}`, user }, 200);
   })
   .post('/admin/users/:id/reset-password', adminOnly, validate('param', idParam), async (c) => {
-    const temporaryPassword = await resetPassword(c.var.db, c.var.viewer, c.req.valid('param').id, c.var.deps.now());
+    const temporaryPassword = await resetPassword(c.var.db, c.var.viewer, c.req.valid('param').id, c.var.deps.now(), c.var.deps.config);
+    sendMailSoon(c);
     return c.json({ message: 'Đã đặt lại mật khẩu; mọi phiên đăng nhập của người dùng đã kết thúc.', temporaryPassword }, 200);
   });

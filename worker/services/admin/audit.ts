@@ -60,6 +60,9 @@ export function auditInsertWhere(
         before: sql<string | null>`${json(entry.before)}`.as('before'),
         after: sql<string | null>`${json(entry.after)}`.as('after'),
         createdAt: sql<number>`${now}`.as('created_at'),
+        // Every column in the table's order (drizzle checks it): a fresh entry is not undone.
+        undoneAt: sql<null>`null`.as('undone_at'),
+        undoOf: sql<null>`null`.as('undo_of'),
       })
       .from(source)
       .where(condition),

@@ -23,6 +23,16 @@ import { crawlListForCategory, crawlListsForCategories } from '../crawler/crawl-
 import type { CrawlParams, CrawlTrigger } from '../crawler/crawl-runs';
 import { CrawlBusyError, CrawlRequestError, CrawlRunError, normalizeParams, normalizeSource, runCrawl } from '../crawler/index';
 import { errorMessage } from '../crawler/fetch-guard';
+import {
+  crawlableSources,
+  ensureSource,
+  normalizeBaseUrl,
+  retryDownSources,
+  type SourceRow,
+  sourceById,
+  syncConfiguredSources,
+} from '../sources/registry';
+import { SOURCE_TEXTS } from '../../schemas/sources';
 import { type Actor, auditInsert, recordAudit } from './audit';
 import { crawlSourceSetting } from './settings';
 
@@ -82,6 +92,7 @@ export function toRunDto(row: typeof crawlRuns.$inferSelect): CrawlRunDto {
     filmsUpdated: row.filmsUpdated,
     filmsSkipped: row.filmsSkipped,
     filmsFailed: row.filmsFailed,
+    filmsMerged: row.filmsMerged,
     error: row.error,
     startedAt: row.startedAt,
     finishedAt: row.finishedAt,
@@ -100,37 +111,104 @@ export async function lastCrawlRuns(db: Db, limit = 20): Promise<CrawlRunDto[]> 
 }
 
 /**
- * Records a crawl run of the named categories from the configured source, unclaimed, and answers its
- * id. The same crawl still running (same source and lists) is answered instead of doubled.
+ * The sources a crawl reads: the one chosen, or every enabled source in priority order that is not waiting out a
+ * back-off. The sources the configuration names (CRAWL_SOURCE) and the operator's crawl-source setting are
+ * registered first, so a fresh database crawls what the operator configured.
  */
-export async function createCrawlRun(deps: CrawlerDeps, names: readonly string[], trigger: CrawlTrigger, actor?: Actor): Promise<number> {
+export async function sourcesToCrawl(deps: CrawlerDeps, chosen?: number): Promise<SourceRow[]> {
+  const { db, config } = deps;
+  await syncConfiguredSources(db, config, deps.now());
+  const setting = normalizeBaseUrl(await crawlSourceSetting(db, config));
+  if (setting) await ensureSource(db, setting, { now: deps.now() });
+  if (chosen !== undefined) {
+    const source = await sourceById(db, chosen);
+    if (!source) throw badRequest('source', SOURCE_TEXTS.notFound);
+    return [source];
+  }
+  return crawlableSources(db, deps.now());
+}
+
+/**
+ * Records one crawl run per source (the chosen one, or every enabled source in priority order) of the named
+ * categories, unclaimed, and answers their ids in that order. The same crawl still running (same source and
+ * lists) is answered instead of doubled. A source outside the allowlist is refused when chosen, skipped otherwise.
+ */
+export async function createCrawlRuns(
+  deps: CrawlerDeps,
+  names: readonly string[],
+  trigger: CrawlTrigger,
+  actor?: Actor,
+  options: { sourceId?: number; scheduleId?: number } = {},
+): Promise<number[]> {
   const { db, config } = deps;
   const now = deps.now();
-  let source: string;
-  let params: CrawlParams;
+  let lists: string[];
   try {
-    source = normalizeSource(await crawlSourceSetting(db, config), config.CRAWL_SOURCES);
-    params = normalizeParams({ source, trigger, lists: crawlListsForCategories(names) });
+    lists = crawlListsForCategories(names);
   } catch (err) {
-    if (err instanceof CrawlRequestError || err instanceof RangeError) throw badRequest('category', err.message);
+    if (err instanceof RangeError) throw badRequest('category', err.message);
     throw err;
   }
-  const paramsJson = stableJson(params);
-  const [existing] = await db
-    .select({ id: crawlRuns.id })
-    .from(crawlRuns)
-    .where(and(eq(crawlRuns.status, 'running'), eq(crawlRuns.source, source), eq(crawlRuns.params, paramsJson)))
-    .orderBy(desc(crawlRuns.id))
-    .limit(1);
-  if (existing) return existing.id;
-  const [row] = await db
-    .insert(crawlRuns)
-    .values({ source, trigger, params: paramsJson, status: 'running', startedAt: now, heartbeatAt: 0 })
-    .returning({ id: crawlRuns.id });
-  if (!row) throw new Error('crawl run insert returned no row');
+  const chosen = await sourcesToCrawl(deps, options.sourceId);
+  const runIds: number[] = [];
+  const crawled: string[] = [];
+  const bases: string[] = [];
+  for (const source of chosen) {
+    let base: string;
+    let params: CrawlParams;
+    try {
+      base = normalizeSource(source.baseUrl, config.CRAWL_SOURCES);
+      params = normalizeParams({ source: base, trigger, lists });
+    } catch (err) {
+      if (!(err instanceof CrawlRequestError)) throw err;
+      if (options.sourceId !== undefined) throw badRequest('source', SOURCE_TEXTS.notAllowed);
+      console.warn(`[crawl] source ${source.baseUrl} skipped: ${err.message}`);
+      continue;
+    }
+    const paramsJson = stableJson(params);
+    const [existing] = await db
+      .select({ id: crawlRuns.id })
+      .from(crawlRuns)
+      .where(and(eq(crawlRuns.status, 'running'), eq(crawlRuns.source, base), eq(crawlRuns.params, paramsJson)))
+      .orderBy(desc(crawlRuns.id))
+      .limit(1);
+    if (existing) {
+      runIds.push(existing.id);
+      continue;
+    }
+    const [row] = await db
+      .insert(crawlRuns)
+      .values({
+        source: base,
+        sourceId: source.id,
+        scheduleId: options.scheduleId ?? null,
+        trigger,
+        params: paramsJson,
+        status: 'running',
+        startedAt: now,
+        heartbeatAt: 0,
+      })
+      .returning({ id: crawlRuns.id });
+    if (!row) throw new Error('crawl run insert returned no row');
+    runIds.push(row.id);
+    crawled.push(source.name);
+    bases.push(base);
+  }
+  if (!runIds.length) throw badRequest('source', SOURCE_TEXTS.noneEnabled);
   if (actor)
-    await recordAudit(db, actor, { action: 'crawl.start', target: row.id, before: null, after: { categories: names, source } }, now);
-  return row.id;
+    await recordAudit(
+      db,
+      actor,
+      {
+        action: 'crawl.start',
+        target: runIds[0]!,
+        before: null,
+        // The first source crawled, as before there were several; all of them when there are.
+        after: { categories: names, source: bases[0] ?? chosen[0]?.baseUrl, ...(runIds.length > 1 ? { sources: crawled, runIds } : {}) },
+      },
+      now,
+    );
+  return runIds;
 }
 
 export type AdvanceOutcome = 'done' | 'failed' | 'paused' | 'busy' | 'finished-before';
@@ -157,6 +235,7 @@ export async function advanceRun(
         trigger: row.trigger,
         staleAfterMs: STALE_AFTER_MS,
         deadline,
+        family: await familyOf(deps.db, row.sourceId),
       },
     );
     return summary.paused ? 'paused' : 'done';
@@ -176,6 +255,13 @@ export async function advanceRun(
     log?.(`[crawl #${runId}] ${errorMessage(err)}`);
     return 'failed';
   }
+}
+
+/** The family given for the run's source, if any (a detected one is found again from its answers). */
+async function familyOf(db: Db, sourceId: number | null) {
+  if (sourceId === null) return undefined;
+  const source = await sourceById(db, sourceId);
+  return source?.familyGiven && source.family ? source.family : undefined;
 }
 
 /** Admin and schedule runs nobody is crawling now: released at a deadline (heartbeat 0) or left by a dead process. */
@@ -213,6 +299,7 @@ function toSchedule(row: typeof crawlSchedules.$inferSelect): ScheduledCrawl {
     category,
     status: row.status as ScheduleStatus,
     crawlRunId: row.crawlRunId,
+    sourceId: row.sourceId,
     createdAt: row.createdAt,
   };
 }
@@ -235,6 +322,7 @@ export async function createSchedule(db: Db, actor: Actor, input: CreateSchedule
         crawlTime: input.time,
         runAt,
         categories: JSON.stringify(input.categories),
+        sourceId: input.source ?? null,
         status: SCHEDULE_STATUS.pending,
         createdBy: actor.id,
         createdAt: now,
@@ -271,9 +359,13 @@ export async function claimDueSchedules(deps: CrawlerDeps, now: number): Promise
   for (const row of claimed) {
     const { category } = toSchedule(row);
     try {
-      const runId = await createCrawlRun(deps, category, 'schedule');
+      // Every enabled source in priority order, or the one the schedule names: one run each.
+      const [runId] = await createCrawlRuns(deps, category, 'schedule', undefined, {
+        sourceId: row.sourceId ?? undefined,
+        scheduleId: row.id,
+      });
       await db.update(crawlSchedules).set({ crawlRunId: runId }).where(eq(crawlSchedules.id, row.id));
-      results.push({ id: row.id, runId });
+      results.push({ id: row.id, runId: runId! });
     } catch (err) {
       console.error(`[scheduled] schedule #${row.id} could not start: ${errorMessage(err)}`);
       await db.update(crawlSchedules).set({ status: SCHEDULE_STATUS.failed }).where(eq(crawlSchedules.id, row.id));
@@ -283,9 +375,14 @@ export async function claimDueSchedules(deps: CrawlerDeps, now: number): Promise
   return results;
 }
 
-/** Running schedules whose run ended become done (2) or failed (3); a claim whose tick died is retried. */
+/**
+ * Running schedules whose runs all ended become done (2, when any source's run was done) or failed (3); a claim
+ * whose tick died is retried.
+ */
 export async function settleSchedules(db: Db, now: number): Promise<void> {
-  const runStatus = sql`(SELECT ${crawlRuns.status} FROM ${crawlRuns} WHERE ${crawlRuns.id} = ${crawlSchedules.crawlRunId})`;
+  const own = sql`(${crawlRuns.scheduleId} = ${crawlSchedules.id} OR ${crawlRuns.id} = ${crawlSchedules.crawlRunId})`;
+  const runStatus = sql`(SELECT CASE WHEN sum(${crawlRuns.status} = 'running') > 0 THEN 'running'
+    WHEN sum(${crawlRuns.status} = 'done') > 0 THEN 'done' ELSE 'failed' END FROM ${crawlRuns} WHERE ${own})`;
   await db.batch([
     db
       .update(crawlSchedules)
@@ -313,6 +410,9 @@ export async function settleSchedules(db: Db, now: number): Promise<void> {
 export async function crawlTick(deps: CrawlerDeps, budgetMs: number, log?: (line: string) => void) {
   const started = deps.now();
   const deadline = started + budgetMs;
+  // Down sources whose back-off is over: one that answers resumes by itself (services/sources/registry.ts).
+  for (const { id, answering } of await retryDownSources({ ...deps, config: deps.config }))
+    log?.(`[source #${id}] ${answering ? 'answers again: resumed' : 'still does not answer'}`);
   const claimed = await claimDueSchedules(deps, started);
   const advanced: { runId: number; outcome: AdvanceOutcome }[] = [];
   for (const runId of await resumableRuns(deps.db, started)) {

@@ -1,26 +1,43 @@
 // Deleting a film leaves a tombstone with a snapshot of it (docs/decisions/0700-deleted-films-stay-deleted.md):
 // crawls skip its source key from then on, the admin lists deleted films, and "Khôi phục" writes the film
 // back through the one film writer, removing the tombstone in the same transaction.
-import { count, desc, eq, inArray } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { countries, deletedFilms, episodes, filmCountries, filmGenres, films, genres } from '../../db/schema';
+import { countries, deletedFilms, episodes, filmCountries, filmGenres, films, filmSources, genres } from '../../db/schema';
 import { ApiError, notFound } from '../../lib/errors';
 import { ADMIN_DELETED_PAGE_SIZE, ADMIN_TEXTS, type DeletedFilm, type DeletedFilmsResponse } from '../../schemas/admin';
 import type { CategoryId } from '../../schemas/taxonomy';
 import { type FilmInput, type FilmStatus, FilmWriteError, upsertFilm } from '../films/film-writer';
 import { type Actor, auditInsert } from './audit';
 
-/** What restores a film: the film writer's input plus its author. */
+/** A film's source item as the snapshot keeps it (docs/decisions/0104): restored with the film. */
+export interface SnapshotSource {
+  sourceKey: string;
+  sourceId: number | null;
+  sourceSlug: string;
+  label: string;
+  checksum: string | null;
+  tmdbType: 'movie' | 'tv' | null;
+  tmdbId: string | null;
+  tmdbSeason: number | null;
+  imdbId: string | null;
+}
+
+/** What restores a film: the film writer's input plus its author, and its sources' items. */
 export interface FilmSnapshot extends FilmInput {
   slug: string;
   createdBy: number | null;
   views: number;
+  /** Absent in snapshots older than issue 32. */
+  sources?: SnapshotSource[];
+  /** Each episode's source item, by its key (null: added by hand); aligned with `episodes`. */
+  episodeSources?: (string | null)[];
 }
 
 /** The snapshots of the films about to be deleted (fields, taxonomy slugs, every episode). */
 export async function filmRestoreSnapshots(db: Db, ids: readonly number[]): Promise<FilmSnapshot[]> {
   if (!ids.length) return [];
-  const [rows, genreRows, countryRows, episodeRows] = await Promise.all([
+  const [rows, genreRows, countryRows, episodeRows, sourceRows] = await Promise.all([
     db
       .select()
       .from(films)
@@ -43,10 +60,16 @@ export async function filmRestoreSnapshots(db: Db, ids: readonly number[]): Prom
         name: episodes.name,
         m3u8Url: episodes.m3u8Url,
         embedUrl: episodes.embedUrl,
+        sourceKey: filmSources.sourceKey,
       })
       .from(episodes)
+      .leftJoin(filmSources, eq(filmSources.id, episodes.filmSourceId))
       .where(inArray(episodes.filmId, [...ids]))
       .orderBy(episodes.filmId, episodes.serverName, episodes.episode),
+    db
+      .select()
+      .from(filmSources)
+      .where(inArray(filmSources.filmId, [...ids])),
   ]);
   return rows.map((f) => ({
     slug: f.slug,
@@ -74,13 +97,38 @@ export async function filmRestoreSnapshots(db: Db, ids: readonly number[]): Prom
     views: f.views,
     genreSlugs: genreRows.filter((g) => g.filmId === f.id).map((g) => g.slug),
     countrySlugs: countryRows.filter((c) => c.filmId === f.id).map((c) => c.slug),
-    episodes: episodeRows.filter((e) => e.filmId === f.id).map(({ filmId: _, ...e }) => e),
+    episodes: episodeRows.filter((e) => e.filmId === f.id).map(({ filmId: _, sourceKey: __, ...e }) => e),
+    episodeSources: episodeRows.filter((e) => e.filmId === f.id).map((e) => e.sourceKey),
+    identity: {
+      tmdbType: f.tmdbType,
+      tmdbId: f.tmdbId,
+      tmdbSeason: f.tmdbSeason,
+      imdbId: f.imdbId,
+      originKey: f.originKey,
+      year: f.year,
+      kind: f.kind,
+    },
+    sources: sourceRows
+      .filter((s) => s.filmId === f.id)
+      .map((s) => ({
+        sourceKey: s.sourceKey,
+        sourceId: s.sourceId,
+        sourceSlug: s.sourceSlug,
+        label: s.label,
+        checksum: s.checksum,
+        tmdbType: s.tmdbType,
+        tmdbId: s.tmdbId,
+        tmdbSeason: s.tmdbSeason,
+        imdbId: s.imdbId,
+      })),
   }));
 }
 
 /** The tombstone inserts, for the delete's batch (one transaction with the deletes). */
 export function tombstoneInserts(db: Db, actor: Actor, snapshots: readonly FilmSnapshot[], now: number) {
   return snapshots.map((f) => {
+    // Every source's key and the film's identity: no source brings it back, under any slug or id (docs/decisions/0104).
+    const keys = [...new Set([f.sourceKey, ...(f.sources ?? []).map((s) => s.sourceKey)].filter((k): k is string => !!k))];
     const tombstone = {
       slug: f.slug,
       title: f.title,
@@ -88,6 +136,14 @@ export function tombstoneInserts(db: Db, actor: Actor, snapshots: readonly FilmS
       deletedBy: actor.id,
       deletedByEmail: actor.email,
       deletedAt: now,
+      sourceKeys: JSON.stringify(keys),
+      tmdbType: f.identity?.tmdbType ?? null,
+      tmdbId: f.identity?.tmdbId ?? null,
+      tmdbSeason: f.identity?.tmdbSeason ?? null,
+      imdbId: f.identity?.imdbId ?? null,
+      originKey: f.identity?.originKey ?? null,
+      year: f.identity?.year ?? null,
+      kind: f.identity?.kind ?? null,
     };
     return (
       db
@@ -140,7 +196,7 @@ export async function restoreFilm(db: Db, actor: Actor, id: number, now: number)
   const [row] = await db.select().from(deletedFilms).where(eq(deletedFilms.id, id));
   if (!row) throw notFound(`id: ${ADMIN_TEXTS.deletedFilmNotFound}`);
   const snapshot = JSON.parse(row.snapshot) as FilmSnapshot;
-  const { createdBy, views, ...input } = snapshot;
+  const { createdBy, views, sources: items, episodeSources, ...input } = snapshot;
   const result = await upsertFilm(
     db,
     { ...input, actorId: actor.id },
@@ -153,6 +209,21 @@ export async function restoreFilm(db: Db, actor: Actor, id: number, now: number)
       },
       afterWrite: async (tx, written) => {
         await tx.update(films).set({ createdBy, views }).where(eq(films.id, written.id));
+        // Its sources' items come back with it, so their crawls update it again; its episodes know their source.
+        for (const item of items ?? []) {
+          await tx
+            .insert(filmSources)
+            .values({ ...item, filmId: written.id })
+            .onConflictDoUpdate({ target: filmSources.sourceKey, set: { filmId: written.id, label: item.label, sourceId: item.sourceId } });
+          const servers = [
+            ...new Set((input.episodes ?? []).filter((_, i) => episodeSources?.[i] === item.sourceKey).map((e) => e.serverName)),
+          ];
+          if (servers.length)
+            await tx
+              .update(episodes)
+              .set({ filmSourceId: sql`(select ${filmSources.id} from ${filmSources} where ${filmSources.sourceKey} = ${item.sourceKey})` })
+              .where(and(eq(episodes.filmId, written.id), inArray(episodes.serverName, servers)));
+        }
         await auditInsert(
           tx,
           actor,

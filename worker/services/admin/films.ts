@@ -1,10 +1,24 @@
 // Admin film and episode writes. Films are written only through the one film writer
 // (services/films/film-writer.ts), so slugs, folded search text and taxonomy links stay derived in one
 // place; every write is audited in the same transaction.
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import { fold } from '../../db/fold';
 import type { Db } from '../../db/client';
-import { comments, episodes, errorReports, filmCountries, filmGenres, films, ratings, users, viewEvents } from '../../db/schema';
+import {
+  commentReports,
+  comments,
+  episodes,
+  errorReports,
+  filmAliases,
+  filmCountries,
+  filmGenres,
+  films,
+  filmSources,
+  mergeSuggestions,
+  ratings,
+  users,
+  viewEvents,
+} from '../../db/schema';
 import type { Viewer } from '../../lib/context';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import {
@@ -21,7 +35,7 @@ import {
   type EditFilmInput,
 } from '../../schemas/admin';
 import { COUNTRIES, GENRES, type CategoryId } from '../../schemas/taxonomy';
-import { type FilmInput, type FilmStatus, FilmWriteError, upsertFilm } from '../films/film-writer';
+import { type FilmInput, type FilmStatus, FilmWriteError, parseLocks, removedEpisodeKey, upsertFilm } from '../films/film-writer';
 import { FilmDeletedError } from '../films/deleted-films';
 import { episodeNumbers, recordEpisodeReleases } from '../library/episode-releases';
 import { type Actor, auditInsert } from './audit';
@@ -149,12 +163,34 @@ export async function addFilm(db: Db, actor: Actor, input: AddFilmInput, now: nu
   return { message: ADDFILM_OK, slug: result.slug, id: result.id };
 }
 
-/** POST /api/product/edit_productphim { data }: changes the given fields of the film at data.slug. */
+/**
+ * films.locked after an admin's change: the writer fields changed by hand (no source overwrites them again,
+ * docs/decisions/0104) and the episodes deleted by hand (no source brings them back).
+ */
+function lockedWith(locked: string, change: { fields?: readonly string[]; removed?: readonly string[] }): string {
+  const locks = parseLocks(locked);
+  return JSON.stringify({
+    fields: [...new Set([...locks.fields, ...(change.fields ?? [])])],
+    removed: [...new Set([...locks.removed, ...(change.removed ?? [])])],
+  });
+}
+
+/** The film's locks, for a change that adds to them. */
+async function filmLocks(db: Db | Parameters<Parameters<Db['transaction']>[0]>[0], filmId: number): Promise<string> {
+  const [row] = await db.select({ locked: films.locked }).from(films).where(eq(films.id, filmId));
+  return row?.locked ?? '{}';
+}
+
+/**
+ * POST /api/product/edit_productphim { data }: changes the given fields of the film at data.slug. What an admin
+ * changes here stays: no source's later crawl overwrites those fields (films.locked).
+ */
 export async function editFilm(db: Db, actor: Actor, input: EditFilmInput, now: number) {
   const { slug, ...data } = input.data;
   const before = await requireFilm(db, slug, 'data.slug');
   const fields = toFilmInput(data);
   const categoryId = (data.category_id ?? before.category_id) as CategoryId;
+  const changed = Object.keys(fields).concat(data.trangthai !== undefined || data.category_id !== undefined ? ['status'] : []);
   await upsertFilm(
     db,
     {
@@ -170,6 +206,10 @@ export async function editFilm(db: Db, actor: Actor, input: EditFilmInput, now: 
     {
       now: () => now,
       afterWrite: async (tx) => {
+        await tx
+          .update(films)
+          .set({ locked: lockedWith(await filmLocks(tx, before.id), { fields: changed }) })
+          .where(eq(films.id, before.id));
         const after = await filmSnapshot(tx, slug);
         await auditInsert(tx, actor, { action: 'film.update', target: slug, before, after }, now);
       },
@@ -183,8 +223,10 @@ export async function setVip1(db: Db, actor: Actor, input: { title: string; VIP1
   const before = await requireFilm(db, input.title, 'title');
   const vipOnly = input.VIP1 === 1;
   if (before.VIP1 !== vipOnly) {
+    const locked = lockedWith(await filmLocks(db, before.id), { fields: ['vipOnly'] });
     await db.batch([
-      db.update(films).set({ vipOnly, updatedBy: actor.id, updatedAt: now }).where(eq(films.id, before.id)),
+      // The flag stays as the admin set it, whatever a source says later (films.locked).
+      db.update(films).set({ vipOnly, locked, updatedBy: actor.id, updatedAt: now }).where(eq(films.id, before.id)),
       auditInsert(
         db,
         actor,
@@ -229,12 +271,19 @@ export async function deleteFilms(db: Db, actor: Actor, slugs: readonly string[]
     // With the deletes, in one transaction: the film stays deleted for every later crawl until an admin
     // restores it (docs/decisions/0700-deleted-films-stay-deleted.md).
     ...tombstoneInserts(db, actor, snapshots, now),
+    db
+      .delete(commentReports)
+      .where(inArray(commentReports.commentId, db.select({ id: comments.id }).from(comments).where(inArray(comments.filmId, ids)))),
     db.delete(comments).where(inArray(comments.filmId, ids)),
     db.delete(ratings).where(inArray(ratings.filmId, ids)),
     db.delete(viewEvents).where(inArray(viewEvents.filmId, ids)),
     db.delete(errorReports).where(inArray(errorReports.filmId, ids)),
     db.delete(filmGenres).where(inArray(filmGenres.filmId, ids)),
     db.delete(filmCountries).where(inArray(filmCountries.filmId, ids)),
+    // Its sources' items (their keys are in the tombstone), the slugs merged into it, the pairs it was in.
+    db.delete(filmSources).where(inArray(filmSources.filmId, ids)),
+    db.delete(filmAliases).where(inArray(filmAliases.filmId, ids)),
+    db.delete(mergeSuggestions).where(or(inArray(mergeSuggestions.filmA, ids), inArray(mergeSuggestions.filmB, ids))),
     db.delete(films).where(inArray(films.id, ids)),
     ...rows.map((r) =>
       auditInsert(db, actor, { action: 'film.delete', target: r.slug, before: { id: r.id, title: r.title }, after: null }, now),
@@ -375,13 +424,14 @@ export async function editEpisode(db: Db, actor: Uploader, input: EditEpisodeInp
   return { message: 'Cập nhật tập phim thành công', updated: true, episode: toAdminEpisode(row) };
 }
 
-/** DELETE /api/product/delete_xemphim?id=. */
+/** DELETE /api/product/delete_xemphim?id=. A source's episode deleted by hand stays deleted (films.locked). */
 export async function deleteEpisode(db: Db, actor: Actor, id: number, now: number) {
   const before = await requireEpisode(db, id);
   const film = await episodeFilm(db, before.filmId);
+  const locked = lockedWith(await filmLocks(db, before.filmId), { removed: [removedEpisodeKey(before.serverName, before.episode)] });
   await db.batch([
     db.delete(episodes).where(eq(episodes.id, id)),
-    db.update(films).set({ updatedAt: now, updatedBy: actor.id }).where(eq(films.id, before.filmId)),
+    db.update(films).set({ locked, updatedAt: now, updatedBy: actor.id }).where(eq(films.id, before.filmId)),
     auditInsert(db, actor, { action: 'episode.delete', target: `${film.slug}#${id}`, before: toAdminEpisode(before), after: null }, now),
   ]);
   return { message: 'Xóa tập phim thành công' };

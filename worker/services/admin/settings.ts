@@ -1,11 +1,12 @@
 // Operator settings (hotline, bank details for transfers, crawl source) in the settings table; until
 // an operator saves one, its value comes from the environment (worker/config.ts).
 import { inArray, sql } from 'drizzle-orm';
-import type { Config } from '../../config';
+import { type Config, configuredSources } from '../../config';
 import type { Db } from '../../db/client';
 import { settings } from '../../db/schema';
 import { badRequest } from '../../lib/errors';
 import { ADMIN_TEXTS, type AdminSettings } from '../../schemas/admin';
+import { COMMENT_NEW_ACCOUNT_DAYS_DEFAULT, COMMENT_REPORT_THRESHOLD_DEFAULT } from '../../schemas/values';
 import { allowedOriginSet, parseHttpUrl } from '../crawler/fetch-guard';
 import { type Actor, auditInsert } from './audit';
 
@@ -21,7 +22,11 @@ const KEYS = [
   'bankHolder',
   'bankBin',
   'crawlSource',
+  'commentReportThreshold',
+  'commentNewAccountDays',
 ] as const satisfies readonly (keyof AdminSettings)[];
+/** Settings kept as whole numbers (comment moderation); the others are text. */
+const NUMBER_KEYS: ReadonlySet<string> = new Set(['commentReportThreshold', 'commentNewAccountDays']);
 
 function defaults(config: SettingsConfig): AdminSettings {
   return {
@@ -30,7 +35,9 @@ function defaults(config: SettingsConfig): AdminSettings {
     bankAccount: config.BANK_ACCOUNT_NUMBER ?? '',
     bankHolder: config.BANK_ACCOUNT_HOLDER ?? '',
     bankBin: config.BANK_BIN ?? '',
-    crawlSource: config.CRAWL_SOURCE,
+    crawlSource: configuredSources(config.CRAWL_SOURCE)[0]?.url ?? config.CRAWL_SOURCE,
+    commentReportThreshold: COMMENT_REPORT_THRESHOLD_DEFAULT,
+    commentNewAccountDays: COMMENT_NEW_ACCOUNT_DAYS_DEFAULT,
   };
 }
 
@@ -39,17 +46,21 @@ export async function readSettings(db: Db, config: SettingsConfig): Promise<Admi
     .select()
     .from(settings)
     .where(inArray(settings.key, [...KEYS]));
-  const result = defaults(config);
+  const result: Record<string, string | number> = defaults(config);
   for (const row of rows) {
-    if ((KEYS as readonly string[]).includes(row.key)) result[row.key as (typeof KEYS)[number]] = row.value;
+    if (!(KEYS as readonly string[]).includes(row.key)) continue;
+    if (!NUMBER_KEYS.has(row.key)) result[row.key] = row.value;
+    else if (Number.isInteger(Number(row.value))) result[row.key] = Number(row.value);
   }
-  return result;
+  return result as AdminSettings;
 }
 
 /** The crawl source admin and scheduled crawls use: the saved one while still allowlisted, else CRAWL_SOURCE. */
 export async function crawlSourceSetting(db: Db, config: SettingsConfig): Promise<string> {
   const { crawlSource } = await readSettings(db, config);
-  return isAllowedSource(crawlSource, config.CRAWL_SOURCES) ? crawlSource : config.CRAWL_SOURCE;
+  return isAllowedSource(crawlSource, config.CRAWL_SOURCES)
+    ? crawlSource
+    : (configuredSources(config.CRAWL_SOURCE)[0]?.url ?? config.CRAWL_SOURCE);
 }
 
 export function isAllowedSource(source: string, allowed: readonly string[]): boolean {
@@ -70,12 +81,12 @@ export async function updateSettings(
   const before = await readSettings(db, config);
   const changed = KEYS.filter((k) => patch[k] !== undefined && patch[k] !== before[k]);
   if (!changed.length) return before;
-  const after = { ...before };
-  for (const k of changed) after[k] = patch[k] as string;
+  const after: Record<string, string | number> = { ...before };
+  for (const k of changed) after[k] = patch[k] as string | number;
   await db.batch([
     db
       .insert(settings)
-      .values(changed.map((k) => ({ key: k, value: after[k], updatedAt: now })))
+      .values(changed.map((k) => ({ key: k, value: String(after[k]), updatedAt: now })))
       .onConflictDoUpdate({ target: settings.key, set: { value: sql`excluded.value`, updatedAt: now } }),
     auditInsert(
       db,
@@ -89,5 +100,5 @@ export async function updateSettings(
       now,
     ),
   ]);
-  return after;
+  return after as AdminSettings;
 }

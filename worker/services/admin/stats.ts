@@ -14,6 +14,8 @@ import {
   type UploaderStats,
 } from '../../schemas/admin';
 import { lastCrawlRuns } from './crawls';
+import { mailHealth } from '../mail/outbox';
+import { moderationSummary } from '../comments/moderation';
 
 const DAY = 24 * 60 * 60 * 1000;
 const OFFSET = SCHEDULE_UTC_OFFSET_MINUTES * 60_000;
@@ -68,21 +70,24 @@ async function revenueByMonth(db: Db, now: number, months = 12): Promise<MonthRe
 }
 
 export async function adminStats(db: Db, now: number): Promise<AdminStats> {
-  const [[filmCount], [episodeCount], [userCount], vip, revenue, perDay, top, [openReports], runs] = await Promise.all([
-    db.select({ n: count() }).from(films),
-    db.select({ n: count() }).from(episodes),
-    db.select({ n: count() }).from(users),
-    db
-      .select({ plan: subscriptions.plan, n: countDistinct(subscriptions.userId) })
-      .from(subscriptions)
-      .where(gt(subscriptions.expiresAt, now))
-      .groupBy(subscriptions.plan),
-    revenueByMonth(db, now),
-    viewsPerDay(db, now),
-    topFilms(db, now - 7 * DAY),
-    db.select({ n: count() }).from(errorReports).where(isNull(errorReports.resolvedAt)),
-    lastCrawlRuns(db, 5),
-  ]);
+  const [[filmCount], [episodeCount], [userCount], vip, revenue, perDay, top, [openReports], runs, mail, moderationQueue] =
+    await Promise.all([
+      db.select({ n: count() }).from(films),
+      db.select({ n: count() }).from(episodes),
+      db.select({ n: count() }).from(users),
+      db
+        .select({ plan: subscriptions.plan, n: countDistinct(subscriptions.userId) })
+        .from(subscriptions)
+        .where(gt(subscriptions.expiresAt, now))
+        .groupBy(subscriptions.plan),
+      revenueByMonth(db, now),
+      viewsPerDay(db, now),
+      topFilms(db, now - 7 * DAY),
+      db.select({ n: count() }).from(errorReports).where(isNull(errorReports.resolvedAt)),
+      lastCrawlRuns(db, 5),
+      mailHealth(db),
+      moderationSummary(db, { id: 0, roles: ['admin'] }),
+    ]);
   return {
     scope: 'site',
     films: filmCount?.n ?? 0,
@@ -95,6 +100,8 @@ export async function adminStats(db: Db, now: number): Promise<AdminStats> {
     topFilmsWeek: top,
     openErrorReports: openReports?.n ?? 0,
     lastCrawlRuns: runs,
+    mail,
+    moderationQueue,
   };
 }
 
@@ -110,7 +117,7 @@ export async function uploaderStats(db: Db, uploaderId: number): Promise<Uploade
     .from(episodes)
     .groupBy(episodes.filmId)
     .as('episode_count');
-  const [[totals], recent] = await Promise.all([
+  const [[totals], recent, moderationQueue] = await Promise.all([
     db
       .select({
         films: count(),
@@ -133,6 +140,7 @@ export async function uploaderStats(db: Db, uploaderId: number): Promise<Uploade
       .where(eq(films.createdBy, uploaderId))
       .orderBy(desc(films.updatedAt), desc(films.id))
       .limit(20),
+    moderationSummary(db, { id: uploaderId, roles: [] }),
   ]);
   return {
     scope: 'uploads',
@@ -140,6 +148,7 @@ export async function uploaderStats(db: Db, uploaderId: number): Promise<Uploade
     episodes: Number(totals?.episodes ?? 0),
     views: Number(totals?.views ?? 0),
     recentFilms: recent.map((r) => ({ ...r, episodes: Number(r.episodes) })),
+    moderationQueue,
   };
 }
 

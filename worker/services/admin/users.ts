@@ -1,5 +1,8 @@
 // Users and their rights: paged list with search, role and permission changes, and
 // a password reset in place of the spec's visible password field (docs/decisions/0501-admin-password-reset.md).
+import type { Config } from '../../config';
+import { voidLinks } from '../auth/email-links';
+import { outboxInsert, outboxRow } from '../mail/outbox';
 import { and, count, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { fold } from '../../db/fold';
@@ -152,11 +155,19 @@ function temporaryPassword(): string {
  * POST /api/admin/users/{id}/reset-password: a new temporary password, answered once and stored only
  * hashed; every session of the user ends (session epoch bumped, refresh tokens revoked).
  */
-export async function resetPassword(db: Db, actor: Actor, id: number, now: number): Promise<string> {
+export async function resetPassword(db: Db, actor: Actor, id: number, now: number, config: Pick<Config, 'JWT_SECRET'>): Promise<string> {
   const user = await userRow(db, id);
   const password = temporaryPassword();
   const hash = await hashPassword(password);
+  // Mailed reset links stop working, and the member is told (issue 34, docs/decisions/0980).
+  const notice = await outboxRow(
+    config,
+    { kind: 'password_changed', to: user.email, userId: user.id, params: { name: user.username } },
+    now,
+  );
   await db.batch([
+    voidLinks(db, user.id, ['password_reset'], now),
+    outboxInsert(db, [notice]),
     db
       .update(users)
       .set({ passwordHash: hash, sessionEpoch: sql`${users.sessionEpoch} + 1`, updatedAt: now })

@@ -16,6 +16,8 @@ export interface AccessTokenClaims {
   permissions: string[];
   /** users.sessionEpoch at issue; a bumped epoch retires every older token at once. */
   epoch: number;
+  /** The refresh-token family (device) it belongs to: signing that device out retires the token at once. */
+  sid?: string;
 }
 
 const secretKey = (config: Pick<Config, 'JWT_SECRET'>) => new TextEncoder().encode(config.JWT_SECRET);
@@ -46,10 +48,11 @@ export async function verifyAccessToken(config: Pick<Config, 'JWT_SECRET'>, toke
       requiredClaims: ['sub', 'iat', 'exp'],
       clockTolerance: 5,
     });
-    const { sub, email, name, roles, permissions, epoch } = payload;
+    const { sub, email, name, roles, permissions, epoch, sid } = payload;
     if (!sub || !/^\d+$/.test(sub) || typeof email !== 'string' || typeof name !== 'string') return null;
     if (!stringArray(roles) || !stringArray(permissions) || typeof epoch !== 'number') return null;
-    return { sub, email, name, roles, permissions, epoch };
+    if (sid !== undefined && typeof sid !== 'string') return null;
+    return { sub, email, name, roles, permissions, epoch, ...(sid ? { sid } : {}) };
   } catch {
     return null;
   }

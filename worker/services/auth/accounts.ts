@@ -9,10 +9,20 @@ import { type AccessTokenClaims, signAccessToken } from './access-token';
 import { verifyGoogleIdToken } from './google';
 import { burnPasswordCheck, hashPassword, needsRehash, verifyPassword } from './password';
 import { issueRefreshToken, revokeAllForUser, revokeFamilyOfToken, rotateRefreshToken } from './refresh-tokens';
+import { newLink, voidLinks } from './email-links';
+import { outboxInsert, outboxRow } from '../mail/outbox';
 import { activeSubscriptions, withPlans } from '../payments/orders';
 import { splitList } from './viewer';
 import type { AccountDto, ChangePasswordInput } from '../../schemas/account';
-import { AUTH_MESSAGES, type LoginInput, type LoginResponse, type RefreshResponse, type RegisterInput } from '../../schemas/auth';
+import { MODERATION_TEXTS } from '../../schemas/values';
+import {
+  AUTH_MESSAGES,
+  type LoginInput,
+  type LoginResponse,
+  RECOVERY_MESSAGES,
+  type RefreshResponse,
+  type RegisterInput,
+} from '../../schemas/auth';
 
 export type AuthDeps = Pick<AppDeps, 'db' | 'config' | 'now' | 'fetch'>;
 
@@ -34,11 +44,12 @@ export function toAccountDto(user: User): AccountDto {
     permissions: splitList(user.permissions),
     hasPassword: user.passwordHash !== null,
     googleLinked: user.googleSub !== null,
+    emailVerified: user.emailVerifiedAt !== null,
     createdAt: user.createdAt,
   };
 }
 
-async function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
+export async function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
   const [user] = await db.select().from(users).where(eq(users.email, email.toLowerCase())).limit(1);
   return user;
 }
@@ -52,11 +63,29 @@ export async function findUserById(db: Db, id: number): Promise<User | undefined
 export type IssuedSession = LoginResponse & { refreshToken: string };
 export type RotatedSession = RefreshResponse & { refreshToken: string };
 
-/** Access token + a new refresh-token family: the login response. */
-export async function startSession(deps: AuthDeps, user: User): Promise<IssuedSession> {
+/** A banned member is refused every sign-in (password, Google, a passkey, any later way) with the reason (issue 33). */
+export function assertNotBanned(user: Pick<User, 'bannedAt' | 'banReason'>): void {
+  if (user.bannedAt !== null) throw new ApiError(403, 'banned', MODERATION_TEXTS.banned(user.banReason ?? ''));
+}
+
+/** The device a session is started or renewed on: its User-Agent (the account's device list). */
+export interface DeviceContext {
+  userAgent?: string;
+}
+
+/**
+ * Access token + a new refresh-token family (a device): the login response. Every sign-in ends here, so a ban is
+ * checked here.
+ */
+export async function startSession(deps: AuthDeps, user: User, device: DeviceContext = {}): Promise<IssuedSession> {
+  assertNotBanned(user);
   const now = deps.now();
-  const claims = accessClaims(user);
-  const [token, refreshToken] = await Promise.all([signAccessToken(deps.config, claims, now), issueRefreshToken(deps.db, user.id, now)]);
+  const familyId = crypto.randomUUID();
+  const claims = accessClaims(user, familyId);
+  const [token, refreshToken] = await Promise.all([
+    signAccessToken(deps.config, claims, now),
+    issueRefreshToken(deps.db, user.id, now, familyId, { userAgent: device.userAgent ?? '', signedInAt: now }),
+  ]);
   return {
     token,
     refreshToken,
@@ -70,8 +99,8 @@ export async function startSession(deps: AuthDeps, user: User): Promise<IssuedSe
   };
 }
 
-/** What an access token says about its user: the same at sign-in and at every refresh. */
-function accessClaims(user: User): AccessTokenClaims {
+/** What an access token says about its user and device: the same at sign-in and at every refresh. */
+function accessClaims(user: User, familyId: string): AccessTokenClaims {
   return {
     sub: String(user.id),
     email: user.email,
@@ -79,6 +108,7 @@ function accessClaims(user: User): AccessTokenClaims {
     roles: splitList(user.roles),
     permissions: splitList(user.permissions),
     epoch: user.sessionEpoch,
+    sid: familyId,
   };
 }
 
@@ -96,24 +126,59 @@ export async function registerUser(deps: AuthDeps, input: RegisterInput & { ip: 
   if (await findUserByEmail(db, input.email)) throw conflict(EMAIL_TAKEN);
   const passwordHash = await hashPassword(input.password);
   const now = deps.now();
+  let user: User;
   try {
-    const [user] = await db
+    [user] = (await db
       .insert(users)
       .values({ email: input.email.toLowerCase(), username: input.name, passwordHash, createdAt: now, updatedAt: now })
-      .returning();
-    return toAccountDto(user!);
+      .returning()) as [User];
   } catch (err) {
     // Two sign-ups with one email at once: the unique index decides, the loser gets the same 409.
     if (isUniqueViolation(err)) throw conflict(EMAIL_TAKEN);
     throw err;
   }
+  // The address typed at sign-up is checked by a link mailed to it (nothing else waits for it).
+  await db.batch(await verificationStatements(deps, user, now));
+  return toAccountDto(user);
 }
 
-export async function login(deps: AuthDeps, input: LoginInput & { ip: string }): Promise<IssuedSession> {
+/** The statements that void older verification links, store a new one and put its mail in the outbox. */
+export async function verificationStatements(
+  deps: Pick<AuthDeps, 'db' | 'config'>,
+  user: Pick<User, 'id' | 'email' | 'username'>,
+  now: number,
+) {
+  const link = await newLink(deps.db, { userId: user.id, purpose: 'verify_email', email: user.email, now });
+  const mail = await outboxRow(
+    deps.config,
+    { kind: 'verify_email', to: user.email, userId: user.id, params: { name: user.username, token: link.token } },
+    now,
+  );
+  return [...link.statements, outboxInsert(deps.db, [mail])] as const;
+}
+
+/** The "Mật khẩu của bạn đã được thay đổi" notice and the voiding of pending reset links, for a password change's batch. */
+export async function passwordChangedStatements(
+  deps: Pick<AuthDeps, 'db' | 'config'>,
+  user: Pick<User, 'id' | 'email' | 'username'>,
+  now: number,
+) {
+  const mail = await outboxRow(
+    deps.config,
+    { kind: 'password_changed', to: user.email, userId: user.id, params: { name: user.username } },
+    now,
+  );
+  return [voidLinks(deps.db, user.id, ['password_reset'], now), outboxInsert(deps.db, [mail])] as const;
+}
+
+export async function login(deps: AuthDeps, input: LoginInput & { ip: string } & DeviceContext): Promise<IssuedSession> {
   return input.kind === 'google' ? loginWithGoogle(deps, input) : loginWithPassword(deps, input);
 }
 
-async function loginWithPassword(deps: AuthDeps, input: { email: string; password: string; ip: string }): Promise<IssuedSession> {
+async function loginWithPassword(
+  deps: AuthDeps,
+  input: { email: string; password: string; ip: string } & DeviceContext,
+): Promise<IssuedSession> {
   const { db } = deps;
   await enforceRateLimits(
     db,
@@ -136,14 +201,14 @@ async function loginWithPassword(deps: AuthDeps, input: { email: string; passwor
       .set({ passwordHash: await hashPassword(input.password), updatedAt: deps.now() })
       .where(eq(users.id, user.id));
   }
-  return startSession(deps, user);
+  return startSession(deps, user, input);
 }
 
 /**
  * Signs in by Google account: the linked user, else the user with that (Google-verified) email, which
  * gets linked, else a new password-less account.
  */
-async function loginWithGoogle(deps: AuthDeps, input: { googleToken: string; ip: string }): Promise<IssuedSession> {
+async function loginWithGoogle(deps: AuthDeps, input: { googleToken: string; ip: string } & DeviceContext): Promise<IssuedSession> {
   const { db, config } = deps;
   if (!config.GOOGLE_CLIENT_ID) throw badRequest('googleToken', 'Google sign-in is not configured on this server');
   await enforceRateLimits(db, [{ key: `login:ip:${input.ip}`, ...RATE_LIMITS.loginPerIp }], deps.now(), TOO_MANY_LOGINS);
@@ -158,14 +223,19 @@ async function loginWithGoogle(deps: AuthDeps, input: { googleToken: string; ip:
   const now = deps.now();
 
   const [bySub] = await db.select().from(users).where(eq(users.googleSub, identity.sub)).limit(1);
-  if (bySub) return startSession(deps, bySub);
+  if (bySub) return startSession(deps, bySub, input);
 
   const byEmail = await findUserByEmail(db, email);
   if (byEmail) {
     if (byEmail.googleSub && byEmail.googleSub !== identity.sub)
       throw new ApiError(409, 'conflict', 'Email này đã được liên kết với một tài khoản Google khác.');
-    const [linked] = await db.update(users).set({ googleSub: identity.sub, updatedAt: now }).where(eq(users.id, byEmail.id)).returning();
-    return startSession(deps, linked!);
+    // Google has verified this address: it counts as verified here too.
+    const [linked] = await db
+      .update(users)
+      .set({ googleSub: identity.sub, emailVerifiedAt: byEmail.emailVerifiedAt ?? now, updatedAt: now })
+      .where(eq(users.id, byEmail.id))
+      .returning();
+    return startSession(deps, linked!, input);
   }
 
   try {
@@ -173,30 +243,41 @@ async function loginWithGoogle(deps: AuthDeps, input: { googleToken: string; ip:
       .insert(users)
       .values({
         email,
-        username: identity.name ?? email.split('@')[0]!,
+        // A Google name goes into mail later: one line, no control characters.
+        username:
+          (identity.name ?? email.split('@')[0]!)
+            .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+            .trim()
+            .slice(0, 60) || email.split('@')[0]!,
         googleSub: identity.sub,
         passwordHash: null,
+        emailVerifiedAt: now,
         createdAt: now,
         updatedAt: now,
       })
       .returning();
-    return startSession(deps, created!);
+    return startSession(deps, created!, input);
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
     // A concurrent first sign-in created it a moment ago.
     const [again] = await db.select().from(users).where(eq(users.googleSub, identity.sub)).limit(1);
     if (!again) throw err;
-    return startSession(deps, again);
+    return startSession(deps, again, input);
   }
 }
 
 /** Rotates the refresh token; a replayed one has already revoked its family inside rotate. */
-export async function refreshSession(deps: AuthDeps, refreshToken: string): Promise<RotatedSession> {
-  const rotated = await rotateRefreshToken(deps.db, refreshToken, deps.now());
+export async function refreshSession(deps: AuthDeps, refreshToken: string, device: DeviceContext = {}): Promise<RotatedSession> {
+  const rotated = await rotateRefreshToken(deps.db, refreshToken, deps.now(), device.userAgent);
   if (!rotated.ok) throw unauthorized(SESSION_EXPIRED);
   const user = await findUserById(deps.db, rotated.userId);
   if (!user) throw unauthorized(SESSION_EXPIRED);
-  const tokennew = await signAccessToken(deps.config, accessClaims(user), deps.now());
+  if (user.bannedAt !== null) {
+    // Banning revoked every family already; a token that slipped through ends here.
+    await revokeAllForUser(deps.db, user.id, deps.now());
+    throw unauthorized(SESSION_EXPIRED);
+  }
+  const tokennew = await signAccessToken(deps.config, accessClaims(user, rotated.familyId), deps.now());
   return { tokennew, refreshToken: rotated.token };
 }
 
@@ -227,17 +308,26 @@ export async function logoutEverywhere(deps: AuthDeps, userId: number): Promise<
  * Changes the password, signs out every other session (a thief holding a session loses it) and
  * returns a fresh session for the caller so this device stays signed in.
  */
-export async function changePassword(deps: AuthDeps, userId: number, input: ChangePasswordInput): Promise<IssuedSession> {
+export async function changePassword(
+  deps: AuthDeps,
+  userId: number,
+  input: ChangePasswordInput,
+  device: DeviceContext = {},
+): Promise<IssuedSession> {
   const user = await findUserById(deps.db, userId);
   if (!user) throw unauthorized(SESSION_EXPIRED);
   if (user.passwordHash) {
     await enforceRateLimits(deps.db, [{ key: `password:user:${userId}`, ...RATE_LIMITS.loginPerEmail }], deps.now(), TOO_MANY_LOGINS);
     if (!input.currentPassword) throw badRequest('currentPassword', 'is required');
     if (!(await verifyPassword(input.currentPassword, user.passwordHash)))
-      throw badRequest('currentPassword', 'Mật khẩu hiện tại không đúng');
+      throw badRequest('currentPassword', RECOVERY_MESSAGES.wrongPassword);
   }
   const passwordHash = await hashPassword(input.newPassword);
-  await deps.db.update(users).set({ passwordHash, updatedAt: deps.now() }).where(eq(users.id, userId));
+  const now = deps.now();
+  await deps.db.batch([
+    deps.db.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId)),
+    ...(await passwordChangedStatements(deps, user, now)),
+  ]);
   const updated = await logoutEverywhere(deps, userId);
-  return startSession(deps, updated);
+  return startSession(deps, updated, device);
 }

@@ -10,14 +10,31 @@ export type RotateResult =
   | { ok: true; userId: number; familyId: string; token: string }
   | { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'reused' };
 
+/** What the device list shows of a session: the browser that holds it and when it signed in. */
+export interface DeviceInfo {
+  userAgent: string;
+  signedInAt: number;
+}
+
+/** The longest User-Agent kept (browsers send 100–300 characters). */
+const USER_AGENT_MAX = 400;
+
 /** Stores only the SHA-256 of a fresh opaque token and hands the token back once. */
-export async function issueRefreshToken(db: Db, userId: number, now: number, familyId: string = crypto.randomUUID()): Promise<string> {
+export async function issueRefreshToken(
+  db: Db,
+  userId: number,
+  now: number,
+  familyId: string = crypto.randomUUID(),
+  device: DeviceInfo = { userAgent: '', signedInAt: now },
+): Promise<string> {
   const token = toBase64Url(randomBytes(32));
   await db.insert(refreshTokens).values({
     userId,
     familyId,
     tokenHash: await sha256Hex(token),
     expiresAt: now + REFRESH_TOKEN_TTL_MS,
+    userAgent: device.userAgent.slice(0, USER_AGENT_MAX),
+    signedInAt: device.signedInAt,
     createdAt: now,
   });
   return token;
@@ -28,7 +45,7 @@ export async function issueRefreshToken(db: Db, userId: number, now: number, fam
  * conditional UPDATE, so two concurrent uses cannot both succeed; the loser is a replay, and a
  * replay means the token leaked: the whole family is revoked.
  */
-export async function rotateRefreshToken(db: Db, token: string, now: number): Promise<RotateResult> {
+export async function rotateRefreshToken(db: Db, token: string, now: number, userAgent?: string): Promise<RotateResult> {
   const tokenHash = await sha256Hex(token);
   const [claimed] = await db
     .update(refreshTokens)
@@ -41,9 +58,18 @@ export async function rotateRefreshToken(db: Db, token: string, now: number): Pr
         gt(refreshTokens.expiresAt, now),
       ),
     )
-    .returning({ userId: refreshTokens.userId, familyId: refreshTokens.familyId });
+    .returning({
+      userId: refreshTokens.userId,
+      familyId: refreshTokens.familyId,
+      userAgent: refreshTokens.userAgent,
+      signedInAt: refreshTokens.signedInAt,
+    });
   if (claimed) {
-    const next = await issueRefreshToken(db, claimed.userId, now, claimed.familyId);
+    // The successor keeps the sign-in time and takes the browser's current User-Agent (it updates itself).
+    const next = await issueRefreshToken(db, claimed.userId, now, claimed.familyId, {
+      userAgent: userAgent || claimed.userAgent,
+      signedInAt: claimed.signedInAt,
+    });
     return { ok: true, userId: claimed.userId, familyId: claimed.familyId, token: next };
   }
   const [row] = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash)).limit(1);

@@ -1,7 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { type AnyPrepared, batchPrepared, type PreparedResults, preparedOnce } from '../../db/prepared';
-import { users } from '../../db/schema';
+import { refreshTokens, users } from '../../db/schema';
 import type { Session, Viewer } from '../../lib/context';
 import { unauthorized } from '../../lib/errors';
 import { activeSubscriptionsQuery, toSubscriptions, withPlans } from '../payments/orders';
@@ -25,6 +25,7 @@ const viewerStatements = preparedOnce((db: Db) => {
         roles: users.roles,
         permissions: users.permissions,
         sessionEpoch: users.sessionEpoch,
+        bannedAt: users.bannedAt,
       })
       .from(users)
       .where(eq(users.id, userId))
@@ -32,6 +33,14 @@ const viewerStatements = preparedOnce((db: Db) => {
       .prepare(),
     // Placeholders where the builder takes numbers (drizzle binds either).
     activeSubscriptionsQuery(db, userId as unknown as number, sql.placeholder('viewerNow') as unknown as number).prepare(),
+    // The token's device signed out ("Đăng xuất" in the device list, logout, a replayed refresh token): its
+    // family is revoked, and its access token stops with it (one indexed row, in the same round trip).
+    db
+      .select({ revoked: refreshTokens.id })
+      .from(refreshTokens)
+      .where(and(eq(refreshTokens.familyId, sql.placeholder('viewerSid')), isNotNull(refreshTokens.revokedAt)))
+      .limit(1)
+      .prepare(),
   ] as const;
 });
 
@@ -42,8 +51,9 @@ type ViewerRows = PreparedResults<ReturnType<typeof viewerStatements>>;
  * subscriptions (docs/decisions/0400-payments.md). Null when the user is gone or the token's session
  * epoch has been retired.
  */
-function toViewer([[user], active]: ViewerRows, epoch: number): Viewer | null {
-  if (!user || user.sessionEpoch !== epoch) return null;
+function toViewer([[user], active, revoked]: ViewerRows, epoch: number): Viewer | null {
+  // A banned member's epoch moved with the ban; the ban itself is checked too (issue 33).
+  if (!user || user.sessionEpoch !== epoch || revoked.length > 0 || user.bannedAt !== null) return null;
   const subscriptions = toSubscriptions(active);
   return {
     id: user.id,
@@ -76,12 +86,14 @@ export async function batchWithViewer<const Q extends readonly AnyPrepared[]>(
     const results = queries.length === 1 && only ? [await only.all(values)] : await batchPrepared(db, queries, values);
     return { viewer: null, results: results as PreparedResults<Q> };
   }
-  const [user, active, ...results] = await batchPrepared(db, [...viewerStatements(db), ...queries], {
+  const [user, active, revoked, ...results] = await batchPrepared(db, [...viewerStatements(db), ...queries], {
     ...values,
     viewerId: session.userId,
     viewerNow: now,
+    // A token without a device (issued before devices existed) matches no family.
+    viewerSid: session.sid ?? '',
   });
-  return { viewer: toViewer([user, active] as ViewerRows, session.epoch), results: results as PreparedResults<Q> };
+  return { viewer: toViewer([user, active, revoked] as ViewerRows, session.epoch), results: results as PreparedResults<Q> };
 }
 
 /**

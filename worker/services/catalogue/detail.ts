@@ -1,25 +1,40 @@
 import { and, asc, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { batchPrepared, type PreparedResults, preparedOnce } from '../../db/prepared';
-import { countries, episodes, filmCountries, filmGenres, films, genres } from '../../db/schema';
+import { countries, episodes, filmAliases, filmCountries, filmGenres, films, filmSources, genres, sources } from '../../db/schema';
 import type { Session, Viewer } from '../../lib/context';
 import { notFound } from '../../lib/errors';
 import type { TtlCache } from '../../lib/ttl-cache';
-import type { EpisodeLink, FilmDetail, FilmDetailResponse, ServerEpisodes } from '../../schemas/catalogue';
+import type { EpisodeLink, FilmDetail, FilmDetailResponse, ServerEpisodes, ServerSource } from '../../schemas/catalogue';
 import { batchWithViewer } from '../auth/viewer';
 import { vipAccess } from './access';
 import { cardColumns, cardList, cardsFromJson, selectCards, toFilmCard } from './film-card';
 import { filmCommentsQuery, toCommentDtos } from '../comments/comments';
+import { FilmMovedError, keptSlugOf } from './film-lookup';
 import { ownRatingQuery, ratingSummaryQuery, toRatingSummary } from '../ratings/ratings';
 
 const RECOMMENDED = 8;
 
 /** What a film page needs of an episode. */
-type EpisodeRow = Pick<typeof episodes.$inferSelect, 'id' | 'serverName' | 'episode' | 'name' | 'm3u8Url' | 'embedUrl'>;
+type EpisodeRow = Pick<typeof episodes.$inferSelect, 'id' | 'serverName' | 'episode' | 'name' | 'm3u8Url' | 'embedUrl'> & {
+  source: ServerSource | null;
+};
 
 /**
- * A film's episodes in id order as one JSON array of [id, server, episode, name, m3u8, embed], built by the
- * database: a series has tens to hundreds of them, which Hrana would answer as a row of tagged values each.
+ * The order a film's servers are offered and tried in (the player's failover walks it): servers added by hand
+ * first, then each source's by its priority, a down source's ("Không phản hồi") or a disabled one's last; within a
+ * source, its own order. One ORDER BY for the film page and the episode link (watch.ts).
+ */
+export const serverOrder = [
+  sql`coalesce(${sources.down} or not ${sources.enabled}, 0)`,
+  sql`case when ${episodes.filmSourceId} is null then -1 else coalesce(${sources.priority}, 1000000000) end`,
+  sql`coalesce(${sources.id}, 0)`,
+  asc(episodes.id),
+];
+
+/**
+ * A film's episodes in server order as one JSON array of [id, server, episode, name, m3u8, embed, source, down],
+ * built by the database: a series has tens to hundreds of them, which Hrana would answer as a row of tagged values each.
  */
 function episodeList(db: Db, filmId: SQL) {
   const list = db
@@ -30,21 +45,33 @@ function episodeList(db: Db, filmId: SQL) {
       name: episodes.name,
       m3u8: episodes.m3u8Url,
       embed: episodes.embedUrl,
+      source: sql<string | null>`${sources.name}`.as('source'),
+      down: sql<number>`coalesce(${sources.down}, 0)`.as('down'),
     })
     .from(episodes)
+    .leftJoin(filmSources, eq(filmSources.id, episodes.filmSourceId))
+    .leftJoin(sources, eq(sources.id, filmSources.sourceId))
     .where(eq(episodes.filmId, filmId))
-    .orderBy(asc(episodes.id))
+    .orderBy(...serverOrder)
     .as('list');
   return db
     .select({
-      list: sql<string>`coalesce(json_group_array(json_array(${list.id}, ${list.server}, ${list.episode}, ${list.name}, ${list.m3u8}, ${list.embed})), '[]')`,
+      list: sql<string>`coalesce(json_group_array(json_array(${list.id}, ${list.server}, ${list.episode}, ${list.name}, ${list.m3u8}, ${list.embed}, ${list.source}, ${list.down})), '[]')`,
     })
     .from(list);
 }
 
 function episodesFromJson(json: string | undefined): EpisodeRow[] {
-  const rows = JSON.parse(json ?? '[]') as [number, string, number, string, string, string][];
-  return rows.map(([id, serverName, episode, name, m3u8Url, embedUrl]) => ({ id, serverName, episode, name, m3u8Url, embedUrl }));
+  const rows = JSON.parse(json ?? '[]') as [number, string, number, string, string, string, string | null, number][];
+  return rows.map(([id, serverName, episode, name, m3u8Url, embedUrl, source, down]) => ({
+    id,
+    serverName,
+    episode,
+    name,
+    m3u8Url,
+    embedUrl,
+    source: source === null ? null : { name: source, down: down === 1 },
+  }));
 }
 
 function toEpisodeLink(row: EpisodeRow, withLinks: boolean): EpisodeLink {
@@ -61,15 +88,19 @@ function toEpisodeLink(row: EpisodeRow, withLinks: boolean): EpisodeLink {
   };
 }
 
-/** Groups episodes by server in first-seen server order, each server's list by episode number. */
+/** Groups episodes by server in first-seen server order (serverOrder), each server's list by episode number. */
 export function groupByServer(rows: EpisodeRow[], withLinks: boolean): ServerEpisodes[] {
-  const servers = new Map<string, EpisodeLink[]>();
+  const servers = new Map<string, { source: ServerSource | null; linkfilms: EpisodeLink[] }>();
   for (const row of rows) {
-    const list = servers.get(row.serverName) ?? [];
-    list.push(toEpisodeLink(row, withLinks));
-    servers.set(row.serverName, list);
+    const server = servers.get(row.serverName) ?? { source: row.source ?? null, linkfilms: [] };
+    server.linkfilms.push(toEpisodeLink(row, withLinks));
+    servers.set(row.serverName, server);
   }
-  return [...servers].map(([server_name, linkfilms]) => ({ server_name, linkfilms: linkfilms.sort((a, b) => a.episode - b.episode) }));
+  return [...servers].map(([server_name, { source, linkfilms }]) => ({
+    server_name,
+    ...(source ? { source } : {}),
+    linkfilms: linkfilms.sort((a, b) => a.episode - b.episode),
+  }));
 }
 
 /** A film is read by its slug (the film page) or its id (getdetail_xemphim); each has its own statements. */
@@ -127,6 +158,8 @@ function recordQueries(db: Db, kind: KeyKind) {
         .orderBy(desc(films.views), desc(films.id))
         .limit(RECOMMENDED),
     ).prepare(),
+    // Slugs merged into this film (docs/decisions/0104): a device's downloads under one of them are this film's.
+    db.select({ slug: filmAliases.slug }).from(filmAliases).where(eq(filmAliases.filmId, id)).prepare(),
   ] as const;
 }
 
@@ -135,7 +168,8 @@ function freshQueries(db: Db, kind: KeyKind | 'hit') {
   // On a record cache hit the id is known: no slug lookup.
   const id = kind === 'slug' ? filmIdOf('slug') : filmIdOf('id');
   return [
-    filmCommentsQuery(db, id).prepare(),
+    // The viewer's own held comments too, less the members they hid (services/comments/comments.ts).
+    filmCommentsQuery(db, id, p.viewer as unknown as number).prepare(),
     ratingSummaryQuery(db, id).prepare(),
     // A placeholder where the builder takes the user id (drizzle binds either); user ids start at 1, so a
     // signed-out viewer (0) has no row.
@@ -152,7 +186,7 @@ const statementsFor = preparedOnce((db: Db) => ({
 type RecordStatements = ReturnType<typeof recordQueries>;
 type RecordResults = Awaited<ReturnType<typeof batchPrepared<RecordStatements>>>;
 
-function toRecord([[film], genreRows, countryRows, episodeRows, recommendedRows]: RecordResults) {
+function toRecord([[film], genreRows, countryRows, episodeRows, recommendedRows, aliasRows]: RecordResults) {
   if (!film) return null;
   return {
     film,
@@ -160,6 +194,7 @@ function toRecord([[film], genreRows, countryRows, episodeRows, recommendedRows]
     countryRows,
     episodeRows: episodesFromJson(episodeRows[0]?.list),
     recommendedFilms: cardsFromJson(recommendedRows),
+    aliases: aliasRows.map((a) => a.slug),
   };
 }
 
@@ -172,7 +207,7 @@ const cacheKeyOf = (key: FilmKey) => ('slug' in key ? `slug:${key.slug}` : `id:$
 
 /** The film's detail for this viewer from its record: links are withheld unless the viewer may watch it. */
 function detailOf(record: FilmRecord, viewer: Viewer | null) {
-  const { film, genreRows, countryRows, episodeRows, recommendedFilms } = record;
+  const { film, genreRows, countryRows, episodeRows, recommendedFilms, aliases } = record;
   const access = vipAccess(film.vipOnly, viewer);
   const servers = groupByServer(episodeRows, access === 'allowed');
   const detail: FilmDetail = {
@@ -183,6 +218,7 @@ function detailOf(record: FilmRecord, viewer: Viewer | null) {
     countries: countryRows,
     linkfilms: servers[0]?.linkfilms ?? [],
     servers,
+    ...(aliases.length ? { aliases } : {}),
   };
   return { detail, access, recommended: recommendedFilms };
 }
@@ -227,18 +263,23 @@ export async function filmDetailBySlug(
       slug,
       viewer: viewerId,
     });
-    const [filmRows, genreRows, countryRows, episodeRows, recommendedRows, ...rest] = read.results;
+    const [filmRows, genreRows, countryRows, episodeRows, recommendedRows, aliasRows, ...rest] = read.results;
     viewer = read.viewer;
-    record = toRecord([filmRows, genreRows, countryRows, episodeRows, recommendedRows]);
+    record = toRecord([filmRows, genreRows, countryRows, episodeRows, recommendedRows, aliasRows]);
     fresh = rest;
     if (record) cache?.set(cacheKeyOf(key), record);
   }
   const [commentRows, ratingRows, own] = fresh;
-  if (!record) throw notFound('Không tìm thấy phim');
+  if (!record) {
+    // A film merged into another: its slug answers 301 there (docs/decisions/0104).
+    const kept = await keptSlugOf(db, slug);
+    if (kept) throw new FilmMovedError(kept, slug);
+    throw notFound('Không tìm thấy phim');
+  }
   const { detail, access, recommended: recommendedFilms } = detailOf(record, viewer);
   return {
     datafilm: detail,
-    comments: toCommentDtos(commentRows),
+    comments: toCommentDtos(commentRows, viewer?.id ?? 0),
     rating_star: { rating: viewer ? (own[0]?.stars ?? null) : null },
     general_assessment: toRatingSummary(ratingRows),
     recommended: recommendedFilms,

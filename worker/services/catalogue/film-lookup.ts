@@ -1,18 +1,48 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { preparedOnce } from '../../db/prepared';
-import { films } from '../../db/schema';
-import { notFound } from '../../lib/errors';
+import { filmAliases, films } from '../../db/schema';
+import { ApiError, notFound } from '../../lib/errors';
 
-/** The few columns every by-slug caller needs, built once per database (worker/db/prepared.ts). */
+/**
+ * The few columns every by-slug caller needs, built once per database (worker/db/prepared.ts). A slug merged into
+ * another film (film_aliases) finds the kept film: a comment, rating, view, report or progress sent under the old
+ * slug (an outbox, an open tab, a downloaded episode) lands on the film it is now.
+ */
 export const filmBySlugStatement = preparedOnce((db: Db) =>
   db
     .select({ id: films.id, title: films.title, slug: films.slug, vipOnly: films.vipOnly, posterUrl: films.posterUrl })
     .from(films)
-    .where(eq(films.slug, sql.placeholder('slug')))
+    .where(
+      or(
+        eq(films.slug, sql.placeholder('slug')),
+        eq(films.id, sql`(select ${filmAliases.filmId} from ${filmAliases} where ${filmAliases.slug} = ${sql.placeholder('slug')})`),
+      ),
+    )
     .limit(1)
     .prepare(),
 );
+
+/** The slug of the film `slug` was merged into, or undefined (not an alias). */
+export async function keptSlugOf(db: Db, slug: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ slug: films.slug })
+    .from(filmAliases)
+    .innerJoin(films, eq(films.id, filmAliases.filmId))
+    .where(eq(filmAliases.slug, slug))
+    .limit(1);
+  return row?.slug;
+}
+
+/** A read of a merged-away film (`from`): the API answers 301 to the same path under the kept film's slug (app.ts). */
+export class FilmMovedError extends ApiError {
+  constructor(
+    readonly slug: string,
+    readonly from: string,
+  ) {
+    super(301, 'moved_permanently', `Phim đã chuyển sang /${slug}`);
+  }
+}
 
 /**
  * The film at `slug` (the few columns every by-slug caller needs: writes keyed by a film, an

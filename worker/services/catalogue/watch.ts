@@ -1,26 +1,29 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { preparedOnce } from '../../db/prepared';
-import { episodes, films, viewEvents } from '../../db/schema';
+import { episodes, films, filmSources, sources, viewEvents } from '../../db/schema';
 import type { Session, Viewer } from '../../lib/context';
 import { ApiError, notFound } from '../../lib/errors';
 import { type EpisodeResponse, VIP_ERROR_CODES, VIP_MESSAGES } from '../../schemas/catalogue';
 import { vipAccess } from './access';
 import { batchWithViewer } from '../auth/viewer';
 import { filmBySlugStatement, findFilmBySlug } from './film-lookup';
+import { serverOrder } from './detail';
 
 export function assertCanWatch(vipOnly: boolean, viewer: Viewer | null): void {
   const access = vipAccess(vipOnly, viewer);
   if (access !== 'allowed') throw new ApiError(access === 'error1' ? 401 : 403, VIP_ERROR_CODES[access], VIP_MESSAGES[access]);
 }
 
-/** A film's episode rows of one number (every server), built once per database. */
+/** A film's episode rows of one number (every server) in the film's server order (detail.ts serverOrder), built once per database. */
 const episodesStatement = preparedOnce((db: Db) =>
   db
-    .select()
+    .select(getTableColumns(episodes))
     .from(episodes)
+    .leftJoin(filmSources, eq(filmSources.id, episodes.filmSourceId))
+    .leftJoin(sources, eq(sources.id, filmSources.sourceId))
     .where(and(eq(episodes.filmId, sql.placeholder('filmId')), eq(episodes.episode, sql.placeholder('episode'))))
-    .orderBy(asc(episodes.id))
+    .orderBy(...serverOrder)
     .prepare(),
 );
 

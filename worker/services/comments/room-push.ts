@@ -4,21 +4,18 @@ import type { RoomPush } from '../../../party/messages';
 
 const PUSH_TIMEOUT_MS = 3000;
 
+export type RoomDeps = { config: Pick<Config, 'PARTYKIT_HOST' | 'PARTY_SECRET'>; fetch: typeof fetch };
+
 /** The room URL of a film: one PartyKit room per film slug (docs/decisions/0201-live-comment-rooms.md). */
 export function roomUrl(partykitHost: string, slug: string): string {
   return `${partykitHost.replace(/\/+$/, '')}/parties/${COMMENTS_PARTY}/${encodeURIComponent(slug)}`;
 }
 
 /**
- * Sends a stored comment to its film's room, which broadcasts it to everyone watching. Never
- * throws: the comment is already saved, and a reconnecting client refetches with ?since=.
+ * Sends one message to a film's room (a comment to show, a removal, a refused member), which passes it to every
+ * page watching. Never throws: the change is already stored, and a reconnecting page catches up from the API.
  */
-export async function pushCommentToRoom(
-  deps: { config: Pick<Config, 'PARTYKIT_HOST' | 'PARTY_SECRET'>; fetch: typeof fetch },
-  filmSlug: string,
-  comment: CommentDto,
-): Promise<boolean> {
-  const message: RoomPush = { type: 'comment', comment };
+export async function pushToRoom(deps: RoomDeps, filmSlug: string, message: RoomPush): Promise<boolean> {
   try {
     const res = await deps.fetch(roomUrl(deps.config.PARTYKIT_HOST, filmSlug), {
       method: 'POST',
@@ -37,4 +34,16 @@ export async function pushCommentToRoom(
     console.warn('[comments] room push failed for', filmSlug, err instanceof Error ? err.message : err);
     return false;
   }
+}
+
+/** A stored comment everyone may see, to its film's room. */
+export function pushCommentToRoom(deps: RoomDeps, filmSlug: string, comment: CommentDto): Promise<boolean> {
+  // The room's copy carries what every reader may see: never an author's own state or reason.
+  const { state: _state, removal_reason: _reason, ...visible } = comment;
+  return pushToRoom(deps, filmSlug, { type: 'comment', comment: visible });
+}
+
+/** Several pushes after a response, in order per room; resolves when all are done (never rejects). */
+export async function pushAll(deps: RoomDeps, pushes: readonly { slug: string; message: RoomPush }[]): Promise<void> {
+  for (const p of pushes) await pushToRoom(deps, p.slug, p.message);
 }

@@ -4,7 +4,8 @@
 import { toHex } from '../../lib/bytes';
 
 /** Bump when the mapping changes meaning, so every film is rewritten once with the new mapping. */
-const MAPPING_VERSION = 'v1';
+// v2: films carry their external ids and their servers the source's label (issue 32): every film once more.
+const MAPPING_VERSION = 'v2';
 
 export async function filmChecksum(film: unknown): Promise<string> {
   const bytes = new TextEncoder().encode(`${MAPPING_VERSION}:${stableJson(film)}`);

@@ -32,6 +32,8 @@ export interface RunCounts {
   filmsUpdated: number;
   filmsSkipped: number;
   filmsFailed: number;
+  /** Films that joined a film another source (or another of its own ids) had already given the catalogue. */
+  filmsMerged: number;
 }
 
 export interface ActiveRun {
@@ -76,7 +78,7 @@ function parseCursor(json: string): CrawlCursor {
  */
 export async function startOrResumeRun(
   db: Db,
-  input: { source: string; trigger: CrawlTrigger; params: CrawlParams; now: number; staleAfterMs: number },
+  input: { source: string; sourceId?: number; trigger: CrawlTrigger; params: CrawlParams; now: number; staleAfterMs: number },
 ): Promise<ActiveRun> {
   const params = stableJson(input.params);
   const running = await db
@@ -99,7 +101,7 @@ export async function startOrResumeRun(
     // Compare-and-set on the heartbeat: of two crawls racing to take the run over, one wins.
     const taken = await db
       .update(crawlRuns)
-      .set({ heartbeatAt: input.now })
+      .set({ heartbeatAt: input.now, ...(input.sourceId !== undefined ? { sourceId: input.sourceId } : {}) })
       .where(and(eq(crawlRuns.id, latest.id), eq(crawlRuns.status, 'running'), eq(crawlRuns.heartbeatAt, latest.heartbeatAt)))
       .returning({ id: crawlRuns.id });
     if (!taken.length) throw new CrawlBusyError(latest.id);
@@ -112,6 +114,7 @@ export async function startOrResumeRun(
         filmsUpdated: latest.filmsUpdated,
         filmsSkipped: latest.filmsSkipped,
         filmsFailed: latest.filmsFailed,
+        filmsMerged: latest.filmsMerged,
       },
       resumed: true,
     };
@@ -119,13 +122,21 @@ export async function startOrResumeRun(
 
   const [row] = await db
     .insert(crawlRuns)
-    .values({ source: input.source, trigger: input.trigger, params, status: 'running', startedAt: input.now, heartbeatAt: input.now })
+    .values({
+      source: input.source,
+      sourceId: input.sourceId ?? null,
+      trigger: input.trigger,
+      params,
+      status: 'running',
+      startedAt: input.now,
+      heartbeatAt: input.now,
+    })
     .returning({ id: crawlRuns.id });
   if (!row) throw new Error('crawl run insert returned no row');
   return {
     id: row.id,
     cursor: emptyCursor(),
-    counts: { pagesDone: 0, filmsNew: 0, filmsUpdated: 0, filmsSkipped: 0, filmsFailed: 0 },
+    counts: { pagesDone: 0, filmsNew: 0, filmsUpdated: 0, filmsSkipped: 0, filmsFailed: 0, filmsMerged: 0 },
     resumed: false,
   };
 }
@@ -167,7 +178,16 @@ export async function finishRun(
   runId: number,
   outcome: { status: 'done' | 'failed'; counts: RunCounts; cursor: CrawlCursor; now: number; error?: string },
 ): Promise<void> {
-  await db
+  await finishRunStatement(db, runId, outcome);
+}
+
+/** The statement ending a run, for a batch that commits it with what the run's end records (its source's health). */
+export function finishRunStatement(
+  db: Db,
+  runId: number,
+  outcome: { status: 'done' | 'failed'; counts: RunCounts; cursor: CrawlCursor; now: number; error?: string },
+) {
+  return db
     .update(crawlRuns)
     .set({
       ...outcome.counts,
@@ -184,15 +204,18 @@ export async function finishRun(
  * What `npm start` needs to decide on a first crawl: how many films the catalogue holds, and whether
  * the last start-up crawl of `source` was left unfinished (Ctrl-C, crash) and should be resumed.
  */
-export async function startCrawlState(db: Db, source: string): Promise<{ filmCount: number; interrupted: boolean }> {
-  const [filmCount, [last]] = await Promise.all([
+export async function startCrawlState(db: Db, source: string | readonly string[]): Promise<{ filmCount: number; interrupted: boolean }> {
+  const list = typeof source === 'string' ? [source] : source;
+  const [filmCount, ...lasts] = await Promise.all([
     db.$count(films),
-    db
-      .select({ status: crawlRuns.status })
-      .from(crawlRuns)
-      .where(and(eq(crawlRuns.trigger, 'start'), eq(crawlRuns.source, source)))
-      .orderBy(desc(crawlRuns.id))
-      .limit(1),
+    ...list.map((s) =>
+      db
+        .select({ status: crawlRuns.status })
+        .from(crawlRuns)
+        .where(and(eq(crawlRuns.trigger, 'start'), eq(crawlRuns.source, s)))
+        .orderBy(desc(crawlRuns.id))
+        .limit(1),
+    ),
   ]);
-  return { filmCount, interrupted: last !== undefined && last.status !== 'done' };
+  return { filmCount, interrupted: lasts.some(([last]) => last !== undefined && last.status !== 'done') };
 }

@@ -4,8 +4,9 @@
 import { fold } from '../../db/fold';
 import { COUNTRIES, GENRES, type CategoryId } from '../../schemas/taxonomy';
 import type { EpisodeInput, FilmInput, FilmStatus } from '../films/film-writer';
+import { type FilmIdentity, type FilmKind, originKeyOf, parseImdb, parseTmdb } from '../films/film-identity';
 import { parseHttpUrl } from './fetch-guard';
-import type { ImageBase, NamedRef, SourceDetail, SourceServer } from './source-shapes';
+import { type ImageBase, type ListItem, type NamedRef, type SourceDetail, type SourceServer, sourceIdOf } from './source-shapes';
 
 const OTHER_COUNTRY = 'quoc-gia-khac';
 const ANIMATION_GENRE = 'hoat-hinh';
@@ -224,14 +225,57 @@ export function siteRelative(url: string, siteOrigin: string | undefined): strin
   return parsed?.origin === siteOrigin ? `${parsed.pathname}${parsed.search}` : url;
 }
 
+/** Single or series, for matching across sources: a trailer keeps its type's kind. */
+function kindOf(categoryId: CategoryId, type: string, episodes: readonly EpisodeInput[]): FilmKind {
+  if (categoryId === 25) return 'single';
+  if (categoryId !== 27) return 'series';
+  if (type === 'single') return 'single';
+  return type === 'hoathinh' && new Set(episodes.map((e) => e.episode)).size <= 1 ? 'single' : 'series';
+}
+
+/**
+ * The film's external identity from the detail, else from its list entry (a list without ids means the ids come
+ * from the detail; some sources put them only in the list), and what was wrong with them.
+ */
+export function identityOf(
+  detail: SourceDetail,
+  listItem: Pick<ListItem, 'tmdb' | 'imdb'> | undefined,
+  categoryId: CategoryId,
+  episodes: readonly EpisodeInput[],
+): { identity: FilmIdentity; problems: string[] } {
+  const { movie } = detail;
+  const fromDetail = parseTmdb(movie.tmdb);
+  const fromList = fromDetail.id ? undefined : parseTmdb(listItem?.tmdb);
+  const tmdb = fromList?.id ? fromList : fromDetail;
+  const imdbDetail = parseImdb(movie.imdb);
+  const imdbList = imdbDetail.id ? undefined : parseImdb(listItem?.imdb);
+  const imdb = imdbList?.id ? imdbList : imdbDetail;
+  return {
+    identity: {
+      tmdbType: tmdb.type,
+      tmdbId: tmdb.id,
+      tmdbSeason: tmdb.season,
+      imdbId: imdb.id,
+      originKey: originKeyOf(movie.origin_name),
+      year: movie.year,
+      kind: kindOf(categoryId, movie.type.toLowerCase(), episodes),
+    },
+    problems: [...detail.problems, ...fromDetail.problems, ...imdbDetail.problems],
+  };
+}
+
+/** What the crawler hands the film writer: the film, the source's key for it, and who it is. */
+export type CrawledFilm = FilmInput & { sourceKey: string; sourceSlug: string; identity: FilmIdentity };
+
 /**
  * Everything the film writer needs but the checksum (computed over this very object) and the source
- * times (left out of it, so a bumped modification time alone is no change).
+ * times (left out of it, so a bumped modification time alone is no change). `keyPrefix` is the source's origin
+ * (and its own path, for a source that is not at its host's root): '{keyPrefix}:{_id or slug}' keys the film.
  */
 export function mapDetail(
   detail: SourceDetail,
-  context: { origin: string; listImageBase?: ImageBase; siteOrigin?: string },
-): FilmInput & { sourceKey: string } {
+  context: { origin: string; keyPrefix?: string; listImageBase?: ImageBase; siteOrigin?: string; listItem?: ListItem },
+): CrawledFilm & { problems: string[] } {
   const { movie } = detail;
   const imageBase = detail.imageBase ?? context.listImageBase;
   const status = statusOf(movie.status);
@@ -240,8 +284,13 @@ export function mapDetail(
   const type = movie.type.toLowerCase();
   const genreSlugs = mapGenres(movie.category);
   if (type === 'hoathinh' && !genreSlugs.includes(ANIMATION_GENRE)) genreSlugs.push(ANIMATION_GENRE);
+  const categoryId = categoryFor(type, status, episodes, movie.episode_total);
+  const { identity, problems } = identityOf(detail, context.listItem, categoryId, episodes);
   return {
-    sourceKey: `${context.origin}:${movie._id ?? movie.slug}`,
+    sourceKey: `${context.keyPrefix ?? context.origin}:${sourceIdOf(movie._id) ?? movie.slug}`,
+    sourceSlug: movie.slug,
+    identity,
+    problems,
     slug: movie.slug,
     title: clip(movie.name, 300),
     nameEnglish: clip(movie.origin_name, 300),
@@ -257,7 +306,7 @@ export function mapDetail(
     director: clip(movie.director, 1000),
     actors: clip(movie.actor, 2000),
     description: htmlToText(movie.content),
-    categoryId: categoryFor(type, status, episodes, movie.episode_total),
+    categoryId,
     vipOnly: movie.is_vip,
     genreSlugs,
     countrySlugs: mapCountries(movie.country),

@@ -2,13 +2,18 @@
 // the page's films through the film writer in one batch (one transaction: two round trips a page), each
 // skipped when its checksum is unchanged. Runs are recorded in crawl_runs and resumed after a crash. Only fetch and
 // WebCrypto: the same code runs under Node and in Workers.
+import type { BatchItem } from 'drizzle-orm/batch';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
+import { crawlLog } from '../../db/schema';
+import { forgetCatalogueVersion } from '../catalogue/version';
 import { type BatchFilmOutcome, upsertFilms } from '../films/film-writer';
+import { ensureSource, keyPrefixOf, noteFamily, type SourceRow, sourceHealthStatements } from '../sources/registry';
 import { filmChecksum } from './checksum';
 import { DEFAULT_CRAWL_LIST, isValidListPath } from './crawl-lists';
 import {
   finishRun,
+  finishRunStatement,
   heartbeat,
   progressUpdate,
   saveProgress,
@@ -20,7 +25,7 @@ import {
 import { allowedOriginSet, errorMessage, parseHttpUrl } from './fetch-guard';
 import { mapDetail, sourceTimes } from './film-mapper';
 import { createMutex, createSourceClient, forEachLimited, type SourceClient } from './source-client';
-import { parseDetail, parseListPage, type ImageBase, type ListItem } from './source-shapes';
+import { parseDetail, parseListPage, type ImageBase, type ListItem, type SourceFamily } from './source-shapes';
 
 export { CrawlBusyError, type CrawlTrigger, startCrawlState } from './crawl-runs';
 export { crawlListForCategory, crawlListsForCategories, DEFAULT_CRAWL_LIST } from './crawl-lists';
@@ -37,8 +42,12 @@ export interface CrawlDeps {
 }
 
 export interface CrawlOptions {
-  /** Base URL of an allowlisted source: 'https://ophim1.com', 'https://ophim1.com/v1/api', … */
+  /** Base URL of an allowlisted source: 'https://ophim1.com', 'https://ophim1.com/v1/api', … (registered on first crawl). */
   source: string;
+  /** The source's family when known (configuration, the admin page); otherwise detected from its responses. */
+  family?: SourceFamily;
+  /** The name its servers carry, for a source crawled the first time; default: its family's ('KKPhim'), else its host. */
+  sourceName?: string;
   /** Inclusive page range of every list; default: every page the source reports. */
   pages?: [number, number];
   /** List paths such as 'danh-sach/phim-bo', 'the-loai/hanh-dong'; default DEFAULT_CRAWL_LIST. */
@@ -68,6 +77,8 @@ export interface CrawlSummary {
   filmsUpdated: number;
   filmsSkipped: number;
   filmsFailed: number;
+  /** Films that joined a film the catalogue already had from another source (one film, both sources' servers). */
+  filmsMerged: number;
   seconds: number;
   /** Set when this call took over a crashed run: what that run had already completed. */
   resumedFrom?: { pagesDone: number; filmsDone: number };
@@ -107,13 +118,20 @@ function lockFor(db: Db) {
   return lock;
 }
 
-type FilmOutcome = 'new' | 'updated' | 'skipped' | 'failed';
+type FilmOutcome = BatchFilmOutcome['outcome'];
 const COUNTER: Record<FilmOutcome, keyof RunCounts> = {
   new: 'filmsNew',
   updated: 'filmsUpdated',
+  merged: 'filmsMerged',
   skipped: 'filmsSkipped',
   failed: 'filmsFailed',
 };
+
+/** A line an admin should see (the crawl's log and "Nguồn phim"): a source's garbage, a refused film, a merge in doubt. */
+interface LogEntry {
+  level: 'error' | 'doubt';
+  message: string;
+}
 
 export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<CrawlSummary> {
   const { db, config, now } = deps;
@@ -125,17 +143,43 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
   const withLock = lockFor(db);
   const started = now();
 
+  // Every source crawled is a registered source ("Nguồn phim"): its films carry its name on their servers.
+  let source: SourceRow = await withLock(() => ensureSource(db, base, { family: opts.family, name: opts.sourceName, now: started }));
+  const keyPrefix = keyPrefixOf(base);
   const run = await withLock(() =>
-    startOrResumeRun(db, { source: base, trigger: opts.trigger, params, now: started, staleAfterMs: opts.staleAfterMs ?? 120_000 }),
+    startOrResumeRun(db, {
+      source: base,
+      sourceId: source.id,
+      trigger: opts.trigger,
+      params,
+      now: started,
+      staleAfterMs: opts.staleAfterMs ?? 120_000,
+    }),
   );
   const counts = { ...run.counts };
   const cursor = run.cursor;
   const completed = new Set(cursor.completed);
   const tag = `[crawl #${run.id}]`;
-  const filmsDone = () => counts.filmsNew + counts.filmsUpdated + counts.filmsSkipped + counts.filmsFailed;
+  const filmsDone = () => counts.filmsNew + counts.filmsUpdated + counts.filmsSkipped + counts.filmsFailed + counts.filmsMerged;
   const resumedFrom = run.resumed ? { pagesDone: counts.pagesDone, filmsDone: filmsDone() } : undefined;
   if (resumedFrom) log(`${tag} resuming ${base}: ${resumedFrom.pagesDone} pages and ${resumedFrom.filmsDone} films already done`);
-  else log(`${tag} crawling ${base}: ${params.lists.join(', ')}`);
+  else log(`${tag} crawling ${base} (${source.name}): ${params.lists.join(', ')}`);
+  // Lines an admin should see go to crawl_log too, with the page's batch (no round trip of their own).
+  const pendingLog: LogEntry[] = [];
+  const note = (level: LogEntry['level'], message: string) => {
+    log(`${tag} ${message}`);
+    pendingLog.push({ level, message: message.slice(0, 1000) });
+  };
+  const logInserts = (): BatchItem<'sqlite'>[] => {
+    if (!pendingLog.length) return [];
+    const rows = pendingLog.splice(0).map((e) => ({ runId: run.id, sourceId: source.id, level: e.level, message: e.message, at: now() }));
+    return [db.insert(crawlLog).values(rows)];
+  };
+  const flushLog = async () => {
+    const inserts = logInserts();
+    if (inserts.length) await db.batch(inserts as [BatchItem<'sqlite'>]);
+  };
+  let familySeen = false;
 
   const client = createSourceClient({
     fetch: deps.fetch,
@@ -156,7 +200,10 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
     completed: [...completed],
     current: cursor.current && { ...cursor.current, films: [...cursor.current.films] },
   });
-  const save = () => saveProgress(db, run.id, counts, snapshot(), now());
+  const save = async () => {
+    await saveProgress(db, run.id, counts, snapshot(), now());
+    await flushLog();
+  };
   /** Source slugs handled by this call: a film in several lists is fetched once. */
   const seen = new Set<string>();
   let pagesRead = 0;
@@ -184,7 +231,7 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
           listPage = parseListPage(await client.getJson(url));
         } catch (err) {
           lastListError = `${list} page ${page}: ${errorMessage(err)}`;
-          log(`${tag} list ${lastListError}`);
+          note('error', `list ${lastListError}`);
           cursor.pagesFailed++;
           await withLock(save);
           // Without its first page a list's length is unknown: give the list up.
@@ -192,6 +239,11 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
           continue;
         }
         pagesRead++;
+        if (!familySeen) {
+          familySeen = true;
+          const detected = listPage.family;
+          source = await withLock(() => noteFamily(db, source, detected));
+        }
         // A source that reports no page count is read no further than asked (or this one page).
         total = listPage.totalPages ?? to ?? page;
         cursor.totals = { ...cursor.totals, [list]: total };
@@ -203,55 +255,96 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
         const handled = new Set(current.films);
         if (listPage.invalidItems && !resumingPage) {
           counts.filmsFailed += listPage.invalidItems;
-          log(`${tag} ${list} page ${page}: ${listPage.invalidItems} list entries without a usable slug`);
+          note('error', `${list} page ${page}: ${listPage.invalidItems} list entries without a usable slug`);
         }
 
         // Details are fetched concurrently; the page's films are then written in one batch with the run's
         // progress (services/films/film-writer.ts upsertFilms): a crash cannot count a film twice.
         const prepared: { slug: string; film: PreparedFilm }[] = [];
         const repeated: string[] = [];
+        const onPage = new Set<string>();
         await forEachLimited(listPage.items, config.CRAWL_CONCURRENCY, async (item) => {
           if (handled.has(item.slug) || pastDeadline()) return;
           if (seen.has(item.slug)) {
             repeated.push(item.slug);
+            // The same film twice on one page is the source's mistake: said once, written once.
+            if (onPage.has(item.slug)) note('error', `${list} page ${page}: film ${item.slug} is listed twice; the second is ignored`);
             return;
           }
           seen.add(item.slug);
+          onPage.add(item.slug);
           prepared.push({
             slug: item.slug,
-            film: await prepareFilm(client, { base, origin, siteOrigin, imageBase: listPage.imageBase }, item, now()),
+            film: await prepareFilm(client, { base, origin, keyPrefix, siteOrigin, imageBase: listPage.imageBase }, item, now()),
           });
         });
+        // Two slugs of the page that are one film of the source (the same id): the first is written.
+        const keysOnPage = new Set<string>();
+        for (const p of prepared) {
+          const film = p.film;
+          if ('error' in film || 'duplicate' in film) continue;
+          for (const problem of film.problems) note('error', `film ${p.slug}: ${problem}`);
+          if (keysOnPage.has(film.sourceKey)) {
+            note('error', `film ${p.slug}: the same source id as another film of this page (${film.sourceKey}); ignored`);
+            p.film = { duplicate: true };
+          } else keysOnPage.add(film.sourceKey);
+        }
         const pageDone = !paused;
         await withLock(async () => {
           const refused = prepared.flatMap((p) => ('error' in p.film ? [{ slug: p.slug, error: p.film.error }] : []));
-          const films = prepared.flatMap((p) => ('error' in p.film ? [] : [{ slug: p.slug, input: p.film }]));
+          const duplicates = prepared.flatMap((p) => ('duplicate' in p.film ? [p.slug] : []));
+          const films = prepared.flatMap((p) => ('error' in p.film || 'duplicate' in p.film ? [] : [{ slug: p.slug, input: p.film }]));
           const slugOf = new Map<unknown, string>(films.map((f) => [f.input, f.slug]));
+          for (const r of refused) note('error', `film ${r.slug} failed: ${r.error}`);
           /** The run's counts and cursor once this page's outcomes are counted (and the page done, unless paused). */
           const tallied = (outcomes: readonly BatchFilmOutcome[]) => {
-            const next = { ...counts, filmsFailed: counts.filmsFailed + refused.length };
+            const next = {
+              ...counts,
+              filmsFailed: counts.filmsFailed + refused.length,
+              filmsSkipped: counts.filmsSkipped + duplicates.length,
+            };
             for (const o of outcomes) next[COUNTER[o.outcome]]++;
-            const handledNow = [...current.films, ...repeated, ...refused.map((r) => r.slug), ...outcomes.map((o) => slugOf.get(o.input)!)];
+            const handledNow = [
+              ...current.films,
+              ...repeated,
+              ...refused.map((r) => r.slug),
+              ...duplicates,
+              ...outcomes.map((o) => slugOf.get(o.input)!),
+            ];
             if (!pageDone) return { counts: next, cursor: { ...snapshot(), current: { page: key, films: handledNow } } };
             next.pagesDone++;
             return { counts: next, cursor: { ...snapshot(), completed: [...completed, key], current: undefined } };
           };
+          const outcomeLines = (outcomes: readonly BatchFilmOutcome[]) => {
+            for (const o of outcomes) {
+              const slug = slugOf.get(o.input);
+              if (o.outcome === 'failed') note('error', `film ${slug} failed to save: ${o.error}`);
+              else if (o.outcome === 'skipped' && o.deleted) log(`${tag} film ${slug} skipped: deleted by an admin`);
+              // A film that may be another one, not merged: for an admin to decide ("Gộp phim").
+              for (const d of ('doubts' in o ? o.doubts : undefined) ?? [])
+                note('doubt', `film ${slug}: không gộp với phim #${d.filmId}${d.deleted ? ' (đã xóa)' : ''}: ${d.reason}`);
+            }
+          };
+          let linesNoted = false;
           const { outcomes, alongsideCommitted } = await upsertFilms(
             db,
             films.map((f) => f.input),
             {
               now,
+              source: { id: source.id, name: source.name },
               skip: (input, stored) => !!stored && stored.checksum === input.sourceChecksum && !params.force,
               alongside: (outcomes) => {
                 const next = tallied(outcomes);
-                return [progressUpdate(db, run.id, next.counts, next.cursor, now())];
+                outcomeLines(outcomes);
+                linesNoted = true;
+                return [progressUpdate(db, run.id, next.counts, next.cursor, now()), ...logInserts()];
               },
             },
           );
-          for (const r of refused) log(`${tag} film ${r.slug} failed: ${r.error}`);
-          for (const o of outcomes) {
-            if (o.outcome === 'failed') log(`${tag} film ${slugOf.get(o.input)} failed to save: ${o.error}`);
-            else if (o.outcome === 'skipped' && o.deleted) log(`${tag} film ${slugOf.get(o.input)} skipped: deleted by an admin`);
+          if (!linesNoted || !alongsideCommitted) {
+            // Written film by film after the page batch failed: what each film came to is said now.
+            pendingLog.length = 0;
+            outcomeLines(outcomes);
           }
           const next = tallied(outcomes);
           Object.assign(counts, next.counts);
@@ -265,8 +358,8 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
         if (paused) break;
         log(
           `${tag} ${list} page ${page}/${total}: ${listPage.items.length} films — new ${counts.filmsNew - before.filmsNew}, ` +
-            `updated ${counts.filmsUpdated - before.filmsUpdated}, skipped ${counts.filmsSkipped - before.filmsSkipped}, ` +
-            `failed ${counts.filmsFailed - before.filmsFailed}`,
+            `merged ${counts.filmsMerged - before.filmsMerged}, updated ${counts.filmsUpdated - before.filmsUpdated}, ` +
+            `skipped ${counts.filmsSkipped - before.filmsSkipped}, failed ${counts.filmsFailed - before.filmsFailed}`,
         );
         if (!listPage.items.length) break;
       }
@@ -284,25 +377,53 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
       filmsUpdated: counts.filmsUpdated,
       filmsSkipped: counts.filmsSkipped,
       filmsFailed: counts.filmsFailed,
+      filmsMerged: counts.filmsMerged,
       seconds: Math.round((now() - started) / 100) / 10,
       ...(resumedFrom ? { resumedFrom } : {}),
     });
     if (paused) {
       // Released, not finished: heartbeat 0 makes the run stale at once for whoever resumes it.
-      await withLock(() => saveProgress(db, run.id, counts, snapshot(), 0));
+      await withLock(async () => {
+        await saveProgress(db, run.id, counts, snapshot(), 0);
+        await flushLog();
+      });
       log(`${tag} paused at the time budget: ${counts.pagesDone} pages done, resumes on the next tick`);
       return { ...summaryNow(), paused: true };
     }
     if (pagesRead === 0) {
       const error = `no list page could be read (${lastListError || 'nothing to crawl'})`;
-      await withLock(() => finishRun(db, run.id, { status: 'failed', counts, cursor: finalCursor, now: now(), error }));
+      // The run's end, its log and its source's health commit together (one round trip).
+      await withLock(() =>
+        db.batch([
+          finishRunStatement(db, run.id, { status: 'failed', counts, cursor: finalCursor, now: now(), error }),
+          ...logInserts(),
+          ...sourceHealthStatements(db, source.id, { ok: false, error, crawled: true }, now()),
+        ]),
+      );
+      // Its third failure in a row puts its servers last: cached pages must not keep the old order.
+      forgetCatalogueVersion(db);
       throw new CrawlRunError(error, run.id);
     }
-    await withLock(() => finishRun(db, run.id, { status: 'done', counts, cursor: finalCursor, now: now() }));
+    // A source whose every film failed answered garbage: that is a failed crawl of it, as much as silence.
+    const usable = counts.filmsNew + counts.filmsUpdated + counts.filmsSkipped + counts.filmsMerged;
+    const garbage = usable === 0 && counts.filmsFailed > 0;
+    await withLock(() =>
+      db.batch([
+        finishRunStatement(db, run.id, { status: 'done', counts, cursor: finalCursor, now: now() }),
+        ...logInserts(),
+        ...sourceHealthStatements(
+          db,
+          source.id,
+          garbage ? { ok: false, error: `every film failed (${counts.filmsFailed})`, crawled: true } : { ok: true, crawled: true },
+          now(),
+        ),
+      ]),
+    );
+    forgetCatalogueVersion(db);
     const summary = summaryNow();
     log(
-      `${tag} done in ${summary.seconds}s: ${summary.pages} pages, films new ${summary.filmsNew}, updated ${summary.filmsUpdated}, ` +
-        `skipped ${summary.filmsSkipped}, failed ${summary.filmsFailed}`,
+      `${tag} done in ${summary.seconds}s: ${summary.pages} pages, films new ${summary.filmsNew}, merged ${summary.filmsMerged}, ` +
+        `updated ${summary.filmsUpdated}, skipped ${summary.filmsSkipped}, failed ${summary.filmsFailed}`,
     );
     return summary;
   } catch (err) {
@@ -325,29 +446,36 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
   }
 }
 
-type PreparedFilm = Awaited<ReturnType<typeof mapDetailWithChecksum>> | { error: string };
+type PreparedFilm = Awaited<ReturnType<typeof mapDetailWithChecksum>> | { error: string } | { duplicate: true };
 
 async function mapDetailWithChecksum(
   body: unknown,
-  source: { origin: string; siteOrigin?: string },
+  source: { origin: string; keyPrefix: string; siteOrigin?: string },
   listImageBase: ImageBase | undefined,
+  listItem: ListItem,
   now: number,
 ) {
   const detail = parseDetail(body);
-  const input = mapDetail(detail, { origin: source.origin, siteOrigin: source.siteOrigin, listImageBase });
-  return { ...input, sourceChecksum: await filmChecksum(input), ...sourceTimes(detail, now) };
+  const { problems, ...input } = mapDetail(detail, {
+    origin: source.origin,
+    keyPrefix: source.keyPrefix,
+    siteOrigin: source.siteOrigin,
+    listImageBase,
+    listItem,
+  });
+  return { ...input, problems, sourceChecksum: await filmChecksum(input), ...sourceTimes(detail, now) };
 }
 
 /** Fetch, validate, map and hash one film; every failure comes back as a reason, never thrown. */
 async function prepareFilm(
   client: SourceClient,
-  source: { base: string; origin: string; siteOrigin?: string; imageBase: ImageBase | undefined },
+  source: { base: string; origin: string; keyPrefix: string; siteOrigin?: string; imageBase: ImageBase | undefined },
   item: ListItem,
   now: number,
 ): Promise<PreparedFilm> {
   try {
     const body = await client.getJson(`${source.base}/phim/${encodeURIComponent(item.slug)}`);
-    return await mapDetailWithChecksum(body, source, source.imageBase, now);
+    return await mapDetailWithChecksum(body, source, source.imageBase, item, now);
   } catch (err) {
     return { error: errorMessage(err) };
   }

@@ -13,7 +13,14 @@ export interface ImageBase {
 export interface ListItem {
   slug: string;
   id?: string;
+  /** The ids OPhim v1 and KKPhim lists carry; the detail's own win (services/films/film-identity.ts). */
+  tmdb?: unknown;
+  imdb?: unknown;
 }
+
+/** The four OPhim-compatible families (README "Nguồn phim"): legacy and /v1/api of OPhim and of KKPhim (phimapi.com). */
+export const SOURCE_FAMILIES = ['ophim', 'ophim-v1', 'kkphim', 'kkphim-v1'] as const;
+export type SourceFamily = (typeof SOURCE_FAMILIES)[number];
 
 export interface ListPage {
   shape: 'legacy' | 'v1';
@@ -22,6 +29,8 @@ export interface ListPage {
   invalidItems: number;
   totalPages?: number;
   imageBase?: ImageBase;
+  /** Which family answered, as far as the page tells (familyOf). */
+  family: SourceFamily;
 }
 
 export interface SourceDetail {
@@ -29,6 +38,8 @@ export interface SourceDetail {
   movie: SourceMovie;
   episodes: SourceServer[];
   imageBase?: ImageBase;
+  /** What was wrong but not fatal (an id of the wrong type, ignored): lines for the crawl's log. */
+  problems: string[];
 }
 
 /** Source slugs go into request paths: letters, digits and dashes only (no traversal, no query). */
@@ -39,10 +50,11 @@ const text = z
   .nullish()
   .transform((v) => (v === null || v === undefined || typeof v === 'boolean' ? '' : String(v).trim()));
 
+/** A source's own id: a string or a number; anything else (an object, an array) is no id, and the slug keys the film. */
 const anyId = z
-  .union([z.string(), z.number()])
-  .nullish()
-  .transform((v) => (v === null || v === undefined ? undefined : String(v)));
+  .unknown()
+  .optional()
+  .transform((v) => sourceIdOf(v));
 
 const count = z.coerce.number().int().nonnegative().catch(0).optional();
 
@@ -125,7 +137,8 @@ const sourceTime = z
   });
 
 const movie = z.object({
-  _id: anyId,
+  /** As sent: sourceIdOf() reads it, and a wrong-typed one is reported, not fatal. */
+  _id: z.unknown().optional(),
   name: z.string().trim().min(1, 'name: required').max(500),
   slug: z.string().trim().regex(SAFE_SLUG, 'slug: not URL-safe'),
   origin_name: text,
@@ -147,6 +160,9 @@ const movie = z.object({
   is_vip: flag,
   created: sourceTime,
   modified: sourceTime,
+  /** Parsed by services/films/film-identity.ts, which knows every way they come wrong. */
+  tmdb: z.unknown().optional(),
+  imdb: z.unknown().optional(),
 });
 
 export type SourceMovie = z.infer<typeof movie>;
@@ -174,7 +190,12 @@ const v1List = z.object({
   }),
 });
 
-const listItem = z.object({ slug: z.string().trim().regex(SAFE_SLUG), _id: anyId });
+const listItem = z.object({
+  slug: z.string().trim().regex(SAFE_SLUG),
+  _id: anyId,
+  tmdb: z.unknown().optional(),
+  imdb: z.unknown().optional(),
+});
 
 const failedStatus = (status: unknown) => status === false || status === 'error' || status === 'fail' || status === 'failed';
 
@@ -184,6 +205,8 @@ const legacyDetail = z.object({ movie, episodes: servers });
 const v1Detail = z.object({
   data: z.object({
     item: movie.extend({ episodes: servers }),
+    /** Some v1 clones put the servers beside the item rather than in it. */
+    episodes: servers,
     APP_DOMAIN_CDN_IMAGE: z.string().nullish(),
   }),
 });
@@ -208,10 +231,32 @@ function listItems(raw: unknown[]): Pick<ListPage, 'items' | 'invalidItems'> {
   let invalidItems = 0;
   for (const entry of raw) {
     const parsed = listItem.safeParse(entry);
-    if (parsed.success) items.push({ slug: parsed.data.slug, id: parsed.data._id });
+    if (parsed.success) items.push({ slug: parsed.data.slug, id: parsed.data._id, tmdb: parsed.data.tmdb, imdb: parsed.data.imdb });
     else invalidItems++;
   }
   return { items, invalidItems };
+}
+
+/** Image hosts that name their family: KKPhim's phimimg.com, OPhim's img.ophim*. */
+function familyHint(text: string): 'ophim' | 'kkphim' | undefined {
+  if (/phimimg|kkphim|phimapi/i.test(text)) return 'kkphim';
+  if (/ophim|opstream/i.test(text)) return 'ophim';
+  return undefined;
+}
+
+const firstPoster = (items: unknown[]) => {
+  const first = items.find((i) => i && typeof i === 'object') as { poster_url?: unknown; thumb_url?: unknown } | undefined;
+  return `${typeof first?.poster_url === 'string' ? first.poster_url : ''} ${typeof first?.thumb_url === 'string' ? first.thumb_url : ''}`;
+};
+
+/**
+ * The family a list page comes from, from the page alone: v1 wraps it in `data`; an image host names OPhim or
+ * KKPhim; else a legacy page with `pathImage` is OPhim's (KKPhim's lists send absolute image URLs instead).
+ */
+function familyOf(shape: 'legacy' | 'v1', signs: { imageBase?: string | null; items: unknown[] }): SourceFamily {
+  const hint = familyHint(`${signs.imageBase ?? ''} ${firstPoster(signs.items)}`);
+  if (shape === 'v1') return hint === 'kkphim' ? 'kkphim-v1' : 'ophim-v1';
+  return hint ?? (signs.imageBase ? 'ophim' : 'kkphim');
 }
 
 /** A list page in either shape; throws SourceShapeError when it is neither. */
@@ -224,6 +269,7 @@ export function parseListPage(body: unknown): ListPage {
       ...listItems(data.items),
       totalPages: totalPagesOf(data.params?.pagination),
       imageBase: imageBase('cdn', data.APP_DOMAIN_CDN_IMAGE),
+      family: familyOf('v1', { imageBase: data.APP_DOMAIN_CDN_IMAGE, items: data.items }),
     };
   }
   const legacy = legacyList.safeParse(body);
@@ -233,6 +279,7 @@ export function parseListPage(body: unknown): ListPage {
       ...listItems(legacy.data.items),
       totalPages: totalPagesOf(legacy.data.pagination),
       imageBase: imageBase('path', legacy.data.pathImage),
+      family: familyOf('legacy', { imageBase: legacy.data.pathImage, items: legacy.data.items }),
     };
   }
   const status = sourceStatus.safeParse(body);
@@ -249,13 +296,32 @@ export function parseDetail(body: unknown): SourceDetail {
   if (body && typeof body === 'object' && 'movie' in body) {
     const parsed = legacyDetail.safeParse(body);
     if (!parsed.success) throw new SourceShapeError(describeIssue(parsed.error, 'movie'));
-    return { shape: 'legacy', movie: parsed.data.movie, episodes: parsed.data.episodes };
+    return { shape: 'legacy', movie: parsed.data.movie, episodes: parsed.data.episodes, problems: idProblems(parsed.data.movie) };
   }
   const parsed = v1Detail.safeParse(body);
   if (!parsed.success) throw new SourceShapeError(describeIssue(parsed.error, 'data.item'));
-  const { item, APP_DOMAIN_CDN_IMAGE } = parsed.data.data;
+  const { item, episodes: beside, APP_DOMAIN_CDN_IMAGE } = parsed.data.data;
   const { episodes, ...rest } = item;
-  return { shape: 'v1', movie: rest, episodes, imageBase: imageBase('cdn', APP_DOMAIN_CDN_IMAGE) };
+  return {
+    shape: 'v1',
+    movie: rest,
+    episodes: episodes.length ? episodes : beside,
+    imageBase: imageBase('cdn', APP_DOMAIN_CDN_IMAGE),
+    problems: idProblems(rest),
+  };
+}
+
+/** A film's own id at the source: a string or a number; anything else (an object, an array) is no id. */
+export function sourceIdOf(raw: unknown): string | undefined {
+  if (typeof raw === 'string' && raw.trim()) return raw.trim().slice(0, 200);
+  if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
+  return undefined;
+}
+
+function idProblems(m: SourceMovie): string[] {
+  const raw = m._id;
+  if (raw === undefined || raw === null || raw === '' || sourceIdOf(raw) !== undefined) return [];
+  return [`_id: expected a string or number, got ${Array.isArray(raw) ? 'an array' : typeof raw}: the slug keys this film`];
 }
 
 function describeIssue(error: z.ZodError, fallback: string): string {

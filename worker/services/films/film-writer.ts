@@ -2,15 +2,38 @@
 // names, links and episodes — is computed here (filmValues), inside one transaction, so no caller can leave a
 // film half-written or its search text stale. upsertFilm writes one film (admin add/edit, with hooks inside
 // its transaction); upsertFilms a crawled page of them, as statements sent in one batch.
-import { eq, inArray, like, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, like, or, type SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { fold, slugify } from '../../db/fold';
-import { countries, episodes, filmCountries, filmGenres, films, genres } from '../../db/schema';
+import {
+  countries,
+  deletedFilms,
+  episodes,
+  filmAliases,
+  filmCountries,
+  filmGenres,
+  films,
+  filmSources,
+  genres,
+  mergeSuggestions,
+  sources,
+} from '../../db/schema';
 import { RESERVED_FILM_SLUGS, type CategoryId } from '../../schemas/taxonomy';
 import { forgetCatalogueVersion } from '../catalogue/version';
 import { episodeNumbers, newEpisodeNumbers, recordEpisodeReleases, releaseInserts } from '../library/episode-releases';
-import { assertNotDeleted, deletedSourceKeys } from './deleted-films';
+import { assertNotDeleted } from './deleted-films';
+import {
+  type Candidate,
+  completeIdentity,
+  type Doubt,
+  type FilmIdentity,
+  lookupKeys,
+  type MatchBy,
+  matchFilm,
+  NO_IDENTITY,
+} from './film-identity';
 
 export type FilmStatus = 'ongoing' | 'completed' | 'trailer';
 
@@ -58,6 +81,10 @@ export interface FilmInput {
   updatedAt?: number;
   /** Who writes: the admin or VIP2 uploader; null or omitted for the crawler. Kept as created_by / updated_by. */
   actorId?: number | null;
+  /** A crawled film's external identity (services/films/film-identity.ts): how another source's copy finds it. */
+  identity?: FilmIdentity;
+  /** A crawled film's slug at its source. */
+  sourceSlug?: string;
 }
 
 export interface UpsertFilmResult {
@@ -126,6 +153,12 @@ export async function upsertFilm(db: Db, input: FilmInput, options: UpsertFilmOp
         .returning({ id: films.id });
       if (!row) throw new FilmWriteError('insert returned no row');
       id = row.id;
+      // Its source's item, so a crawl of that source finds it by its key (docs/decisions/0104).
+      if (input.sourceKey)
+        await tx
+          .insert(filmSources)
+          .values({ filmId: id, sourceKey: input.sourceKey, sourceSlug: input.sourceSlug ?? '', checksum: input.sourceChecksum ?? null })
+          .onConflictDoNothing();
     }
 
     if (genreRows) {
@@ -196,6 +229,16 @@ function filmValues(
     sourceKey: input.sourceKey,
     sourceChecksum: input.sourceChecksum,
     updatedBy: input.actorId ?? null,
+    ...(input.identity
+      ? {
+          tmdbType: input.identity.tmdbType,
+          tmdbId: input.identity.tmdbId,
+          tmdbSeason: input.identity.tmdbSeason,
+          imdbId: input.identity.imdbId,
+          originKey: input.identity.originKey,
+          kind: input.identity.kind,
+        }
+      : {}),
   };
 }
 
@@ -222,10 +265,16 @@ async function findExisting(tx: Tx, input: FilmInput) {
  */
 export async function filmBySourceKey(db: Pick<Db, 'select'>, sourceKey: string) {
   const [row] = await db
+    .select({ id: films.id, slug: films.slug, nameEnglish: films.nameEnglish, checksum: filmSources.checksum })
+    .from(filmSources)
+    .innerJoin(films, eq(films.id, filmSources.filmId))
+    .where(eq(filmSources.sourceKey, sourceKey));
+  if (row) return row;
+  const [own] = await db
     .select({ id: films.id, slug: films.slug, nameEnglish: films.nameEnglish, checksum: films.sourceChecksum })
     .from(films)
     .where(eq(films.sourceKey, sourceKey));
-  return row;
+  return own;
 }
 
 /** Taxonomy rows for the slugs, in the caller's order, duplicates dropped; an unknown slug is an error. */
@@ -258,13 +307,17 @@ function assertUniqueEpisodes(list: readonly EpisodeInput[]) {
  */
 async function uniqueSlug(tx: Tx, preferred: string): Promise<string> {
   const base = slugBase(preferred);
-  const rows = await tx.select({ slug: films.slug }).from(films).where(slugsLike(base));
-  return freeSlug(base, new Set(rows.map((r) => r.slug)));
+  const [rows, aliases] = await Promise.all([
+    tx.select({ slug: films.slug }).from(films).where(slugsLike(films.slug, base)),
+    tx.select({ slug: filmAliases.slug }).from(filmAliases).where(slugsLike(filmAliases.slug, base)),
+  ]);
+  return freeSlug(base, new Set([...rows, ...aliases].map((r) => r.slug)));
 }
 
 const slugBase = (preferred: string) => slugify(preferred) || 'phim';
-// Slugs are [a-z0-9-] only, so the LIKE pattern holds no wildcard but the one added here.
-const slugsLike = (base: string) => or(eq(films.slug, base), like(films.slug, `${base}-%`));
+// Slugs are [a-z0-9-] only, so the LIKE pattern holds no wildcard but the one added here. A merged-away film's slug
+// (film_aliases) stays taken: it answers 301 to the film it was merged into.
+const slugsLike = (column: SQLiteColumn, base: string) => or(eq(column, base), like(column, `${base}-%`));
 
 /** The base itself when free, else the first free base-2, base-3… (`taken`: slugs in use). */
 function freeSlug(base: string, taken: ReadonlySet<string>): string {
@@ -276,10 +329,31 @@ function freeSlug(base: string, taken: ReadonlySet<string>): string {
   }
 }
 
-/** What happened to one film of a batch: written (new or updated), left as it was, or refused with a reason. */
+// ---------------------------------------------------------------------------------------------
+// A crawled page: one source's films, written in one batch (docs/decisions/0902), each matched to the film the
+// catalogue already has from any source (docs/decisions/0104-one-film-every-source.md).
+
+/** The source a batch of films comes from. */
+export interface SourceRef {
+  /** sources.id; null when the writer is handed keys without a registered source (its servers keep their names). */
+  id: number | null;
+  /** The label its servers carry on every film ('Vietsub #1 · KKPhim'); '' keeps server names as they come. */
+  name: string;
+}
+
+/** What happened to one film of a batch: written (new, updated, or joined to a film another source gave), left as it was, or refused. */
 export type BatchFilmOutcome =
-  | { input: FilmInput; outcome: 'new' | 'updated'; slug: string; addedEpisodes: number[] }
-  | { input: FilmInput; outcome: 'skipped'; deleted?: true }
+  | {
+      input: FilmInput;
+      outcome: 'new' | 'updated' | 'merged';
+      slug: string;
+      addedEpisodes: number[];
+      /** 'merged': how the film was recognised. */
+      by?: MatchBy;
+      /** Films that look the same but were not taken (logged, and offered to an admin in "Gộp phim"). */
+      doubts: Doubt[];
+    }
+  | { input: FilmInput; outcome: 'skipped'; deleted?: true; doubts?: Doubt[] }
   | { input: FilmInput; outcome: 'failed'; error: string };
 
 /** What the writer read about a film before deciding: the stored film with the source checksum it came from. */
@@ -292,6 +366,8 @@ export interface StoredFilm {
 
 export interface UpsertFilmsOptions {
   now?: () => number;
+  /** The source of every film of the batch; default: none registered (keys only, server names as they come). */
+  source?: SourceRef;
   /** Leaves a stored film as it is (the crawler: its source checksum is unchanged). */
   skip?: (input: FilmInput, stored: StoredFilm | undefined) => boolean;
   /**
@@ -301,13 +377,102 @@ export interface UpsertFilmsOptions {
   alongside?: (outcomes: readonly BatchFilmOutcome[]) => BatchItem<'sqlite'>[];
 }
 
+/** The columns of a stored film the batch writer decides with. */
+const storedColumns = {
+  id: films.id,
+  slug: films.slug,
+  title: films.title,
+  nameEnglish: films.nameEnglish,
+  posterUrl: films.posterUrl,
+  thumbUrl: films.thumbUrl,
+  language: films.language,
+  episodeCountText: films.episodeCountText,
+  duration: films.duration,
+  year: films.year,
+  quality: films.quality,
+  director: films.director,
+  actors: films.actors,
+  description: films.description,
+  locked: films.locked,
+  filmKey: films.sourceKey,
+  tmdbType: films.tmdbType,
+  tmdbId: films.tmdbId,
+  tmdbSeason: films.tmdbSeason,
+  imdbId: films.imdbId,
+  originKey: films.originKey,
+  kind: films.kind,
+};
+type StoredRow = {
+  [K in keyof typeof storedColumns]: (typeof storedColumns)[K]['_']['notNull'] extends true
+    ? (typeof storedColumns)[K]['_']['data']
+    : (typeof storedColumns)[K]['_']['data'] | null;
+};
+
+/** Fields a source that does not lead a film may still fill when the film has nothing there. */
+const FILLABLE = [
+  'nameEnglish',
+  'posterUrl',
+  'thumbUrl',
+  'language',
+  'episodeCountText',
+  'duration',
+  'quality',
+  'director',
+  'actors',
+  'description',
+] as const satisfies readonly (keyof FilmInput & keyof StoredRow)[];
+
+/** What an admin changed by hand (films.locked). */
+export interface FilmLocks {
+  fields: string[];
+  removed: string[];
+}
+
+export function parseLocks(json: string | null | undefined): FilmLocks {
+  try {
+    const v = JSON.parse(json ?? '{}') as Partial<FilmLocks>;
+    return {
+      fields: Array.isArray(v.fields) ? v.fields.filter((f): f is string => typeof f === 'string') : [],
+      removed: Array.isArray(v.removed) ? v.removed.filter((f): f is string => typeof f === 'string') : [],
+    };
+  } catch {
+    return { fields: [], removed: [] };
+  }
+}
+
+/** The key films.locked.removed keeps an episode an admin deleted by. */
+export const removedEpisodeKey = (serverName: string, episode: number) => `${serverName}\u0000${episode}`;
+
+/** 'Vietsub #1' of the source labelled 'KKPhim' → 'Vietsub #1 · KKPhim': two sources' servers never collide. */
+export const labelledServer = (serverName: string, label: string) => (label ? `${serverName} · ${label}` : serverName);
+
+/** A source's rank on a film: up before down, then by priority (lower first), then by age. */
+type Rank = [number, number, number];
+const rankBefore = (a: Rank, b: Rank) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+
+/** One film the batch touches: a stored one, or one this batch creates (id < 0, found by its slug). */
+interface FilmPlan {
+  id: number;
+  slug: string;
+  stored?: StoredRow;
+  /** The film's source items: the stored ones and those this batch adds. */
+  items: { sourceId: number | null; label: string; key?: string }[];
+  identity: FilmIdentity;
+  episodes: Set<number>;
+}
+
 /**
- * Writes films matched by their source key (a crawled page of them): everything the statements depend on
- * is read in one batch (stored films, taxonomy, slugs in use), then every film's statements and
- * `alongside` go to the database as one batch, a transaction: two round trips for the page, not a dozen
- * per film. Derived fields are computed as upsertFilm computes them (filmValues). A film the writer refuses
- * (an unknown genre, duplicated episodes) is reported, not written; when the page batch fails in the
- * database, the films are written one batch each, so one bad film does not hold back the others.
+ * Writes one source's films (a crawled page): everything the statements depend on is read in one batch (the
+ * source's items already known by key, the films its films may be by their external ids and original names, the
+ * tombstones, taxonomy, slugs in use), then every film's statements and `alongside` go to the database as one
+ * batch, a transaction: two round trips for the page, whatever mix of new, updated and merged films it holds.
+ *
+ * Each film is its source's item ('{origin}:{id}' → film_sources): a known item updates its film; an unknown one
+ * joins the film it is by the identity rule (services/films/film-identity.ts), or becomes a new film. The film's
+ * own fields follow its sources' priority (the leading source writes them, the others only fill what is empty),
+ * never over what an admin changed by hand (films.locked); each source's servers are its own, labelled with the
+ * source's name. A film the writer refuses (an unknown genre, duplicated episodes) is reported, not written; when
+ * the page batch fails in the database, the films are written one batch each.
  */
 export async function upsertFilms(
   db: Db,
@@ -315,26 +480,52 @@ export async function upsertFilms(
   options: UpsertFilmsOptions = {},
 ): Promise<{ outcomes: BatchFilmOutcome[]; alongsideCommitted: boolean }> {
   const now = (options.now ?? Date.now)();
-  const keys = inputs.map((i) => i.sourceKey).filter((k): k is string => !!k);
+  const source: SourceRef = options.source ?? { id: null, name: '' };
+  const keys = [...new Set(inputs.map((i) => i.sourceKey).filter((k): k is string => !!k))];
+  const identities = inputs.map((i) => i.identity ?? NO_IDENTITY);
+  const { tmdbIds, imdbIds, originKeys } = lookupKeys(identities);
   const bases = [...new Set(inputs.map((i) => slugBase(i.slug || i.title.trim())))];
   const genreSlugs = [...new Set(inputs.flatMap((i) => i.genreSlugs ?? []))];
   const countrySlugs = [...new Set(inputs.flatMap((i) => i.countrySlugs ?? []))];
   const none = sql`0`;
-  const [stored, taken, genreRows, countryRows, deleted, storedEpisodes] = await db.batch([
+  const byIdentity = <T extends typeof films | typeof deletedFilms>(t: T) =>
+    tmdbIds.length || imdbIds.length || originKeys.length
+      ? or(
+          tmdbIds.length ? inArray(t.tmdbId, tmdbIds) : undefined,
+          imdbIds.length ? inArray(t.imdbId, imdbIds) : undefined,
+          originKeys.length ? inArray(t.originKey, originKeys) : undefined,
+        )
+      : none;
+  // Films made by hand (an admin, a VIP2 uploader) are never joined by a crawl: only an admin merges them.
+  const candidateWhere = and(isNull(films.createdBy), byIdentity(films));
+  const linkedFilmIds = db
+    .select({ id: filmSources.filmId })
+    .from(filmSources)
+    .where(keys.length ? inArray(filmSources.sourceKey, keys) : none);
+  const candidateIds = db.select({ id: films.id }).from(films).where(candidateWhere);
+  const touched = or(inArray(sql`film_id`, linkedFilmIds), inArray(sql`film_id`, candidateIds));
+  const [linked, candidates, items, sourceRows, taken, genreRows, countryRows, tombstones, storedEpisodes] = await db.batch([
     db
       .select({
-        id: films.id,
-        slug: films.slug,
-        nameEnglish: films.nameEnglish,
-        checksum: films.sourceChecksum,
-        sourceKey: films.sourceKey,
+        ...storedColumns,
+        itemId: filmSources.id,
+        sourceKey: filmSources.sourceKey,
+        checksum: filmSources.checksum,
+        label: filmSources.label,
       })
-      .from(films)
-      .where(keys.length ? inArray(films.sourceKey, keys) : none),
+      .from(filmSources)
+      .innerJoin(films, eq(films.id, filmSources.filmId))
+      .where(keys.length ? inArray(filmSources.sourceKey, keys) : none),
+    db.select(storedColumns).from(films).where(candidateWhere),
     db
-      .select({ slug: films.slug })
-      .from(films)
-      .where(bases.length ? or(...bases.map(slugsLike)) : none),
+      .select({ filmId: filmSources.filmId, sourceId: filmSources.sourceId, label: filmSources.label, key: filmSources.sourceKey })
+      .from(filmSources)
+      .where(touched),
+    db.select({ id: sources.id, priority: sources.priority, down: sources.down, enabled: sources.enabled }).from(sources),
+    db.select({ slug: sql<string>`slug` }).from(
+      sql`(select ${films.slug} as slug from ${films} where ${bases.length ? or(...bases.map((b) => slugsLike(films.slug, b))) : none}
+        union all select ${filmAliases.slug} from ${filmAliases} where ${bases.length ? or(...bases.map((b) => slugsLike(filmAliases.slug, b))) : none})`,
+    ),
     db
       .select({ id: genres.id, slug: genres.slug, name: genres.name })
       .from(genres)
@@ -343,49 +534,156 @@ export async function upsertFilms(
       .select({ id: countries.id, slug: countries.slug, name: countries.name })
       .from(countries)
       .where(countrySlugs.length ? inArray(countries.slug, countrySlugs) : none),
-    deletedSourceKeys(db, keys),
-    // The stored films' episode numbers: what a write adds is a new episode (services/library/episode-releases.ts).
     db
-      .selectDistinct({ sourceKey: films.sourceKey, episode: episodes.episode })
-      .from(episodes)
-      .innerJoin(films, eq(films.id, episodes.filmId))
-      .where(keys.length ? inArray(films.sourceKey, keys) : none),
+      .select({
+        id: deletedFilms.id,
+        sourceKey: deletedFilms.sourceKey,
+        sourceKeys: deletedFilms.sourceKeys,
+        tmdbType: deletedFilms.tmdbType,
+        tmdbId: deletedFilms.tmdbId,
+        tmdbSeason: deletedFilms.tmdbSeason,
+        imdbId: deletedFilms.imdbId,
+        originKey: deletedFilms.originKey,
+        year: deletedFilms.year,
+        kind: deletedFilms.kind,
+      })
+      .from(deletedFilms)
+      .where(
+        or(
+          keys.length ? inArray(deletedFilms.sourceKey, keys) : undefined,
+          keys.length
+            ? sql`exists (select 1 from json_each(${deletedFilms.sourceKeys}) where json_each.value in ${sql`(${sql.join(
+                keys.map((k) => sql`${k}`),
+                sql`, `,
+              )})`})`
+            : undefined,
+          byIdentity(deletedFilms),
+        ) ?? none,
+      ),
+    // The touched films' episode numbers: what a write adds is a new episode (services/library/episode-releases.ts).
+    db.selectDistinct({ filmId: episodes.filmId, episode: episodes.episode }).from(episodes).where(touched),
   ]);
-  const deletedKeys = new Set(deleted.map((d) => d.sourceKey));
-  const episodesByKey = new Map<string | null, Set<number>>();
-  for (const e of storedEpisodes) {
-    const numbers = episodesByKey.get(e.sourceKey) ?? new Set<number>();
-    numbers.add(e.episode);
-    episodesByKey.set(e.sourceKey, numbers);
-  }
-  const storedByKey = new Map(stored.map((f) => [f.sourceKey, f]));
+
+  // What was read, indexed.
+  const rankOf = new Map(sourceRows.map((r): [number, Rank] => [r.id, [r.down || !r.enabled ? 1 : 0, r.priority, r.id]]));
+  const rank = (sourceId: number | null): Rank =>
+    sourceId === null ? [0, 1_000_000, 0] : (rankOf.get(sourceId) ?? [1, 1_000_000, sourceId]);
   const slugsInUse = new Set(taken.map((r) => r.slug));
   const taxonomy = { genre: new Map(genreRows.map((g) => [g.slug, g])), country: new Map(countryRows.map((c) => [c.slug, c])) };
+  const linkedByKey = new Map(linked.map((r) => [r.sourceKey, r]));
+  const plans = new Map<number, FilmPlan>();
+  const planFor = (row: StoredRow): FilmPlan => {
+    let plan = plans.get(row.id);
+    if (!plan) {
+      plan = { id: row.id, slug: row.slug, stored: row, items: [], identity: identityFromRow(row), episodes: new Set() };
+      plans.set(row.id, plan);
+    }
+    return plan;
+  };
+  for (const row of [...linked, ...candidates]) planFor(row);
+  for (const item of items) plans.get(item.filmId)?.items.push({ sourceId: item.sourceId, label: item.label, key: item.key });
+  for (const e of storedEpisodes) plans.get(e.filmId)?.episodes.add(e.episode);
+  const filmCandidates = (): Candidate[] =>
+    [...plans.values()]
+      .filter((p) => p.id < 0 || !p.stored || candidates.some((c) => c.id === p.id) || linked.some((l) => l.id === p.id))
+      .map((p) => ({ ...p.identity, id: p.id, sourceIds: p.items.map((i) => i.sourceId) }));
+  const tombstoneCandidates: Candidate[] = tombstones.map((t) => ({
+    id: t.id,
+    deleted: true,
+    sourceIds: [],
+    tmdbType: t.tmdbType,
+    tmdbId: t.tmdbId,
+    tmdbSeason: t.tmdbSeason,
+    imdbId: t.imdbId,
+    originKey: t.originKey,
+    year: t.year,
+    kind: t.kind,
+  }));
+  const deletedKeys = new Set(tombstones.flatMap((t) => [t.sourceKey, ...parseKeys(t.sourceKeys)].filter((k): k is string => !!k)));
+  let nextPlanned = -1;
 
   const outcomes: BatchFilmOutcome[] = [];
   const statements: BatchItem<'sqlite'>[][] = [];
-  for (const input of inputs) {
-    const existing = input.sourceKey ? storedByKey.get(input.sourceKey) : undefined;
-    if (options.skip?.(input, existing)) {
-      outcomes.push({ input, outcome: 'skipped' });
-      statements.push([]);
+  const keysThisBatch = new Set<string>();
+  for (let index = 0; index < inputs.length; index++) {
+    const input = inputs[index]!;
+    const identity = identities[index]!;
+    const key = input.sourceKey ?? null;
+    const push = (outcome: BatchFilmOutcome, own: BatchItem<'sqlite'>[] = []) => {
+      outcomes.push(outcome);
+      statements.push(own);
+    };
+    if (key && keysThisBatch.has(key)) {
+      push({ input, outcome: 'failed', error: `source key ${key}: twice in one batch, the second is ignored` });
       continue;
     }
-    // An admin deleted it: it stays deleted until restored (docs/decisions/0700-deleted-films-stay-deleted.md).
-    if (!existing && input.sourceKey && deletedKeys.has(input.sourceKey)) {
-      outcomes.push({ input, outcome: 'skipped', deleted: true });
-      statements.push([]);
+    if (key) keysThisBatch.add(key);
+    const stored = key ? linkedByKey.get(key) : undefined;
+    if (
+      options.skip?.(
+        input,
+        stored ? { id: stored.id, slug: stored.slug, nameEnglish: stored.nameEnglish, checksum: stored.checksum } : undefined,
+      )
+    ) {
+      push({ input, outcome: 'skipped' });
       continue;
     }
     try {
-      const before = existing ? (episodesByKey.get(existing.sourceKey) ?? new Set<number>()) : undefined;
-      const planned = plannedWrite(db, input, existing, before, { slugsInUse, taxonomy, now });
-      outcomes.push({ input, outcome: existing ? 'updated' : 'new', slug: planned.slug, addedEpisodes: planned.addedEpisodes });
-      statements.push(planned.statements);
+      if (stored) {
+        const plan = planFor(stored);
+        const planned = plannedSourceWrite(db, input, identity, plan, { itemId: stored.itemId, label: stored.label }, source, {
+          slugsInUse,
+          taxonomy,
+          now,
+          rank,
+        });
+        push({ input, outcome: 'updated', slug: plan.slug, addedEpisodes: planned.addedEpisodes, doubts: [] }, planned.statements);
+        continue;
+      }
+      // An admin deleted it (any source's copy of it): it stays deleted until restored (docs/decisions/0700).
+      if (key && deletedKeys.has(key)) {
+        push({ input, outcome: 'skipped', deleted: true });
+        continue;
+      }
+      const result = matchFilm(identity, [...filmCandidates(), ...tombstoneCandidates], source.id);
+      if (result.match?.deleted) {
+        push({ input, outcome: 'skipped', deleted: true, doubts: result.doubts });
+        continue;
+      }
+      let plan: FilmPlan;
+      let outcome: 'new' | 'merged';
+      const own: BatchItem<'sqlite'>[] = [];
+      if (result.match) {
+        plan = plans.get(result.match.id)!;
+        outcome = 'merged';
+      } else {
+        const title = input.title.trim();
+        if (!title) throw new FilmWriteError('title: required');
+        const slug = freeSlug(slugBase(input.slug || title), slugsInUse);
+        slugsInUse.add(slug);
+        plan = { id: nextPlanned--, slug, items: [], identity, episodes: new Set() };
+        plans.set(plan.id, plan);
+        outcome = 'new';
+      }
+      const planned = plannedSourceWrite(db, input, identity, plan, undefined, source, { slugsInUse, taxonomy, now, rank });
+      own.push(...planned.statements);
+      // Films that look the same but were not taken: offered to an admin (never for a tombstone: it is gone).
+      const filmId = filmIdSql(plan);
+      for (const d of result.doubts) if (!d.deleted && d.filmId !== plan.id) own.push(suggestionInsert(db, filmId, d, now, plans));
+      push(
+        {
+          input,
+          outcome,
+          slug: plan.slug,
+          addedEpisodes: outcome === 'merged' ? planned.addedEpisodes : [],
+          by: result.match ? result.by : undefined,
+          doubts: result.doubts,
+        },
+        own,
+      );
     } catch (error) {
       if (!(error instanceof FilmWriteError)) throw error;
-      outcomes.push({ input, outcome: 'failed', error: error.message });
-      statements.push([]);
+      push({ input, outcome: 'failed', error: error.message });
     }
   }
   const everything = [...statements.flat(), ...(options.alongside?.(outcomes) ?? [])];
@@ -394,7 +692,7 @@ export async function upsertFilms(
     if (everything.length) await db.batch(everything as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
   } catch (error) {
     alongsideCommitted = false;
-    if (outcomes.filter((o) => o.outcome === 'new' || o.outcome === 'updated').length <= 1) throw error;
+    if (outcomes.filter((o) => o.outcome === 'new' || o.outcome === 'updated' || o.outcome === 'merged').length <= 1) throw error;
     // One film's statements failed the page: each written alone, the failing one reported.
     for (let i = 0; i < outcomes.length; i++) {
       const outcome = outcomes[i]!;
@@ -411,14 +709,62 @@ export async function upsertFilms(
   return { outcomes, alongsideCommitted };
 }
 
-/** One film's statements for upsertFilms, from what was read; throws FilmWriteError for input it refuses. */
-function plannedWrite(
+const parseKeys = (json: string): string[] => {
+  try {
+    const v = JSON.parse(json) as unknown;
+    return Array.isArray(v) ? v.filter((k): k is string => typeof k === 'string') : [];
+  } catch {
+    return [];
+  }
+};
+
+function identityFromRow(
+  row: Pick<StoredRow, 'tmdbType' | 'tmdbId' | 'tmdbSeason' | 'imdbId' | 'originKey' | 'year' | 'kind'>,
+): FilmIdentity {
+  return {
+    tmdbType: row.tmdbType,
+    tmdbId: row.tmdbId,
+    tmdbSeason: row.tmdbSeason,
+    imdbId: row.imdbId,
+    originKey: row.originKey,
+    year: row.year,
+    kind: row.kind,
+  };
+}
+
+/** The film's id in a statement: its own, or, for a film this batch creates, found by its slug. */
+const filmIdSql = (plan: Pick<FilmPlan, 'id' | 'slug'>): SQL =>
+  plan.id > 0 ? sql`${plan.id}` : sql`(select ${films.id} from ${films} where ${films.slug} = ${plan.slug})`;
+
+/** Offers the pair to an admin ("Gộp phim"): once per pair, and never again after an admin dismissed it. */
+function suggestionInsert(db: Db, filmId: SQL, doubt: Doubt, now: number, plans: ReadonlyMap<number, FilmPlan>): BatchItem<'sqlite'> {
+  const other = doubt.filmId > 0 ? sql`${doubt.filmId}` : filmIdSql(plans.get(doubt.filmId)!);
+  return db.run(sql`
+    insert into ${mergeSuggestions} (film_a, film_b, reason, created_at)
+    select min(p.a, p.b), max(p.a, p.b), ${doubt.reason}, ${now} from (select ${filmId} as a, ${other} as b) p
+    where p.a is not null and p.b is not null and p.a <> p.b
+    on conflict (film_a, film_b) do nothing`);
+}
+
+/**
+ * One source film's statements: the film's own fields (all of them when this source leads the film, else only what
+ * the film lacks; never what an admin changed), its identity completed, the source's item, and the source's
+ * servers replaced by what the source sends now (episodes an admin changed or deleted stay as the admin left them).
+ */
+function plannedSourceWrite(
   db: Db,
   input: FilmInput,
-  existing: (StoredFilm & { sourceKey: string | null }) | undefined,
-  episodesBefore: ReadonlySet<number> | undefined,
-  read: { slugsInUse: Set<string>; taxonomy: Record<'genre' | 'country', Map<string, TaxonomyRow>>; now: number },
-): { statements: BatchItem<'sqlite'>[]; slug: string; addedEpisodes: number[] } {
+  identity: FilmIdentity,
+  plan: FilmPlan,
+  item: { itemId: number; label: string } | undefined,
+  source: SourceRef,
+  read: {
+    slugsInUse: Set<string>;
+    taxonomy: Record<'genre' | 'country', Map<string, TaxonomyRow>>;
+    now: number;
+    rank: (sourceId: number | null) => Rank;
+  },
+): { statements: BatchItem<'sqlite'>[]; addedEpisodes: number[] } {
   const title = input.title.trim();
   if (!title) throw new FilmWriteError('title: required');
   const resolve = (kind: 'genre' | 'country', slugs: readonly string[] | undefined) =>
@@ -431,50 +777,138 @@ function plannedWrite(
   const genreRows = resolve('genre', input.genreSlugs);
   const countryRows = resolve('country', input.countrySlugs);
   if (input.episodes) assertUniqueEpisodes(input.episodes);
-  const values = filmValues(input, title, existing, genreRows, countryRows);
+  const stored = plan.stored;
+  const locks = parseLocks(stored?.locked);
+  const locked = new Set(locks.fields);
+  // The leading source writes the film's fields; another only fills what the film lacks.
+  const mine = read.rank(source.id);
+  const others = plan.items.filter((i) => i.key !== input.sourceKey);
+  const leads = !stored || others.every((i) => rankBefore(mine, read.rank(i.sourceId)) <= 0);
   const updatedAt = input.updatedAt ?? read.now;
-
+  const filmId = filmIdSql(plan);
   const statements: BatchItem<'sqlite'>[] = [];
-  let slug: string;
-  if (existing) {
-    slug = existing.slug;
+  const full = completeIdentity(plan.identity, identity);
+  const identityValues = {
+    tmdbType: full.tmdbType,
+    tmdbId: full.tmdbId,
+    tmdbSeason: full.tmdbSeason,
+    imdbId: full.imdbId,
+    originKey: full.originKey,
+    kind: full.kind,
+  };
+  plan.identity = { ...full };
+
+  if (plan.id < 0 && !plan.items.length) {
+    // A new film; its first source's key is also its own (films.source_key), as before the registry.
+    const values = filmValues(input, title, undefined, genreRows, countryRows);
+    statements.push(
+      db.insert(films).values({
+        ...values,
+        ...identityValues,
+        slug: plan.slug,
+        createdBy: input.actorId ?? null,
+        createdAt: input.createdAt ?? updatedAt,
+        updatedAt,
+      }),
+    );
+  } else {
+    const values: Record<string, unknown> = {};
+    if (leads) {
+      const effectiveTitle = locked.has('title') && stored ? stored.title : title;
+      const effectiveEnglish =
+        locked.has('nameEnglish') && stored ? stored.nameEnglish : (input.nameEnglish?.trim() ?? stored?.nameEnglish ?? '');
+      const all = filmValues({ ...input, nameEnglish: effectiveEnglish }, effectiveTitle, stored, genreRows, countryRows);
+      for (const [k, v] of Object.entries(all)) if (v !== undefined && !locked.has(LOCK_OF[k] ?? k)) values[k] = v;
+      // The stored film's own key and checksum stay its first source's.
+      delete values.sourceKey;
+      delete values.sourceChecksum;
+      if (stored?.filmKey === input.sourceKey) values.sourceChecksum = input.sourceChecksum ?? null;
+    } else if (stored) {
+      for (const field of FILLABLE) {
+        const value = input[field];
+        if (locked.has(field) || value === undefined || value === null || value === '') continue;
+        if (stored[field] === '' || stored[field] === null) values[field] = typeof value === 'string' ? value.trim() : value;
+      }
+      if (stored.year === null && input.year && !locked.has('year')) values.year = input.year;
+      if (values.nameEnglish !== undefined) values.searchText = fold(`${stored.title} ${values.nameEnglish as string}`);
+    }
     statements.push(
       db
         .update(films)
-        .set({ ...values, updatedAt })
-        .where(eq(films.id, existing.id)),
-    );
-  } else {
-    slug = freeSlug(slugBase(input.slug || title), read.slugsInUse);
-    read.slugsInUse.add(slug);
-    statements.push(
-      db.insert(films).values({ ...values, slug, createdBy: input.actorId ?? null, createdAt: input.createdAt ?? updatedAt, updatedAt }),
+        .set({ ...values, ...identityValues, updatedAt: sql`max(${films.updatedAt}, ${updatedAt})` })
+        .where(sql`${films.id} = ${filmId}`),
     );
   }
-  // A new film's id is known only once inserted: later statements find it by its slug.
-  const filmId = existing ? sql`${existing.id}` : sql`(select ${films.id} from ${films} where ${films.slug} = ${slug})`;
-  if (genreRows) {
+  if (leads && genreRows && !locked.has('genreSlugs')) {
     statements.push(db.delete(filmGenres).where(sql`${filmGenres.filmId} = ${filmId}`));
     if (genreRows.length) statements.push(db.insert(filmGenres).values(genreRows.map((g) => ({ filmId, genreId: g.id }))));
   }
-  if (countryRows) {
+  if (leads && countryRows && !locked.has('countrySlugs')) {
     statements.push(db.delete(filmCountries).where(sql`${filmCountries.filmId} = ${filmId}`));
     if (countryRows.length) statements.push(db.insert(filmCountries).values(countryRows.map((c) => ({ filmId, countryId: c.id }))));
   }
+
+  // The source's item on this film, and the label its servers carry (unique on the film).
+  let label = item?.label ?? '';
+  if (!label && source.name) label = freeLabel(source.name, new Set(others.map((i) => i.label)));
+  const itemValues = {
+    sourceId: source.id,
+    sourceSlug: input.sourceSlug ?? input.slug ?? '',
+    label,
+    checksum: input.sourceChecksum ?? null,
+    tmdbType: identity.tmdbType,
+    tmdbId: identity.tmdbId,
+    tmdbSeason: identity.tmdbSeason,
+    imdbId: identity.imdbId,
+    updatedAt: read.now,
+  };
+  let itemId: SQL | undefined;
+  if (input.sourceKey) {
+    if (item) {
+      statements.push(db.update(filmSources).set(itemValues).where(eq(filmSources.id, item.itemId)));
+      itemId = sql`${item.itemId}`;
+    } else {
+      statements.push(db.insert(filmSources).values({ ...itemValues, filmId, sourceKey: input.sourceKey, createdAt: read.now }));
+      itemId = sql`(select ${filmSources.id} from ${filmSources} where ${filmSources.sourceKey} = ${input.sourceKey})`;
+      plan.items.push({ sourceId: source.id, label, key: input.sourceKey });
+    }
+  }
+
   let addedEpisodes: number[] = [];
   if (input.episodes) {
-    statements.push(db.delete(episodes).where(sql`${episodes.filmId} = ${filmId}`));
-    for (let i = 0; i < input.episodes.length; i += EPISODE_CHUNK) {
-      const chunk = input.episodes.slice(i, i + EPISODE_CHUNK);
-      statements.push(db.insert(episodes).values(chunk.map((e) => episodeRow(e, filmId, input.actorId, read.now))));
+    const removed = new Set(locks.removed);
+    const rows = input.episodes
+      .map((e) => ({ ...e, serverName: labelledServer(e.serverName, label) }))
+      .filter((e) => !removed.has(removedEpisodeKey(e.serverName, e.episode)));
+    // This source's servers on the film are replaced; what an admin changed stays, and wins a clash.
+    if (itemId) statements.push(db.delete(episodes).where(and(sql`${episodes.filmSourceId} = ${itemId}`, isNull(episodes.updatedBy))));
+    else statements.push(db.delete(episodes).where(sql`${episodes.filmId} = ${filmId}`));
+    for (let i = 0; i < rows.length; i += EPISODE_CHUNK) {
+      const chunk = rows.slice(i, i + EPISODE_CHUNK);
+      statements.push(
+        db
+          .insert(episodes)
+          .values(chunk.map((e) => ({ ...episodeRow(e, filmId, input.actorId, read.now), filmSourceId: itemId ?? null })))
+          .onConflictDoNothing({ target: [episodes.filmId, episodes.serverName, episodes.episode] }),
+      );
     }
-    if (episodesBefore) {
+    if (plan.id > 0) {
       addedEpisodes = newEpisodeNumbers(
-        episodesBefore,
-        input.episodes.map((e) => e.episode),
+        plan.episodes,
+        rows.map((e) => e.episode),
       );
       if (addedEpisodes.length) statements.push(releaseInserts(db, filmId, addedEpisodes, read.now));
     }
+    for (const e of rows) plan.episodes.add(e.episode);
   }
-  return { statements, slug, addedEpisodes };
+  return { statements, addedEpisodes };
+}
+
+/** filmValues' columns that an admin's lock on a writer field covers ('title' also keeps its folded forms). */
+const LOCK_OF: Record<string, string> = { titleFolded: 'title', genreNames: 'genreSlugs', countryNames: 'countrySlugs' };
+
+/** The source's name, or 'Name (2)', 'Name (3)'… when another item of the film already carries it. */
+function freeLabel(name: string, used: ReadonlySet<string>): string {
+  if (!used.has(name)) return name;
+  for (let n = 2; ; n++) if (!used.has(`${name} (${n})`)) return `${name} (${n})`;
 }

@@ -3,7 +3,7 @@
 // any order converges (docs/decisions/0800-member-library.md).
 import { and, desc, eq, lt, max, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { films, rateLimits, watchProgress } from '../../db/schema';
+import { filmAliases, films, rateLimits, watchProgress } from '../../db/schema';
 import type { Session } from '../../lib/context';
 import { notFound, tooManyRequests } from '../../lib/errors';
 import { HISTORY_PAGE_SIZE, type HistoryResponse, type ProgressEntry, type ProgressItem } from '../../schemas/library';
@@ -40,6 +40,8 @@ export async function saveProgress(db: Db, input: { userId: number; items: Progr
       insert into ${watchProgress} (user_id, film_id, episode, position, duration, updated_at)
       select ${input.userId}, f.id, v.episode, v.position, v.duration, v.updated_at
       from v join ${films} f on f.slug = v.slug
+        -- A film merged into another (issue 32): an outbox or a downloaded episode still sends its old slug.
+        or f.id = (select ${filmAliases.filmId} from ${filmAliases} where ${filmAliases.slug} = v.slug)
       where (select count from ${rateLimits} where key = ${rule.key}) <= ${rule.limit}
       on conflict (user_id, film_id, episode) do update set
         position = excluded.position, duration = excluded.duration, updated_at = excluded.updated_at

@@ -4,7 +4,7 @@
 import { and, count, desc, eq, gt, inArray, lte, max, ne, notExists, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
-import { auditLog, payments, subscriptions, users } from '../../db/schema';
+import { auditLog, mailOutbox, payments, subscriptions, users } from '../../db/schema';
 import {
   ORDER_STATUSES,
   orderAmount,
@@ -251,12 +251,64 @@ export async function payOrder(
       ),
       // The audit row of who paid it, written only if this batch's update paid it.
       ...(author ? [paymentAudit(db, order, outcome, author, { startsAt, expiresAt }, now)] : []),
+      // The receipt mail, likewise only if this batch paid it (and one per order, ever).
+      receiptMail(db, order, outcome, expiresAt, now),
     ]);
     if (updated.length > 0) return 'paid';
     const fresh = await findOrder(db, order.txnRef);
     if (!fresh || !payable.includes(fresh.status)) return 'not_pending';
   }
   throw new Error(`order ${order.txnRef}: the plan's expiry kept changing`);
+}
+
+/**
+ * The receipt of a payment in the mail outbox (services/mail/outbox.ts; plan, amount, method, order code, new
+ * expiry), inserted only when the order is paid by this very batch (its paid time and transaction are this
+ * outcome's) and with the order's dedupe key, so a replayed IPN or a concurrent duplicate mails nothing more.
+ * The address and name are read from the account in the same statement.
+ */
+function receiptMail(db: Db, order: OrderRow, outcome: GatewayOutcome, expiresAt: number, now: number) {
+  const params = JSON.stringify({
+    plan: order.plan,
+    months: order.months,
+    amount: order.amount,
+    method: order.method,
+    orderId: order.txnRef,
+    paymentCode: order.paymentCode,
+    expiresAt,
+    paidAt: now,
+  });
+  return db
+    .insert(mailOutbox)
+    .select(
+      db
+        .select({
+          id: sql<null>`null`.as('id'),
+          kind: sql<string>`'receipt'`.as('kind'),
+          toAddress: users.email,
+          userId: users.id,
+          payload: sql<string>`json_set(${params}, '$.name', ${users.username})`.as('payload'),
+          dedupeKey: sql<string>`${`receipt:${order.txnRef}`}`.as('dedupe_key'),
+          status: sql<'pending'>`'pending'`.as('status'),
+          attempts: sql<number>`0`.as('attempts'),
+          nextAttemptAt: sql<number>`${now}`.as('next_attempt_at'),
+          leaseUntil: sql<null>`null`.as('lease_until'),
+          lastError: sql<null>`null`.as('last_error'),
+          createdAt: sql<number>`${now}`.as('created_at'),
+          sentAt: sql<null>`null`.as('sent_at'),
+        })
+        .from(payments)
+        .innerJoin(users, eq(users.id, payments.userId))
+        .where(
+          and(
+            eq(payments.id, order.id),
+            eq(payments.status, 'paid'),
+            eq(payments.paidAt, now),
+            outcome.providerTxnId === null ? undefined : eq(payments.providerTxnId, outcome.providerTxnId),
+          ),
+        ),
+    )
+    .onConflictDoNothing();
 }
 
 /**

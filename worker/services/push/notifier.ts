@@ -29,7 +29,7 @@ export interface NotifyResult {
   removed: number;
 }
 
-interface Target {
+export interface Target {
   id: number;
   endpoint: string;
   p256dh: string;
@@ -118,10 +118,11 @@ function followersAfter(db: Db, filmId: number, cursor: number): Promise<Target[
     .limit(BATCH);
 }
 
-async function sendBatch(
+/** Sends one payload to each target (also the VIP reminder, services/payments/vip-reminders.ts); forgets gone subscriptions. */
+export async function sendBatch(
   deps: Pick<AppDeps, 'db' | 'config' | 'fetch'>,
   targets: Target[],
-  payload: NewEpisodePush,
+  payload: NewEpisodePush | { type: string; title: string; body: string; url: string },
   topic: string,
 ): Promise<NotifyResult> {
   const keys = await vapidKeys(deps.config);

@@ -25,7 +25,11 @@ export function EpisodeList({
         .filter((s) => s.linkfilms.length > 0)
         .map((server) => (
           <section key={server.server_name} className="episode-server">
-            <Heading className="episode-server-name">{server.server_name}</Heading>
+            <Heading className="episode-server-name">
+              {server.server_name}
+              {/* A source that stopped answering (issue 32): its servers come last and say so. */}
+              {server.source?.down && <span className="server-down"> · Không phản hồi</span>}
+            </Heading>
             <ul className="episode-list">
               {server.linkfilms.map((ep) => {
                 const isCurrent = ep.episode === current && (!currentServer || currentServer === server.server_name);

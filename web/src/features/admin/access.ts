@@ -31,11 +31,14 @@ export type AdminPath =
   | '/admin/products/add_episode'
   | '/admin/products/deleted'
   | '/admin/auto_crawlphim'
+  | '/admin/nguon-phim'
+  | '/admin/gop-phim'
   | '/admin/orders'
   | '/admin/error-reports'
   | '/admin/analytics'
   | '/admin/settings'
-  | '/admin/audit';
+  | '/admin/audit'
+  | '/admin/binh-luan';
 
 export interface AdminNavItem {
   to: AdminPath;
@@ -54,8 +57,12 @@ export const ADMIN_NAV: readonly AdminNavItem[] = [
   { to: '/admin/products/add_episode', label: 'Thêm tập phim', area: 'adminOrVip2', sub: true },
   { to: '/admin/products/deleted', label: 'Phim đã xóa', area: 'adminOnly', sub: true },
   { to: '/admin/auto_crawlphim', label: 'Thu thập tự động', area: 'adminOnly' },
+  { to: '/admin/nguon-phim', label: 'Nguồn phim', area: 'adminOnly', sub: true },
+  { to: '/admin/gop-phim', label: 'Gộp phim', area: 'adminOnly', sub: true },
   { to: '/admin/orders', label: 'Đơn hàng', area: 'adminOnly' },
   { to: '/admin/error-reports', label: 'Báo lỗi', area: 'adminOnly' },
+  // Comment moderation (issue 33): a VIP2 uploader sees the threads of their own films.
+  { to: '/admin/binh-luan', label: 'Bình luận', area: 'adminOrVip2' },
   { to: '/admin/analytics', label: 'Thống kê', area: 'adminOnly' },
   { to: '/admin/settings', label: 'Cài đặt', area: 'adminOnly' },
   { to: '/admin/audit', label: 'Nhật ký', area: 'adminOnly' },

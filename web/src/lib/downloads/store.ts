@@ -243,11 +243,52 @@ export function useDownloadedEpisodes(slug: string): DownloadRecord[] | undefine
   return done?.list;
 }
 
+/**
+ * A film's episode as the device holds it: by the record's film and episode, not its id (an episode downloaded under
+ * a film's old slug keeps its id and its bytes after the film was merged into another: adoptMergedDownloads).
+ */
+export const isDownloadOf = (r: Pick<DownloadRecord, 'slug' | 'episode'>, slug: string, episode: number) =>
+  r.slug === slug && r.episode === episode;
+
 /** One episode's download, if any (undefined while reading or when there is none). */
 export function useDownload(slug: string, episode: number): DownloadRecord | undefined {
   const list = useDownloads();
-  const id = downloadId(slug, episode);
-  return list?.find((r) => r.id === id);
+  return list?.find((r) => isDownloadOf(r, slug, episode));
+}
+
+/**
+ * Episodes downloaded under the old slug of a film merged into another (issue 32; the API names them in
+ * `datafilm.aliases`) become the kept film's: each record's film is the kept one (its id, cache and bytes stay, so it
+ * plays offline as before and its progress is the kept film's), and the film's stored detail is the kept film's.
+ * Nothing is fetched again. Returns how many episodes moved.
+ */
+export async function adoptMergedDownloads(film: FilmDetailResponse): Promise<number> {
+  const aliases = film.datafilm.aliases ?? [];
+  if (!aliases.length || !downloadsSupported()) return 0;
+  const d = await open();
+  const tx = d.transaction(['episodes', 'films'], 'readwrite');
+  let moved = 0;
+  for (const alias of aliases) {
+    const records = await tx.objectStore('episodes').index('slug').getAll(alias);
+    for (const r of records) {
+      await tx.objectStore('episodes').put({ ...r, slug: film.datafilm.slug, filmTitle: film.datafilm.title, updatedAt: Date.now() });
+      moved++;
+    }
+    if (records.length) await tx.objectStore('films').delete(alias);
+  }
+  if (moved) await tx.objectStore('films').put({ slug: film.datafilm.slug, data: film, savedAt: Date.now() });
+  await tx.done;
+  if (moved) emit();
+  return moved;
+}
+
+/** Runs adoptMergedDownloads when the film's detail names films merged into it. */
+export function useAdoptMergedDownloads(film: FilmDetailResponse | undefined): void {
+  const aliases = film?.datafilm.aliases?.join(',');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per film and set of merged slugs.
+  useEffect(() => {
+    if (film && aliases) adoptMergedDownloads(film).catch(() => undefined);
+  }, [film?.datafilm.slug, aliases]);
 }
 
 /** A film's detail kept with its downloads, for the watch page with no network. */

@@ -3,9 +3,12 @@ import type { CrawlRunDto } from '../../../../../worker/schemas/admin';
 import { api } from '../../../lib/api-client';
 import { adminCall } from './admin-request';
 
-/** POST /api/crawl { category }: answers the run id at once (202); the run goes on in the background. */
-export const startCrawl = (categories: string[]) =>
-  adminCall((headers) => api.api.crawl.$post({ json: { category: categories } }, { headers }));
+/**
+ * POST /api/crawl { category, source? }: answers the runs' ids at once (202), one per source (every enabled one in
+ * priority order, or the one chosen); they go on in the background, one after the other.
+ */
+export const startCrawl = (categories: string[], source?: number) =>
+  adminCall((headers) => api.api.crawl.$post({ json: { category: categories, ...(source ? { source } : {}) } }, { headers }));
 
 const POLL_MS = 1000;
 
@@ -33,9 +36,11 @@ export const schedulesQuery = () =>
     refetchInterval: (query) => (query.state.data?.data.some((s) => s.status === 1 || s.status === 4) ? 5000 : false),
   });
 
-/** POST /api/create_scheduled_crawls { categories, date, time } (Asia/Ho_Chi_Minh). */
-export const createSchedule = (categories: string[], date: string, time: string) =>
-  adminCall((headers) => api.api.create_scheduled_crawls.$post({ json: { categories, date, time } }, { headers }));
+/** POST /api/create_scheduled_crawls { categories, date, time, source? } (Asia/Ho_Chi_Minh). */
+export const createSchedule = (categories: string[], date: string, time: string, source?: number) =>
+  adminCall((headers) =>
+    api.api.create_scheduled_crawls.$post({ json: { categories, date, time, ...(source ? { source } : {}) } }, { headers }),
+  );
 
 /** DELETE /api/delete_scheduled_crawls?id= */
 export const deleteSchedule = (id: number) =>

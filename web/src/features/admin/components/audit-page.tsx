@@ -32,6 +32,10 @@ const ACTIONS: [string, string][] = [
   ['order.bank_confirm', 'Ngân hàng xác nhận chuyển khoản'],
   ['bank_transaction.attach', 'Gắn giao dịch vào đơn'],
   ['bank_transaction.dismiss', 'Bỏ qua giao dịch'],
+  ['film.merge', 'Gộp phim'],
+  ['merge.dismiss', 'Bỏ qua gợi ý gộp phim'],
+  ['source.create', 'Thêm nguồn phim'],
+  ['source.update', 'Sửa nguồn phim'],
 ];
 
 const show = (value: unknown): string => {
@@ -39,7 +43,8 @@ const show = (value: unknown): string => {
   if (typeof value === 'string') return value.length > 160 ? `${value.slice(0, 160)}…` : value;
   if (Array.isArray(value)) return value.map(show).join(', ') || '—';
   if (typeof value === 'boolean') return value ? 'có' : 'không';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  // A merge's record is long (every row it moved): the start of it, the rest kept for its undo.
+  return typeof value === 'object' ? show(JSON.stringify(value)) : String(value);
 };
 
 /** What an entry changed, one line per field: before → after (a creation or deletion lists its fields). */

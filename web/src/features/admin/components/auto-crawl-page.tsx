@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import {
   ADMIN_TEXTS,
@@ -13,6 +13,7 @@ import { usePageMeta } from '../../../lib/page-meta';
 import { toast } from '../../../lib/toast';
 import { messageOf } from '../api/admin-request';
 import { crawlRunQuery, crawlRunsQuery, createSchedule, deleteSchedule, runProgress, schedulesQuery, startCrawl } from '../api/crawl-api';
+import { sourcesQuery } from '../api/sources-api';
 import { AdminHeading } from './admin-layout';
 import { RUN_STATE, RunsTable } from './runs-table';
 
@@ -73,32 +74,49 @@ function CategoryChooser({ chosen, onChange }: { chosen: string[]; onChange: (ne
   );
 }
 
-/** The live progress of one crawl run (polled every second until it ends). */
-function RunProgress({ runId }: { runId: number }) {
+/**
+ * The live progress of one crawl: its runs (one per source, crawled one after the other), polled every second until
+ * they end, as one bar; one toast when all have ended.
+ */
+function RunProgress({ runIds }: { runIds: number[] }) {
   const queryClient = useQueryClient();
-  const run = useQuery(crawlRunQuery(runId));
-  const state = run.data?.state;
+  const runs = useQueries({ queries: runIds.map((id) => crawlRunQuery(id)) });
+  const loaded = runs.map((r) => r.data).filter((r) => r !== undefined);
+  const state =
+    loaded.length < runIds.length
+      ? undefined
+      : loaded.some((r) => r.state === 'running')
+        ? 'running'
+        : loaded.some((r) => r.state === 'done')
+          ? 'done'
+          : 'failed';
   const announced = useRef(false);
+  const errors = loaded.map((r) => r.error).filter((e): e is string => !!e);
   useEffect(() => {
     if (!state || state === 'running' || announced.current) return;
     announced.current = true;
-    if (state === 'done') toast.success(`Thu thập xong (lượt #${runId})`);
-    else toast.error(`Lượt thu thập #${runId} thất bại`, { description: run.data?.error ?? undefined });
+    const ids = runIds.map((id) => `#${id}`).join(', ');
+    if (state === 'done') toast.success(`Thu thập xong (lượt ${ids})`);
+    else toast.error(`Lượt thu thập ${ids} thất bại`, { description: errors[0] });
     void queryClient.invalidateQueries({ queryKey: ['admin', 'crawl-runs'] });
     void queryClient.invalidateQueries({ queryKey: ['admin', 'films'] });
-  }, [state, runId, run.data?.error, queryClient]);
+    void queryClient.invalidateQueries({ queryKey: ['admin', 'sources'] });
+  }, [state, runIds, errors, queryClient]);
 
-  if (!run.data) return <p className="muted">Loading...</p>;
-  const r = run.data;
-  const percent = Math.round(runProgress(r) * 100);
+  if (!state) return <p className="muted">Loading...</p>;
+  const percent = Math.round((loaded.reduce((sum, r) => sum + runProgress(r), 0) / loaded.length) * 100);
+  const sum = (key: 'filmsNew' | 'filmsMerged' | 'filmsUpdated' | 'filmsSkipped' | 'filmsFailed' | 'pagesDone') =>
+    loaded.reduce((total, r) => total + r[key], 0);
+  const totals = loaded.map((r) => r.pagesTotal);
   return (
-    <div className="crawl-progress" data-state={r.state}>
+    <div className="crawl-progress" data-state={state}>
       <div className="admin-toolbar" style={{ justifyContent: 'space-between', marginBottom: 6 }}>
         <strong>
-          Lượt #{r.id}: <span className={`badge ${RUN_STATE[r.state].badge}`}>{RUN_STATE[r.state].text}</span>
+          Lượt {runIds.map((id) => `#${id}`).join(', ')}: <span className={`badge ${RUN_STATE[state].badge}`}>{RUN_STATE[state].text}</span>
         </strong>
         <span className="muted">
-          {r.pagesDone}/{r.pagesTotal ?? '?'} trang
+          {sum('pagesDone')}/{totals.some((t) => t === null) ? '?' : totals.reduce((a, b) => a! + b!, 0)} trang
+          {loaded.length > 1 ? ` · ${loaded.length} nguồn` : ''}
         </span>
       </div>
       <div
@@ -112,11 +130,39 @@ function RunProgress({ runId }: { runId: number }) {
         <div style={{ width: `${percent}%` }} />
       </div>
       <p className="muted" style={{ marginTop: 6 }}>
-        {percent}% · mới {formatNumber(r.filmsNew)} · cập nhật {formatNumber(r.filmsUpdated)} · bỏ qua {formatNumber(r.filmsSkipped)} · lỗi{' '}
-        {formatNumber(r.filmsFailed)}
+        {percent}% · mới {formatNumber(sum('filmsNew'))} · gộp {formatNumber(sum('filmsMerged'))} · cập nhật{' '}
+        {formatNumber(sum('filmsUpdated'))} · bỏ qua {formatNumber(sum('filmsSkipped'))} · lỗi {formatNumber(sum('filmsFailed'))}
       </p>
-      {r.error && <p className="field-error">{r.error}</p>}
+      {errors.map((e) => (
+        <p key={e} className="field-error">
+          {e}
+        </p>
+      ))}
     </div>
+  );
+}
+
+/** Which sources a crawl reads: every enabled one in priority order (the default), or one. */
+function SourceChooser({ value, onChange }: { value: number | undefined; onChange: (id: number | undefined) => void }) {
+  const sources = useQuery(sourcesQuery());
+  return (
+    <label className="admin-field" style={{ marginTop: 12 }}>
+      Nguồn phim
+      <select
+        className="admin-select"
+        style={{ width: 'auto', minWidth: 240 }}
+        value={value ?? ''}
+        onChange={(e) => onChange(e.target.value ? Number(e.target.value) : undefined)}
+      >
+        <option value="">Tất cả nguồn đang bật (theo thứ tự ưu tiên)</option>
+        {sources.data?.data.map((s) => (
+          <option key={s.id} value={s.id}>
+            {s.name} ({s.baseUrl}){s.down ? ' · Không phản hồi' : ''}
+            {s.enabled ? '' : ' · đang tắt'}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 
@@ -125,7 +171,8 @@ export function AutoCrawlPage() {
   usePageMeta({ title: 'Thu thập tự động | Quản trị', robots: 'noindex' });
   const queryClient = useQueryClient();
   const [chosen, setChosen] = useState<string[]>([]);
-  const [runId, setRunId] = useState<number | null>(null);
+  const [source, setSource] = useState<number | undefined>(undefined);
+  const [runIds, setRunIds] = useState<number[] | null>(null);
   const initial = vietnamNow(5);
   const [date, setDate] = useState(initial.date);
   const [time, setTime] = useState(initial.time);
@@ -134,9 +181,9 @@ export function AutoCrawlPage() {
   const runs = useQuery(crawlRunsQuery());
 
   const crawl = useMutation({
-    mutationFn: () => startCrawl(chosen),
+    mutationFn: () => startCrawl(chosen, source),
     onSuccess: (res) => {
-      setRunId(res.runId);
+      setRunIds(res.runIds ?? [res.runId]);
       // The choices belonged to this crawl: the schedule form starts empty rather than inheriting them.
       setChosen([]);
       void queryClient.invalidateQueries({ queryKey: ['admin', 'crawl-runs'] });
@@ -145,7 +192,7 @@ export function AutoCrawlPage() {
   });
 
   const schedule = useMutation({
-    mutationFn: () => createSchedule(chosen, date, time),
+    mutationFn: () => createSchedule(chosen, date, time, source),
     onSuccess: (res) => {
       if (res.status !== 200) {
         toast.error(ADMIN_TEXTS.scheduleFailed);
@@ -204,7 +251,7 @@ export function AutoCrawlPage() {
     if (scheduleStates !== undefined) void queryClient.invalidateQueries({ queryKey: ['admin', 'crawl-runs'] });
   }, [scheduleStates, queryClient]);
 
-  const running = runs.data?.data.find((r) => r.state === 'running' && r.id !== runId);
+  const running = runs.data?.data.find((r) => r.state === 'running' && !runIds?.includes(r.id));
 
   return (
     <section>
@@ -217,6 +264,7 @@ export function AutoCrawlPage() {
             setFormError('');
           }}
         />
+        <SourceChooser value={source} onChange={setSource} />
         {formError && (
           <p className="field-error" role="alert" style={{ marginTop: 10 }}>
             {formError}
@@ -229,8 +277,8 @@ export function AutoCrawlPage() {
               {crawl.isPending ? 'Đang bắt đầu…' : 'Thu thập ngay'}
             </button>
             <div style={{ marginTop: 12 }}>
-              {runId !== null && <RunProgress key={runId} runId={runId} />}
-              {runId === null && running && <RunProgress key={running.id} runId={running.id} />}
+              {runIds !== null && <RunProgress key={runIds.join(',')} runIds={runIds} />}
+              {runIds === null && running && <RunProgress key={running.id} runIds={[running.id]} />}
             </div>
           </div>
           <form onSubmit={submitSchedule} noValidate aria-label="Đặt lịch thu thập">

@@ -2,14 +2,15 @@ import { RefreshButton } from './admin-controls';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { lazy, type ReactNode, Suspense, useMemo } from 'react';
-import type { DayCount, MonthRevenue, TopFilm, UploaderStats } from '../../../../../worker/schemas/admin';
-import { formatNumber } from '../../../lib/format';
+import type { AdminStats, DayCount, MonthRevenue, TopFilm, UploaderStats } from '../../../../../worker/schemas/admin';
+import { formatDateTime, formatNumber } from '../../../lib/format';
 import { usePageMeta } from '../../../lib/page-meta';
 import { useSession } from '../../../lib/session';
 import { messageOf } from '../api/admin-request';
 import { statsQuery } from '../api/site-api';
 import { canUse } from '../access';
 import { AdminHeading } from './admin-layout';
+import { ModerationQueueCard } from './moderation-page';
 import { RunsTable } from './runs-table';
 
 // chart.js (~60 kB gzip) only when a chart is on screen, never in the public pages' bundles.
@@ -94,6 +95,7 @@ function UploadsDashboard({ stats, refresh }: { stats: UploaderStats; refresh: R
     <section>
       <AdminHeading title="Phim của bạn">{refresh}</AdminHeading>
       <StatCards cards={cards} />
+      <ModerationQueueCard summary={stats.moderationQueue} />
       <div className="admin-card">
         <h2>Phim cập nhật gần đây</h2>
         {stats.recentFilms.length === 0 ? (
@@ -166,6 +168,8 @@ export function DashboardPage() {
     ['Thành viên VIP 2', formatNumber(s.vipMembers.VIP2)],
     ['Doanh thu tháng này', formatVnd(s.revenueThisMonth)],
     ['Báo lỗi chưa xử lý', formatNumber(s.openErrorReports)],
+    // The mail outbox (issue 34): mail that failed for good after its retries.
+    ['Thư gửi lỗi', formatNumber(s.mail.failed)],
   ];
   const isAdmin = canUse(session, 'adminOnly');
   return (
@@ -174,6 +178,7 @@ export function DashboardPage() {
         <RefreshButton query={stats} />
       </AdminHeading>
       <StatCards cards={cards} />
+      <ModerationQueueCard summary={s.moderationQueue} />
       <div className="chart-grid">
         <div className="admin-card">
           <h2>Lượt xem 30 ngày qua</h2>
@@ -199,7 +204,45 @@ export function DashboardPage() {
           )}
         </div>
       </div>
+      <MailFailures mail={s.mail} />
     </section>
+  );
+}
+
+/** Mail that could not leave after every retry (the outbox, issue 34), and how much is still waiting. */
+function MailFailures({ mail }: { mail: AdminStats['mail'] }) {
+  return (
+    <div className="admin-card" data-testid="mail-health">
+      <h2>Thư gửi lỗi</h2>
+      <p className="muted">
+        {mail.failed === 0 ? 'Không có thư nào gửi lỗi.' : `${formatNumber(mail.failed)} thư không gửi được sau khi đã thử lại.`}{' '}
+        {mail.pending > 0 && `${formatNumber(mail.pending)} thư đang chờ gửi.`}
+      </p>
+      {mail.recentFailures.length > 0 && (
+        <table className="data-table">
+          <thead>
+            <tr>
+              <th scope="col">Loại thư</th>
+              <th scope="col">Người nhận</th>
+              <th scope="col">Số lần thử</th>
+              <th scope="col">Lỗi cuối</th>
+              <th scope="col">Lúc tạo</th>
+            </tr>
+          </thead>
+          <tbody>
+            {mail.recentFailures.map((f) => (
+              <tr key={f.id}>
+                <td>{f.kindLabel}</td>
+                <td>{f.to}</td>
+                <td>{f.attempts}</td>
+                <td>{f.lastError}</td>
+                <td>{formatDateTime(f.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
   );
 }
 

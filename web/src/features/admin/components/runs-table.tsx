@@ -16,11 +16,13 @@ export function RunsTable({ runs }: { runs: CrawlRunDto[] }) {
         <thead>
           <tr>
             <th>#</th>
+            <th>Nguồn phim</th>
             <th>Nguồn kích hoạt</th>
             <th>Thể loại</th>
             <th>Trạng thái</th>
             <th className="num">Trang</th>
             <th className="num">Mới</th>
+            <th className="num">Gộp</th>
             <th className="num">Cập nhật</th>
             <th className="num">Bỏ qua</th>
             <th className="num">Lỗi</th>
@@ -32,6 +34,7 @@ export function RunsTable({ runs }: { runs: CrawlRunDto[] }) {
           {runs.map((r) => (
             <tr key={r.id}>
               <td className="num">{r.id}</td>
+              <td>{r.source.replace(/^https?:\/\//, '')}</td>
               <td>{TRIGGER[r.trigger]}</td>
               <td>{r.categories.length ? r.categories.join(', ') : r.lists.join(', ')}</td>
               <td>
@@ -41,6 +44,7 @@ export function RunsTable({ runs }: { runs: CrawlRunDto[] }) {
                 {r.pagesDone}/{r.pagesTotal ?? '?'}
               </td>
               <td className="num">{formatNumber(r.filmsNew)}</td>
+              <td className="num">{formatNumber(r.filmsMerged ?? 0)}</td>
               <td className="num">{formatNumber(r.filmsUpdated)}</td>
               <td className="num">{formatNumber(r.filmsSkipped)}</td>
               <td className="num">{formatNumber(r.filmsFailed)}</td>

@@ -21,7 +21,19 @@ const FIELDS: { key: keyof AdminSettings; label: string; hint?: string }[] = [
     hint: 'Mã VietQR trên trang chuyển khoản ghi ngân hàng theo mã này: đổi ngân hàng thì đổi cả mã. Để trống thì trang không hiện mã QR.',
   },
   { key: 'crawlSource', label: 'Nguồn thu thập phim (URL)' },
+  // Comment moderation (issue 33).
+  {
+    key: 'commentReportThreshold',
+    label: 'Số báo cáo để ẩn một bình luận',
+    hint: 'Khi đủ số thành viên khác nhau báo cáo, bình luận bị ẩn cho đến khi được kiểm duyệt.',
+  },
+  {
+    key: 'commentNewAccountDays',
+    label: 'Tài khoản mới (số ngày)',
+    hint: 'Liên kết và số điện thoại trong bình luận của tài khoản trẻ hơn số ngày này, hoặc chưa mua VIP, được giữ lại chờ duyệt.',
+  },
 ];
+const NUMBER_FIELDS: readonly (keyof AdminSettings)[] = ['commentReportThreshold', 'commentNewAccountDays'];
 
 /** /admin/settings (admin): the texts an operator changes (hotline, bank details) and the crawl source. */
 export function SettingsPage() {
@@ -75,10 +87,10 @@ export function SettingsPage() {
                 <input
                   id={`settings-${key}`}
                   className="admin-input"
-                  type={key === 'crawlSource' ? 'url' : 'text'}
-                  inputMode={key === 'bankBin' ? 'numeric' : undefined}
+                  type={key === 'crawlSource' ? 'url' : NUMBER_FIELDS.includes(key) ? 'number' : 'text'}
+                  inputMode={key === 'bankBin' || NUMBER_FIELDS.includes(key) ? 'numeric' : undefined}
                   value={form[key]}
-                  onChange={(e) => setForm({ ...form, [key]: e.target.value })}
+                  onChange={(e) => setForm({ ...form, [key]: NUMBER_FIELDS.includes(key) ? Number(e.target.value) : e.target.value })}
                   {...invalidProps(`settings-${key}`, message)}
                 />
                 {hint && <p className="form-hint">{hint}</p>}

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, unwrap } from '../../../lib/api-client';
 import { authedCall } from '../../../lib/auth-request';
-import { getSession, isRemembered, storeRights, storeSession } from '../../../lib/session';
+import { getSession, isRemembered, notifySessionChanged, storeRights, storeSession } from '../../../lib/session';
 import { logout } from './auth-api';
 
 /** GET /api/account: the signed-in viewer's own account, read fresh (roles may have changed). */
@@ -40,4 +40,39 @@ export async function logoutEverywhere(): Promise<string> {
   const result = await unwrap(authedCall((headers) => api.api.account['logout-all'].$post(undefined, { headers })));
   logout();
   return result.message;
+}
+
+/** POST /api/account/email: the new address (unverified: a link goes to it, a notice to the old one). */
+export async function changeEmail(input: { email: string; currentPassword?: string }): Promise<{ email: string; message: string }> {
+  const result = await unwrap(authedCall((headers) => api.api.account.email.$post({ json: input }, { headers })));
+  // The header and the session show the address the account now has.
+  const session = getSession();
+  if (session) sessionStorage.setItem('email', result.email);
+  notifySessionChanged();
+  return result;
+}
+
+/** "Gửi lại": a new verification link to the current address. */
+export async function resendVerification(): Promise<string> {
+  return (await unwrap(authedCall((headers) => api.api.account.email.verification.$post(undefined, { headers })))).message;
+}
+
+/** The signed-in devices, this one first ("Thiết bị này"). */
+export const devicesQuery = (userId: string) =>
+  queryOptions({
+    queryKey: ['devices', userId],
+    queryFn: async () => (await unwrap(authedCall((headers) => api.api.account.devices.$get(undefined, { headers })))).data,
+    staleTime: 0,
+    retry: false,
+  });
+
+/** "Đăng xuất" on one device; this one's own entry signs this tab out too. */
+export async function signOutDevice(id: string): Promise<{ message: string; current: boolean }> {
+  const result = await unwrap(authedCall((headers) => api.api.account.devices[':id'].$delete({ param: { id } }, { headers })));
+  if (result.current) logout();
+  return result;
+}
+
+export async function signOutOtherDevices(): Promise<string> {
+  return (await unwrap(authedCall((headers) => api.api.account.devices['logout-others'].$post(undefined, { headers })))).message;
 }

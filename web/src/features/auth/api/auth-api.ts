@@ -19,7 +19,11 @@ type Credentials = { email: string; password: string } | { googleToken: string }
  * the API keeps the refresh token in its HttpOnly cookie instead, and this browser remembers that it has one.
  */
 export async function signIn(credentials: Credentials, remember = false): Promise<SignedIn> {
-  const session = await unwrap(api.api['dang-nhap'].$post({ json: { ...credentials, remember } }));
+  return keepSession(await unwrap(api.api['dang-nhap'].$post({ json: { ...credentials, remember } })), remember);
+}
+
+/** Keeps a sign-in's answer (password, Google or passkey) as this tab's session. */
+export function keepSession(session: SignedIn, remember: boolean): SignedIn {
   setRemembered(remember);
   storeSession(session);
   return session;
@@ -29,7 +33,8 @@ export async function signIn(credentials: Credentials, remember = false): Promis
 export function signInErrorMessage(error: unknown, google = false): string {
   if (error instanceof ApiError) {
     // Too many attempts, or a Google account linked elsewhere: the API's own Vietnamese sentence.
-    if (error.status === 429 || error.status === 409) return error.message;
+    // … or a banned account (403 banned, issue 33): why, in the API's words.
+    if (error.status === 429 || error.status === 409 || error.status === 403) return error.message;
     if (error.status === 400 || error.status === 401) return google ? GOOGLE_LOGIN_FAILED : LOGIN_FAILED;
   }
   return LOGIN_ERROR;

@@ -1,28 +1,32 @@
-import { useQuery } from '@tanstack/react-query';
+import { useForm } from '@tanstack/react-form';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Navigate } from '@tanstack/react-router';
-import { useState, type FormEvent } from 'react';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../../../worker/schemas/values';
-import { ApiError } from '../../../lib/api-client';
+import { useState } from 'react';
+import { z } from 'zod';
+import { changeEmailBodySchema, changePasswordBodySchema } from '../../../../../worker/schemas/account';
+import { PASSWORD_MIN_LENGTH } from '../../../../../worker/schemas/values';
 import { SessionExpiredError } from '../../../lib/auth-request';
 import { formatDateTime } from '../../../lib/format';
 import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
-import { useSession, type Session } from '../../../lib/session';
+import { sessionEndedByExpiry, useSession, type Session } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
-import { accountQuery, changePassword, logoutEverywhere } from '../api/account-api';
+import { accountQuery, changeEmail, changePassword, logoutEverywhere, resendVerification } from '../api/account-api';
 import { PASSWORD_MISMATCH } from '../api/auth-api';
-import { FormError } from './form-error';
+import { FormError, formErrorOf, serverErrors, TextField } from '../forms/form-kit';
+import { DevicesSection } from './devices-section';
+import { PasskeysSection } from './passkeys-section';
 
 const ROLE_NAMES: Record<string, string> = { admin: 'Quản trị viên', user: 'Thành viên' };
 const list = (items: string[], names: Record<string, string> = {}) =>
   items.length ? items.map((x) => names[x] ?? x).join(', ') : 'Không có';
 
-/** /account: who is signed in, their rights, a password change and "sign out everywhere". */
+/** /account: who is signed in, their address (verified or not), password, passkeys, devices and "sign out everywhere". */
 export function AccountPage() {
   const session = useSession();
   usePageMeta({ title: `Tài khoản | ${SITE_SUFFIX}`, robots: 'noindex, nofollow' });
-  // Signed out while here (logout in the header, "sign out everywhere"): back to the home page. An
-  // expired session goes to /dang-nhap on its own (lib/auth-request.ts).
-  if (!session) return <Navigate to="/" replace />;
+  // Signed out while here (logout in the header, "sign out everywhere"): back to the home page; a session the
+  // API ended (this device signed out from another, a password reset) goes to /dang-nhap (lib/auth-request.ts).
+  if (!session) return <Navigate to={sessionEndedByExpiry() ? '/dang-nhap' : '/'} replace />;
   return <Account session={session} />;
 }
 
@@ -44,7 +48,10 @@ function Account({ session }: { session: Session }) {
             </div>
             <div>
               <dt>Email</dt>
-              <dd data-testid="account-email">{data?.email ?? session.email}</dd>
+              <dd>
+                <span data-testid="account-email">{data?.email ?? session.email}</span>
+                {data && <EmailStatus verified={data.emailVerified} />}
+              </dd>
             </div>
             <div>
               <dt>Vai trò</dt>
@@ -75,93 +82,209 @@ function Account({ session }: { session: Session }) {
           <SignOutEverywhere />
         </section>
         <ChangePasswordForm hasPassword={data?.hasPassword ?? true} email={session.email} />
+        <ChangeEmailForm hasPassword={data?.hasPassword ?? true} userId={session.id} />
+        <PasskeysSection userId={session.id} />
+        <DevicesSection userId={session.id} />
       </div>
     </div>
   );
 }
 
-function ChangePasswordForm({ hasPassword, email }: { hasPassword: boolean; email: string }) {
-  const [form, setForm] = useState({ current: '', next: '', confirm: '' });
-  const [error, setError] = useState('');
+/** "Chưa xác minh" with "Gửi lại" until the mailed link is opened (nothing else waits for it). */
+function EmailStatus({ verified }: { verified: boolean }) {
   const [busy, setBusy] = useState(false);
-  const set = (key: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (form.next !== form.confirm) {
-      setError(PASSWORD_MISMATCH);
-      return;
-    }
+  if (verified) return <span className="status-badge is-ok">Đã xác minh</span>;
+  const resend = async () => {
     setBusy(true);
-    setError('');
     try {
-      const message = await changePassword({ currentPassword: hasPassword ? form.current : undefined, newPassword: form.next });
-      setForm({ current: '', next: '', confirm: '' });
-      toast.success(message);
+      toast.success(await resendVerification());
     } catch (err) {
-      if (!(err instanceof SessionExpiredError))
-        setError(err instanceof ApiError ? err.message.replace(/^currentPassword: /, '') : 'Đã xảy ra lỗi, vui lòng thử lại sau.');
+      if (!(err instanceof SessionExpiredError)) toast.error(serverErrors(err, []).form ?? '');
     } finally {
       setBusy(false);
     }
   };
+  return (
+    <>
+      <span className="status-badge is-warning" data-testid="email-unverified">
+        Chưa xác minh
+      </span>{' '}
+      <button type="button" className="link-button" onClick={() => void resend()} disabled={busy}>
+        Gửi lại
+      </button>
+    </>
+  );
+}
 
+const passwordForm = changePasswordBodySchema
+  .extend({ currentPassword: z.string(), confirm: z.string() })
+  .refine((v) => v.newPassword === v.confirm, { path: ['confirm'], message: PASSWORD_MISMATCH });
+
+function ChangePasswordForm({ hasPassword, email }: { hasPassword: boolean; email: string }) {
+  const form = useForm({
+    defaultValues: { currentPassword: '', newPassword: '', confirm: '' },
+    validators: {
+      onSubmit: passwordForm,
+      onSubmitAsync: async ({ value, formApi }) => {
+        try {
+          const message = await changePassword({
+            currentPassword: hasPassword ? value.currentPassword : undefined,
+            newPassword: value.newPassword,
+          });
+          formApi.reset();
+          toast.success(message);
+          return undefined;
+        } catch (err) {
+          return serverErrors(err, ['currentPassword', 'newPassword']);
+        }
+      },
+    },
+  });
   return (
     <section className="auth-card account-card" aria-labelledby="password-heading">
       <h2 id="password-heading" className="section-title">
         {hasPassword ? 'Đổi mật khẩu' : 'Đặt mật khẩu'}
       </h2>
-      <form className="auth-form" onSubmit={submit} aria-describedby="password-error">
+      <form
+        className="auth-form"
+        noValidate
+        aria-describedby="password-error"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void form.handleSubmit();
+        }}
+      >
         {/* Lets password managers file the new password under the right account. */}
         <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
         {hasPassword && (
-          <div className="form-field">
-            <label htmlFor="password-current">Mật khẩu hiện tại</label>
-            <input
-              id="password-current"
-              name="current-password"
-              type="password"
-              autoComplete="current-password"
-              required
-              value={form.current}
-              onChange={set('current')}
-            />
-          </div>
+          <form.Field name="currentPassword">
+            {(field) => (
+              <TextField
+                field={field}
+                id="password-current"
+                label="Mật khẩu hiện tại"
+                type="password"
+                autoComplete="current-password"
+                required
+              />
+            )}
+          </form.Field>
         )}
-        <div className="form-field">
-          <label htmlFor="password-new">Mật khẩu mới</label>
-          <input
-            id="password-new"
-            name="new-password"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={PASSWORD_MIN_LENGTH}
-            maxLength={PASSWORD_MAX_LENGTH}
-            aria-describedby="password-new-hint"
-            value={form.next}
-            onChange={set('next')}
-          />
-          <p id="password-new-hint" className="form-hint">
-            Ít nhất {PASSWORD_MIN_LENGTH} ký tự. Các thiết bị khác sẽ bị đăng xuất.
-          </p>
-        </div>
-        <div className="form-field">
-          <label htmlFor="password-confirm">Nhập lại mật khẩu mới</label>
-          <input
-            id="password-confirm"
-            name="confirm-password"
-            type="password"
-            autoComplete="new-password"
-            required
-            value={form.confirm}
-            onChange={set('confirm')}
-          />
-        </div>
-        <FormError id="password-error" message={error} />
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Đang lưu...' : hasPassword ? 'Đổi mật khẩu' : 'Đặt mật khẩu'}
-        </button>
+        <form.Field name="newPassword">
+          {(field) => (
+            <TextField
+              field={field}
+              id="password-new"
+              label="Mật khẩu mới"
+              type="password"
+              autoComplete="new-password"
+              required
+              minLength={PASSWORD_MIN_LENGTH}
+              hint={`Ít nhất ${PASSWORD_MIN_LENGTH} ký tự. Các thiết bị khác sẽ bị đăng xuất.`}
+            />
+          )}
+        </form.Field>
+        <form.Field name="confirm">
+          {(field) => (
+            <TextField
+              field={field}
+              id="password-confirm"
+              label="Nhập lại mật khẩu mới"
+              type="password"
+              autoComplete="new-password"
+              required
+            />
+          )}
+        </form.Field>
+        <form.Subscribe selector={(s) => [s.isSubmitting, formErrorOf(s.errors)] as const}>
+          {([submitting, error]) => (
+            <>
+              <FormError id="password-error" message={error} />
+              <button type="submit" className="btn btn-primary" disabled={submitting}>
+                {submitting ? 'Đang lưu...' : hasPassword ? 'Đổi mật khẩu' : 'Đặt mật khẩu'}
+              </button>
+            </>
+          )}
+        </form.Subscribe>
+      </form>
+    </section>
+  );
+}
+
+const emailForm = changeEmailBodySchema.extend({ currentPassword: z.string() });
+
+/** A new address: a link goes to it and a notice to the old one; the current password is asked when there is one. */
+function ChangeEmailForm({ hasPassword, userId }: { hasPassword: boolean; userId: string }) {
+  const queryClient = useQueryClient();
+  const form = useForm({
+    defaultValues: { email: '', currentPassword: '' },
+    validators: {
+      onSubmit: emailForm,
+      onSubmitAsync: async ({ value, formApi }) => {
+        try {
+          const result = await changeEmail({ email: value.email, ...(hasPassword ? { currentPassword: value.currentPassword } : {}) });
+          formApi.reset();
+          toast.success(result.message);
+          await queryClient.invalidateQueries({ queryKey: ['account', userId] });
+          return undefined;
+        } catch (err) {
+          return serverErrors(err, ['email', 'currentPassword']);
+        }
+      },
+    },
+  });
+  return (
+    <section className="auth-card account-card" aria-labelledby="email-heading">
+      <h2 id="email-heading" className="section-title">
+        Đổi email
+      </h2>
+      <form
+        className="auth-form"
+        noValidate
+        aria-describedby="email-change-error"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void form.handleSubmit();
+        }}
+      >
+        <form.Field name="email">
+          {(field) => (
+            <TextField
+              field={field}
+              id="email-new"
+              label="Email mới"
+              type="email"
+              autoComplete="email"
+              inputMode="email"
+              required
+              hint="Chúng tôi gửi liên kết xác minh tới địa chỉ mới và thông báo tới địa chỉ cũ."
+            />
+          )}
+        </form.Field>
+        {hasPassword && (
+          <form.Field name="currentPassword">
+            {(field) => (
+              <TextField
+                field={field}
+                id="email-password"
+                label="Xác nhận bằng mật khẩu đang dùng"
+                type="password"
+                autoComplete="current-password"
+                required
+              />
+            )}
+          </form.Field>
+        )}
+        <form.Subscribe selector={(s) => [s.isSubmitting, formErrorOf(s.errors)] as const}>
+          {([submitting, error]) => (
+            <>
+              <FormError id="email-change-error" message={error} />
+              <button type="submit" className="btn btn-primary" disabled={submitting}>
+                {submitting ? 'Đang lưu...' : 'Đổi email'}
+              </button>
+            </>
+          )}
+        </form.Subscribe>
       </form>
     </section>
   );

@@ -1,45 +1,103 @@
+import { useForm } from '@tanstack/react-form';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { z } from 'zod';
+import { emailSchema, PASSWORD_MAX_LENGTH } from '../../../../../worker/schemas/auth';
 import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
-import { toast } from '../../../lib/toast';
-import { GOOGLE_LOGIN_FAILED, signIn, signInErrorMessage } from '../api/auth-api';
-import { FormError } from './form-error';
-import { GOOGLE_CLIENT_ID, GoogleSignInButton } from './google-sign-in-button';
 import { reportError } from '../../../lib/report-error';
+import type { SignedIn } from '../../../lib/session';
+import { toast } from '../../../lib/toast';
+import { GOOGLE_LOGIN_FAILED, LOGIN_ERROR, LOGIN_FAILED, signIn } from '../api/auth-api';
+import {
+  browserSupportsWebAuthn,
+  browserSupportsWebAuthnAutofill,
+  cancelPasskeyCeremony,
+  isPasskeyCancel,
+  signInWithPasskey,
+} from '../api/passkey-api';
+import { FormError, formErrorOf, serverErrors, TextField, UNKNOWN_ERROR } from '../forms/form-kit';
+import { GOOGLE_CLIENT_ID, GoogleSignInButton } from './google-sign-in-button';
 
-/** /dang-nhap: email and password (Enter submits), and Google when configured. */
+/** The sign-in form's rules: the wire contract's email, and a password that is there. */
+const signInSchema = z.object({
+  email: emailSchema,
+  password: z.string().min(1, 'is required').max(PASSWORD_MAX_LENGTH, 'is too long'),
+  remember: z.boolean(),
+});
+
+/** A failed sign-in says the same whatever was wrong (400/401); other refusals (429, 403, 409) say their own. */
+const SIGN_IN_TEXTS = { 400: LOGIN_FAILED, 401: LOGIN_FAILED } as const;
+
+/**
+ * /dang-nhap: email and password (Enter submits), "Quên mật khẩu?", a passkey (the browser's autofill on the
+ * email field, and a button), and Google when configured.
+ */
 export function LoginPage({ redirectTo }: { redirectTo?: string }) {
   const navigate = useNavigate();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  // "Ghi nhớ đăng nhập": unticked keeps the session in this tab's session storage only (the spec's way).
-  const [remember, setRemember] = useState(false);
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
+  const [formError, setFormError] = useState('');
+  const [passkeyBusy, setPasskeyBusy] = useState(false);
+  const [passkeys, setPasskeys] = useState(false);
   usePageMeta({
     title: `Đăng nhập | ${SITE_SUFFIX}`,
-    description: 'Đăng nhập PhimViet để bình luận, đánh giá phim và đăng ký gói VIP.',
+    description: 'Đăng nhập PhimViet để bình luận, đánh giá phim và xem phim VIP.',
     robots: 'noindex, follow',
   });
 
-  const attempt = async (credentials: Parameters<typeof signIn>[0], google: boolean) => {
-    setBusy(true);
-    setError('');
+  const done = (session: SignedIn) => {
+    toast.success(`Xin chào, ${session.name}!`);
+    void navigate({ href: redirectTo ?? '/', replace: true });
+  };
+
+  const form = useForm({
+    defaultValues: { email: '', password: '', remember: false },
+    validators: {
+      onSubmit: signInSchema,
+      onSubmitAsync: async ({ value }) => {
+        setFormError('');
+        try {
+          done(await signIn({ email: value.email, password: value.password }, value.remember));
+          return undefined;
+        } catch (err) {
+          reportError('auth: sign-in', err);
+          const errors = serverErrors(err, ['email', 'password'], SIGN_IN_TEXTS);
+          return errors.fields ? errors : { form: errors.form === UNKNOWN_ERROR ? LOGIN_ERROR : errors.form };
+        }
+      },
+    },
+  });
+  // "Ghi nhớ đăng nhập" as it is when a passkey answer arrives (the autofill may finish long after the page opened).
+  const remember = useRef(false);
+
+  const passkeySignIn = async (autofill: boolean) => {
+    if (!autofill) setPasskeyBusy(true);
+    setFormError('');
     try {
-      const session = await signIn(credentials, remember);
-      toast.success(`Xin chào, ${session.name}!`);
-      void navigate({ href: redirectTo ?? '/', replace: true });
+      done(await signInWithPasskey(() => remember.current, autofill));
     } catch (err) {
-      reportError('auth: sign-in', err);
-      setError(signInErrorMessage(err, google));
-      setBusy(false);
+      if (!isPasskeyCancel(err)) {
+        reportError('auth: passkey sign-in', err);
+        setFormError(serverErrors(err, []).form ?? LOGIN_ERROR);
+      }
+    } finally {
+      if (!autofill) setPasskeyBusy(false);
     }
   };
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    void attempt({ email, password }, false);
+  // The browser's autofill offers this site's passkeys on the email field (conditional mediation), asked for
+  // once the person reaches for that field: started with the page, an authenticator that answers by itself
+  // would sign in before anyone chose to, and the passkey button would be gone before it could be tapped.
+  const autofill = useRef<'idle' | 'started'>('idle');
+  const startAutofill = () => {
+    if (autofill.current !== 'idle') return;
+    autofill.current = 'started';
+    void browserSupportsWebAuthnAutofill().then((ok) => {
+      if (ok) void passkeySignIn(true);
+    });
   };
+  useEffect(() => {
+    setPasskeys(browserSupportsWebAuthn());
+    return () => cancelPasskeyCeremony();
+  }, []);
 
   return (
     <div className="container auth-page">
@@ -48,47 +106,84 @@ export function LoginPage({ redirectTo }: { redirectTo?: string }) {
           Đăng nhập
         </h1>
         <p className="muted auth-lead">Đăng nhập để bình luận, đánh giá phim và xem phim VIP.</p>
-        <form className="auth-form" onSubmit={submit} aria-describedby="login-error">
-          <div className="form-field">
-            <label htmlFor="login-email">Email</label>
-            <input
-              id="login-email"
-              name="email"
-              type="email"
-              autoComplete="username"
-              inputMode="email"
-              required
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              aria-invalid={error ? true : undefined}
-            />
+        <form
+          className="auth-form"
+          noValidate
+          aria-describedby="login-error"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void form.handleSubmit();
+          }}
+        >
+          <form.Field name="email">
+            {(field) => (
+              <TextField
+                field={field}
+                id="login-email"
+                label="Email"
+                type="email"
+                autoComplete="username webauthn"
+                inputMode="email"
+                required
+                onFocus={startAutofill}
+              />
+            )}
+          </form.Field>
+          <form.Field name="password">
+            {(field) => (
+              <TextField field={field} id="login-password" label="Mật khẩu" type="password" autoComplete="current-password" required />
+            )}
+          </form.Field>
+          <div className="auth-row">
+            <form.Field name="remember">
+              {(field) => (
+                <label className="form-check">
+                  <input
+                    type="checkbox"
+                    name="remember"
+                    checked={field.state.value}
+                    onChange={(e) => {
+                      remember.current = e.target.checked;
+                      field.handleChange(e.target.checked);
+                    }}
+                  />
+                  <span>Ghi nhớ đăng nhập</span>
+                </label>
+              )}
+            </form.Field>
+            <Link to="/quen-mat-khau">Quên mật khẩu?</Link>
           </div>
-          <div className="form-field">
-            <label htmlFor="login-password">Mật khẩu</label>
-            <input
-              id="login-password"
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              required
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              aria-invalid={error ? true : undefined}
-            />
-          </div>
-          <label className="form-check">
-            <input type="checkbox" name="remember" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
-            <span>Ghi nhớ đăng nhập</span>
-          </label>
-          <FormError id="login-error" message={error} />
-          <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-            {busy ? 'Đang đăng nhập...' : 'Đăng nhập'}
-          </button>
+          <form.Subscribe selector={(s) => [s.isSubmitting, formErrorOf(s.errors)] as const}>
+            {([submitting, error]) => (
+              <>
+                <FormError id="login-error" message={formError || error} />
+                <button type="submit" className="btn btn-primary btn-block" disabled={submitting}>
+                  {submitting ? 'Đang đăng nhập...' : 'Đăng nhập'}
+                </button>
+              </>
+            )}
+          </form.Subscribe>
         </form>
+        {passkeys && (
+          <>
+            <p className="auth-divider">
+              <span>hoặc</span>
+            </p>
+            <button type="button" className="btn btn-ghost btn-block" onClick={() => void passkeySignIn(false)} disabled={passkeyBusy}>
+              {passkeyBusy ? 'Đang xác thực...' : 'Đăng nhập bằng khóa đăng nhập'}
+            </button>
+          </>
+        )}
         {GOOGLE_CLIENT_ID && (
           <GoogleSignInButton
-            onCredential={(googleToken) => void attempt({ googleToken }, true)}
-            onError={() => setError(GOOGLE_LOGIN_FAILED)}
+            onCredential={(googleToken) => {
+              setFormError('');
+              signIn({ googleToken }, remember.current).then(done, (err: unknown) => {
+                reportError('auth: google sign-in', err);
+                setFormError(serverErrors(err, [], { 400: GOOGLE_LOGIN_FAILED, 401: GOOGLE_LOGIN_FAILED }).form ?? GOOGLE_LOGIN_FAILED);
+              });
+            }}
+            onError={() => setFormError(GOOGLE_LOGIN_FAILED)}
           />
         )}
         <p className="auth-switch">

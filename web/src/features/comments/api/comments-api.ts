@@ -1,44 +1,134 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { FilmDetailResponse } from '../../../../../worker/schemas/catalogue';
-import type { CommentDto } from '../../../../../worker/schemas/comments';
+import type { CommentDto, CommentsSinceResponse } from '../../../../../worker/schemas/comments';
+import type { CommentRoomAccess, HiddenAuthorsResponse, ReportResponse } from '../../../../../worker/schemas/moderation';
+import type { CommentReportReason } from '../../../../../worker/schemas/values';
 import { api, unwrap } from '../../../lib/api-client';
-import { authedCall } from '../../../lib/auth-request';
+import { authedCall, readHeaders } from '../../../lib/auth-request';
 
 /** POST /api/product/comment (Bearer, refreshed and retried once on 401/403): a comment or a reply. */
-export async function postComment(slug: string, text: string, parentId: number | null): Promise<CommentDto> {
+export async function postComment(
+  slug: string,
+  text: string,
+  parentId: number | null,
+  extra: { spoiler?: boolean; episode?: number } = {},
+): Promise<CommentDto> {
   return unwrap(
     authedCall((headers) =>
       api.api.product.comment.$post(
-        { json: { titlefilm: slug, contentcomment: text, ...(parentId ? { parent_id: parentId } : {}) } },
+        {
+          json: {
+            titlefilm: slug,
+            contentcomment: text,
+            ...(parentId ? { parent_id: parentId } : {}),
+            ...(extra.spoiler ? { spoiler: true } : {}),
+            ...(extra.episode !== undefined ? { episode: extra.episode } : {}),
+          },
+        },
         { headers },
       ),
     ),
   );
 }
 
-/** GET /api/product/{slug}/comments?since=<id>: what a reconnecting page missed. */
-export async function fetchCommentsSince(slug: string, sinceId: number): Promise<CommentDto[]> {
-  const body = await unwrap(api.api.product[':slug'].comments.$get({ param: { slug }, query: { since: String(sinceId) } }));
-  return body.data;
+/** GET /api/product/{slug}/comments?since=<id>: what a reconnecting page missed, and what it holds that was taken down. */
+export async function fetchCommentsSince(slug: string, sinceId: number): Promise<CommentsSinceResponse> {
+  // Personal only when signed in (the viewer's own held comments); signed out it is the public list.
+  const headers = await readHeaders();
+  return unwrap(api.api.product[':slug'].comments.$get({ param: { slug }, query: { since: String(sinceId) } }, { headers }));
+}
+
+/** GET /api/product/{slug}/comments/token: the member's identity for the film's room, their mute and hidden authors. */
+export function fetchRoomAccess(slug: string): Promise<CommentRoomAccess> {
+  return unwrap(authedCall((headers) => api.api.product[':slug'].comments.token.$get({ param: { slug } }, { headers })));
+}
+
+/** POST /api/comments/{id}/report: "Báo cáo". */
+export function reportComment(id: number, reason: CommentReportReason, note?: string): Promise<ReportResponse> {
+  return unwrap(
+    authedCall((headers) =>
+      api.api.comments[':id'].report.$post({ param: { id: String(id) }, json: { reason, ...(note ? { note } : {}) } }, { headers }),
+    ),
+  );
+}
+
+/** GET /api/me/hidden-authors: the members whose comments the viewer hid. */
+export function fetchHiddenAuthors(): Promise<HiddenAuthorsResponse> {
+  return unwrap(authedCall((headers) => api.api.me['hidden-authors'].$get({}, { headers })));
+}
+
+/** PUT /api/me/hidden-authors/{id}: "Ẩn bình luận của người này". */
+export function hideAuthor(userId: number): Promise<{ message: string }> {
+  return unwrap(authedCall((headers) => api.api.me['hidden-authors'][':id'].$put({ param: { id: String(userId) } }, { headers })));
+}
+
+/** DELETE /api/me/hidden-authors/{id}: "Bỏ ẩn". */
+export function unhideAuthor(userId: number): Promise<{ message: string }> {
+  return unwrap(authedCall((headers) => api.api.me['hidden-authors'][':id'].$delete({ param: { id: String(userId) } }, { headers })));
+}
+
+/** Applies `change` to every cached copy of the film's comments. */
+function updateComments(queryClient: QueryClient, slug: string, change: (comments: CommentDto[]) => CommentDto[]): void {
+  queryClient.setQueriesData<FilmDetailResponse>({ queryKey: ['film', slug] }, (old) => {
+    if (!old) return old;
+    const next = change(old.comments);
+    return next === old.comments ? old : { ...old, comments: next };
+  });
 }
 
 /**
- * Adds comments to every cached copy of the film, once each: the poster's own comment comes back
- * both in the POST answer and from the live room, and a catch-up may repeat what the room sent.
+ * Adds comments to every cached copy of the film, once each: the poster's own comment comes back both in the POST
+ * answer and from the live room, and a catch-up may repeat what the room sent. A comment already there is replaced
+ * by the incoming copy when it is a comment coming back (approved, restored) or a change of its spoiler mark.
  */
 export function mergeComments(queryClient: QueryClient, slug: string, incoming: CommentDto[]): void {
   if (incoming.length === 0) return;
-  queryClient.setQueriesData<FilmDetailResponse>({ queryKey: ['film', slug] }, (old) => {
-    if (!old) return old;
-    const known = new Set(old.comments.map((c) => c.id));
-    const fresh: CommentDto[] = [];
+  updateComments(queryClient, slug, (comments) => {
+    const byId = new Map(comments.map((c) => [c.id, c]));
+    let changed = false;
     for (const c of incoming) {
-      if (known.has(c.id)) continue;
-      known.add(c.id);
-      fresh.push(c);
+      const known = byId.get(c.id);
+      if (known && known.state === c.state && known.spoiler === c.spoiler && known.comment === c.comment) continue;
+      // The author's own removed comment keeps its reason until a copy everyone sees replaces it.
+      byId.set(c.id, known?.state === 'removed' && known.removal_reason && c.state === 'removed' ? known : c);
+      changed = true;
     }
-    if (fresh.length === 0) return old;
-    return { ...old, comments: [...old.comments, ...fresh].sort((a, b) => a.id - b.id) };
+    return changed ? [...byId.values()].sort((a, b) => a.id - b.id) : comments;
+  });
+}
+
+/**
+ * A comment taken down (removed, or hidden by reports) on every cached copy: its author keeps it, marked (with the
+ * moderator's reason when the room sent it); others keep a placeholder when it has replies, else it goes.
+ */
+export function withdrawComment(
+  queryClient: QueryClient,
+  slug: string,
+  event: { id: number; state: 'removed' | 'hidden'; reason?: string },
+  viewerId: number,
+): void {
+  updateComments(queryClient, slug, (comments) => {
+    const target = comments.find((c) => c.id === event.id);
+    if (!target) return comments;
+    const own = viewerId !== 0 && target.user_id === viewerId;
+    let next: CommentDto | null;
+    if (own)
+      next =
+        event.state === 'removed'
+          ? { ...target, state: 'removed', removal_reason: event.reason ?? target.removal_reason ?? '' }
+          : { ...target, state: 'pending' };
+    else if (comments.some((c) => c.parent_id === event.id))
+      next = {
+        id: target.id,
+        parent_id: target.parent_id,
+        comment: '',
+        createdAt: target.createdAt,
+        users: { username: '' },
+        user_id: 0,
+        state: event.state,
+      };
+    else next = null;
+    return next ? comments.map((c) => (c.id === event.id ? next : c)) : comments.filter((c) => c.id !== event.id);
   });
 }
 

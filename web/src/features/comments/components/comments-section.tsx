@@ -1,13 +1,21 @@
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
+import { useRouterState } from '@tanstack/react-router';
+import { type FormEvent, useState } from 'react';
 import type { CommentDto } from '../../../../../worker/schemas/comments';
+import {
+  COMMENT_REPORT_NOTE_MAX,
+  COMMENT_REPORT_REASON_TEXT,
+  COMMENT_REPORT_REASONS,
+  type CommentReportReason,
+  MODERATION_TEXTS,
+} from '../../../../../worker/schemas/values';
 import { ApiError } from '../../../lib/api-client';
 import { SessionExpiredError } from '../../../lib/auth-request';
 import { formatDateTime } from '../../../lib/format';
 import { reportError } from '../../../lib/report-error';
-import { getSession } from '../../../lib/session';
+import { getSession, useSession } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
-import { mergeComments, postComment } from '../api/comments-api';
+import { hideAuthor, mergeComments, postComment, reportComment, withdrawComment } from '../api/comments-api';
 import { useLiveComments } from '../hooks/use-live-comments';
 
 export const LOGIN_TO_COMMENT = 'Bạn cần đăng nhập để có thể bình luận';
@@ -22,10 +30,10 @@ interface CommentNode extends CommentDto {
   replies: CommentNode[];
 }
 
-/** Top-level comments first (parent_id empty), replies nested under their parent. */
 /** The reply box takes the focus when it opens (a stable ref callback runs once per mount). */
 const focusOnMount = (el: HTMLTextAreaElement | null) => el?.focus();
 
+/** Top-level comments first (parent_id empty), replies nested under their parent. */
 export function buildCommentTree(comments: CommentDto[]): CommentNode[] {
   const nodes = new Map<number, CommentNode>(comments.map((c) => [c.id, { ...c, replies: [] }]));
   const roots: CommentNode[] = [];
@@ -37,74 +45,128 @@ export function buildCommentTree(comments: CommentDto[]): CommentNode[] {
   return roots;
 }
 
-type Send = (text: string, parentId: number | null) => Promise<boolean>;
+type Send = (text: string, parentId: number | null, spoiler?: boolean) => Promise<boolean>;
+
+/** The episode of the watch page the comments are under (/xem-phim/{slug}/tap-{n}); none on the film page. */
+function useEpisode(): number | undefined {
+  const path = useRouterState({ select: (s) => s.location.pathname });
+  const match = /^\/xem-phim\/[^/]+\/tap-(\d+)/.exec(path);
+  return match ? Number(match[1]) : undefined;
+}
 
 /**
  * Sends a comment or a reply: without a session the spec's alert and nothing is sent;
  * the stored comment joins the list at once (the live room's copy of it is then a duplicate).
- * Too many comments shows the server's message; other failures are logged only; an expired session has
+ * Too many comments, or a mute, shows the server's message; other failures are logged only; an expired session has
  * been told already.
  */
-function useSend(slug: string, queryClient: QueryClient): Send {
-  return async (text, parentId) => {
+function useSend(slug: string, queryClient: QueryClient, episode: number | undefined, onMuted: (message: string) => void): Send {
+  return async (text, parentId, spoiler) => {
     if (!getSession()) {
       window.alert(LOGIN_TO_COMMENT);
       return false;
     }
     try {
-      mergeComments(queryClient, slug, [await postComment(slug, text, parentId)]);
+      mergeComments(queryClient, slug, [await postComment(slug, text, parentId, { spoiler, episode })]);
       return true;
     } catch (error) {
-      // The server's rate-limit text ('Bạn bình luận quá nhanh…') is for the viewer; other failures are
-      // logged only (the spec), and an expired session has been told already.
-      if (error instanceof ApiError && error.status === 429) toast.error(error.message);
+      // The server's rate-limit text ('Bạn bình luận quá nhanh…') and a mute's reason are for the viewer; other
+      // failures are logged only (the spec), and an expired session has been told already.
+      if (error instanceof ApiError && error.status === 403 && error.code === 'muted') {
+        onMuted(error.message);
+        toast.error(error.message);
+      } else if (error instanceof ApiError && error.status === 429) toast.error(error.message);
       else if (!(error instanceof SessionExpiredError)) reportError('comments', error);
       return false;
     }
   };
 }
 
+interface ThreadContext {
+  slug: string;
+  send: Send;
+  viewerId: number;
+  onHide: (userId: number, name: string) => void;
+}
+
 export function CommentsSection({ slug, comments }: CommentsSectionProps) {
+  const session = useSession();
+  const viewerId = session ? Number(session.id) || 0 : 0;
   const [text, setText] = useState('');
+  const [spoiler, setSpoiler] = useState(false);
   const [sending, setSending] = useState(false);
-  const send = useSend(slug, useQueryClient());
-  useLiveComments(slug);
-  const tree = buildCommentTree(comments);
+  const [muted, setMuted] = useState<string | null>(null);
+  const [hiddenNow, setHiddenNow] = useState<number[]>([]);
+  const queryClient = useQueryClient();
+  const episode = useEpisode();
+  const send = useSend(slug, queryClient, episode, setMuted);
+  const live = useLiveComments(slug, viewerId);
+  const hidden = new Set([...live.hiddenAuthors, ...hiddenNow]);
+  const shown = comments.filter((c) => c.user_id === 0 || !hidden.has(c.user_id));
+  const tree = buildCommentTree(shown);
+  const notice = muted ?? live.refused;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setSending(true);
-    if (await send(text, null)) setText('');
+    if (await send(text, null, spoiler)) {
+      setText('');
+      setSpoiler(false);
+    }
     setSending(false);
   };
 
+  /** "Ẩn bình luận của người này": gone from this page at once, kept with the account for every device. */
+  const onHide = (userId: number, name: string) => {
+    setHiddenNow((h) => [...h, userId]);
+    hideAuthor(userId)
+      .then(() => toast.success(`${MODERATION_TEXTS.authorHidden}: ${name}`))
+      .catch((error: unknown) => {
+        setHiddenNow((h) => h.filter((id) => id !== userId));
+        if (!(error instanceof SessionExpiredError)) toast.error(error instanceof Error ? error.message : String(error));
+      });
+  };
+
+  const thread: ThreadContext = { slug, send, viewerId, onHide };
   return (
     <section className="comments" aria-labelledby={`comments-${slug}`} data-film={slug}>
       <h2 id={`comments-${slug}`} className="section-title">
-        Bình luận ({comments.length})
+        Bình luận ({shown.length})
       </h2>
-      <form className="comment-form" onSubmit={submit}>
-        <label htmlFor={`comment-input-${slug}`} className="visually-hidden">
-          Nội dung bình luận
-        </label>
-        <textarea
-          id={`comment-input-${slug}`}
-          required
-          rows={3}
-          placeholder="Để lại bình luận ..."
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-        />
-        <button type="submit" className="btn btn-primary" disabled={sending}>
-          Bình luận
-        </button>
-      </form>
+      {notice ? (
+        <p className="comment-notice" role="alert">
+          {notice}
+        </p>
+      ) : (
+        <form className="comment-form" onSubmit={submit}>
+          <label htmlFor={`comment-input-${slug}`} className="visually-hidden">
+            Nội dung bình luận
+          </label>
+          <textarea
+            id={`comment-input-${slug}`}
+            required
+            rows={3}
+            placeholder="Để lại bình luận ..."
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+          />
+          <div className="comment-form-row">
+            <label className="form-check">
+              <input type="checkbox" checked={spoiler} onChange={(e) => setSpoiler(e.target.checked)} />
+              <span>{MODERATION_TEXTS.spoilerMark}</span>
+            </label>
+            <button type="submit" className="btn btn-primary" disabled={sending}>
+              Bình luận
+            </button>
+          </div>
+        </form>
+      )}
       {tree.length === 0 ? (
         <p className="muted">Chưa có bình luận nào. Hãy là người đầu tiên!</p>
       ) : (
         <ul className="comment-list">
           {tree.map((node) => (
-            <CommentItem key={node.id} node={node} send={send} />
+            <CommentItem key={node.id} node={node} thread={thread} />
           ))}
         </ul>
       )}
@@ -131,32 +193,112 @@ function Avatar({ name }: { name: string }) {
   );
 }
 
-function CommentItem({ node, send }: { node: CommentNode; send: Send }) {
+/** A spoiler's text, blurred until the reader taps "Hiện". */
+function SpoilerText({ id, text }: { id: number; text: string }) {
+  const [shown, setShown] = useState(false);
+  if (shown) return <p className="comment-text">{text}</p>;
+  return (
+    <div className="comment-spoiler">
+      <p className="comment-text spoiler-text" aria-hidden="true" data-spoiler={id}>
+        {text}
+      </p>
+      <span className="spoiler-label">{MODERATION_TEXTS.spoilerLabel}</span>
+      <button
+        type="button"
+        className="btn btn-ghost btn-sm"
+        onClick={() => setShown(true)}
+        aria-label={`${MODERATION_TEXTS.reveal}: ${MODERATION_TEXTS.spoilerLabel}`}
+      >
+        {MODERATION_TEXTS.reveal}
+      </button>
+    </div>
+  );
+}
+
+function CommentItem({ node, thread }: { node: CommentNode; thread: ThreadContext }) {
   const [replying, setReplying] = useState(false);
+  const [reporting, setReporting] = useState(false);
+  const [reported, setReported] = useState(false);
   const [reply, setReply] = useState('');
   const [sending, setSending] = useState(false);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setSending(true);
-    const sent = await send(reply, node.id);
+    const sent = await thread.send(reply, node.id);
     setSending(false);
     if (sent) {
       setReply('');
       setReplying(false);
     }
   };
+  const replies = node.replies.length > 0 && (
+    <ul className="comment-list replies">
+      {node.replies.map((r) => (
+        <CommentItem key={r.id} node={r} thread={thread} />
+      ))}
+    </ul>
+  );
+  // Taken down, kept only for its replies: nothing of the comment itself.
+  if (node.user_id === 0 && (node.state === 'removed' || node.state === 'hidden'))
+    return (
+      <li className="comment comment-gone" id={`comment-${node.id}`}>
+        <div className="comment-body">
+          <p className="comment-text muted">{node.state === 'removed' ? MODERATION_TEXTS.removed : MODERATION_TEXTS.hiddenByReports}</p>
+          {replies}
+        </div>
+      </li>
+    );
+  const own = thread.viewerId !== 0 && node.user_id === thread.viewerId;
+  const member = thread.viewerId !== 0;
   return (
-    <li className="comment" id={`comment-${node.id}`}>
+    <li className={`comment${node.state ? ` comment-${node.state}` : ''}`} id={`comment-${node.id}`}>
       <Avatar name={node.users.username} />
       <div className="comment-body">
         <p className="comment-head">
           <strong>{node.users.username}</strong>
           <time dateTime={new Date(node.createdAt).toISOString()}>{formatDateTime(node.createdAt)}</time>
+          {node.episode !== undefined && <span className="comment-episode">Tập {node.episode}</span>}
+          {node.state === 'pending' && <span className="comment-badge">{MODERATION_TEXTS.pending}</span>}
         </p>
-        <p className="comment-text">{node.comment}</p>
-        <button type="button" className="link-button" onClick={() => setReplying((r) => !r)} aria-expanded={replying}>
-          Reply
-        </button>
+        {node.state === 'pending' && <p className="comment-state muted">{MODERATION_TEXTS.pendingNote}</p>}
+        {node.state === 'removed' && (
+          <p className="comment-state" role="status">
+            {MODERATION_TEXTS.removedForAuthor(node.removal_reason ?? '')}
+          </p>
+        )}
+        {node.spoiler ? <SpoilerText id={node.id} text={node.comment} /> : <p className="comment-text">{node.comment}</p>}
+        <div className="comment-actions">
+          <button type="button" className="link-button" onClick={() => setReplying((r) => !r)} aria-expanded={replying}>
+            Reply
+          </button>
+          {member && !own && !node.state && (
+            <>
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => setReporting((r) => !r)}
+                aria-expanded={reporting}
+                disabled={reported}
+              >
+                {reported ? 'Đã báo cáo' : MODERATION_TEXTS.report}
+              </button>
+              <button type="button" className="link-button" onClick={() => thread.onHide(node.user_id, node.users.username)}>
+                {MODERATION_TEXTS.hideAuthor}
+              </button>
+            </>
+          )}
+        </div>
+        {reporting && (
+          <ReportForm
+            comment={node}
+            slug={thread.slug}
+            viewerId={thread.viewerId}
+            onDone={(sent) => {
+              setReporting(false);
+              if (sent) setReported(true);
+            }}
+          />
+        )}
         {replying && (
           <form className="comment-form reply-form" onSubmit={submit}>
             <label htmlFor={`reply-${node.id}`} className="visually-hidden">
@@ -181,14 +323,94 @@ function CommentItem({ node, send }: { node: CommentNode; send: Send }) {
             </div>
           </form>
         )}
-        {node.replies.length > 0 && (
-          <ul className="comment-list replies">
-            {node.replies.map((r) => (
-              <CommentItem key={r.id} node={r} send={send} />
-            ))}
-          </ul>
-        )}
+        {replies}
       </div>
     </li>
+  );
+}
+
+/** "Báo cáo": a reason (and the reporter's words for "Khác"). */
+function ReportForm({
+  comment,
+  slug,
+  viewerId,
+  onDone,
+}: {
+  comment: CommentNode;
+  slug: string;
+  viewerId: number;
+  onDone: (sent: boolean) => void;
+}) {
+  const queryClient = useQueryClient();
+  const [reason, setReason] = useState<CommentReportReason | null>(null);
+  const [note, setNote] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!reason) {
+      setError('Vui lòng chọn lý do báo cáo');
+      return;
+    }
+    if (reason === 'other' && !note.trim()) {
+      setError(MODERATION_TEXTS.noteRequired);
+      return;
+    }
+    setBusy(true);
+    try {
+      const res = await reportComment(comment.id, reason, reason === 'other' ? note.trim() : undefined);
+      toast.success(res.message);
+      // Hidden by this report: the room tells every page; this one need not wait for it.
+      if (res.hidden) withdrawComment(queryClient, slug, { id: comment.id, state: 'hidden' }, viewerId);
+      onDone(true);
+    } catch (err) {
+      setBusy(false);
+      if (err instanceof SessionExpiredError) return onDone(false);
+      const message = err instanceof Error ? err.message : String(err);
+      setError(message);
+      if (err instanceof ApiError && err.status === 409) onDone(true);
+    }
+  };
+  const group = `report-${comment.id}`;
+  return (
+    <form className="comment-report" onSubmit={submit} aria-label={`${MODERATION_TEXTS.report}: ${comment.users.username}`}>
+      <fieldset>
+        <legend>Lý do báo cáo</legend>
+        {COMMENT_REPORT_REASONS.map((r) => (
+          <label key={r} className="form-check">
+            <input type="radio" name={group} value={r} checked={reason === r} onChange={() => setReason(r)} />
+            <span>{COMMENT_REPORT_REASON_TEXT[r]}</span>
+          </label>
+        ))}
+      </fieldset>
+      {reason === 'other' && (
+        <>
+          <label htmlFor={`${group}-note`} className="visually-hidden">
+            Lý do khác
+          </label>
+          <textarea
+            id={`${group}-note`}
+            rows={2}
+            maxLength={COMMENT_REPORT_NOTE_MAX}
+            placeholder="Lý do khác..."
+            value={note}
+            onChange={(e) => setNote(e.target.value)}
+          />
+        </>
+      )}
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="form-actions">
+        <button type="submit" className="btn btn-primary btn-sm" disabled={busy}>
+          Gửi báo cáo
+        </button>
+        <button type="button" className="btn btn-ghost btn-sm" onClick={() => onDone(false)}>
+          Hủy
+        </button>
+      </div>
+    </form>
   );
 }

@@ -2,7 +2,7 @@ import { useRouterState } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import type { FilmDetailResponse } from '../../../../../worker/schemas/catalogue';
 import { canDownload } from '../../../lib/downloads/access';
-import { downloadId, downloadsSupported, useDownloads } from '../../../lib/downloads/store';
+import { downloadsSupported, isDownloadOf, useDownloads } from '../../../lib/downloads/store';
 import { useSession } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
 import type { Probe } from '../engine/downloader';
@@ -34,7 +34,7 @@ export default function DownloadAll({ film, warmPlayer }: { film: FilmDetailResp
   const server = film.datafilm.servers.find((s) => s.linkfilms.some((e) => e.link_m3u8));
   const episodes = server?.linkfilms.filter((e) => e.link_m3u8) ?? [];
   const slug = film.datafilm.slug;
-  const missing = existing ? episodes.filter((e) => !existing.some((r) => r.id === downloadId(slug, e.episode))) : [];
+  const missing = existing ? episodes.filter((e) => !existing.some((r) => isDownloadOf(r, slug, e.episode))) : [];
   const supported = downloadsSupported();
 
   // Said once, when the list is known: nothing left to download, or a browser that cannot.

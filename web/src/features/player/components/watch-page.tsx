@@ -387,10 +387,12 @@ function Watch({
                       className={`btn btn-sm ${active ? 'btn-primary' : 'btn-ghost'}`}
                       aria-pressed={active}
                       disabled={!s?.linkfilms.some((e) => e.episode === episode)}
-                      title={s ? s.server_name : 'Không có server này'}
+                      title={s ? `${s.server_name}${s.source?.down ? ' · Không phản hồi' : ''}` : 'Không có server này'}
                       onClick={() => s && void navigate({ to: '.', search: { server: s.server_name } as never, replace: true })}
                     >
                       Server {i + 1}
+                      {/* Which source it comes from (issue 32): two sources' "Vietsub #1" are told apart. */}
+                      {s?.source && <span className="server-source"> · {s.source.name}</span>}
                     </button>
                   );
                 })}
