@@ -259,6 +259,7 @@ export class StreamController {
       // The browser wants a tap of its own (no recent activation): "Phát" stays, and one tap plays.
       this.wanted = false;
       this.view.pending(false);
+      if (this.isAttached) this.loadControlsWhenIdle();
     });
   }
 
@@ -315,9 +316,12 @@ export class StreamController {
     this.loadControlsWhenIdle();
   }
 
-  /** media-chrome's control bar, once the browser is idle: never before React owns the markup (it adds to it). */
+  /**
+   * media-chrome's control bar, once the browser is idle: never before React owns the markup (it adds to it), and
+   * never between a play and its first frame (its evaluation is a long task of its own).
+   */
   private loadControlsWhenIdle(): void {
-    if (!this.appOwned || this.controlsAsked) return;
+    if (!this.appOwned || this.controlsAsked || (this.wanted && !this.isStarted)) return;
     this.controlsAsked = true;
     this.deps.idle(() => void this.deps.loadControls().catch(() => undefined));
   }
