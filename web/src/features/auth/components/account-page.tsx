@@ -12,7 +12,7 @@ import { sessionEndedByExpiry, useSession, type Session } from '../../../lib/ses
 import { toast } from '../../../lib/toast';
 import { accountQuery, changeEmail, changePassword, logoutEverywhere, resendVerification } from '../api/account-api';
 import { PASSWORD_MISMATCH } from '../api/auth-api';
-import { FormError, formErrorOf, serverErrors, TextField } from '../forms/form-kit';
+import { serverErrors, SubmitRow, TextField } from '../forms/form-kit';
 import { DevicesSection } from './devices-section';
 import { PasskeysSection } from './passkeys-section';
 
@@ -196,16 +196,7 @@ function ChangePasswordForm({ hasPassword, email }: { hasPassword: boolean; emai
             />
           )}
         </form.Field>
-        <form.Subscribe selector={(s) => [s.isSubmitting, formErrorOf(s.errors)] as const}>
-          {([submitting, error]) => (
-            <>
-              <FormError id="password-error" message={error} />
-              <button type="submit" className="btn btn-primary" disabled={submitting}>
-                {submitting ? 'Đang lưu...' : hasPassword ? 'Đổi mật khẩu' : 'Đặt mật khẩu'}
-              </button>
-            </>
-          )}
-        </form.Subscribe>
+        <SubmitRow form={form} errorId="password-error" label={hasPassword ? 'Đổi mật khẩu' : 'Đặt mật khẩu'} busyLabel="Đang lưu..." />
       </form>
     </section>
   );
@@ -275,16 +266,7 @@ function ChangeEmailForm({ hasPassword, userId }: { hasPassword: boolean; userId
             )}
           </form.Field>
         )}
-        <form.Subscribe selector={(s) => [s.isSubmitting, formErrorOf(s.errors)] as const}>
-          {([submitting, error]) => (
-            <>
-              <FormError id="email-change-error" message={error} />
-              <button type="submit" className="btn btn-primary" disabled={submitting}>
-                {submitting ? 'Đang lưu...' : 'Đổi email'}
-              </button>
-            </>
-          )}
-        </form.Subscribe>
+        <SubmitRow form={form} errorId="email-change-error" label="Đổi email" busyLabel="Đang lưu..." />
       </form>
     </section>
   );

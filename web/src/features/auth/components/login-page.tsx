@@ -15,7 +15,7 @@ import {
   isPasskeyCancel,
   signInWithPasskey,
 } from '../api/passkey-api';
-import { FormError, formErrorOf, serverErrors, TextField, UNKNOWN_ERROR } from '../forms/form-kit';
+import { serverErrors, SubmitRow, TextField, UNKNOWN_ERROR } from '../forms/form-kit';
 import { GOOGLE_CLIENT_ID, GoogleSignInButton } from './google-sign-in-button';
 
 /** The sign-in form's rules: the wire contract's email, and a password that is there. */
@@ -153,16 +153,7 @@ export function LoginPage({ redirectTo }: { redirectTo?: string }) {
             </form.Field>
             <Link to="/quen-mat-khau">Quên mật khẩu?</Link>
           </div>
-          <form.Subscribe selector={(s) => [s.isSubmitting, formErrorOf(s.errors)] as const}>
-            {([submitting, error]) => (
-              <>
-                <FormError id="login-error" message={formError || error} />
-                <button type="submit" className="btn btn-primary btn-block" disabled={submitting}>
-                  {submitting ? 'Đang đăng nhập...' : 'Đăng nhập'}
-                </button>
-              </>
-            )}
-          </form.Subscribe>
+          <SubmitRow form={form} errorId="login-error" label="Đăng nhập" busyLabel="Đang đăng nhập..." block message={formError} />
         </form>
         {passkeys && (
           <>

@@ -15,7 +15,7 @@ import {
   passkeysQuery,
   removePasskey,
 } from '../api/passkey-api';
-import { FormError, formErrorOf, serverErrors, TextField } from '../forms/form-kit';
+import { serverErrors, SubmitRow, TextField } from '../forms/form-kit';
 
 /** The label of a new passkey: the wire contract's rule (one line), optional. */
 const nameSchema = z.object({ name: addPasskeyBodySchema.shape.name.unwrap().or(z.literal('')) });
@@ -113,16 +113,7 @@ export function PasskeysSection({ userId }: { userId: string }) {
               />
             )}
           </form.Field>
-          <form.Subscribe selector={(s) => [s.isSubmitting, formErrorOf(s.errors)] as const}>
-            {([submitting, error]) => (
-              <>
-                <FormError id="passkey-error" message={error} />
-                <button type="submit" className="btn btn-primary" disabled={submitting}>
-                  {submitting ? 'Đang chờ thiết bị...' : 'Thêm khóa đăng nhập'}
-                </button>
-              </>
-            )}
-          </form.Subscribe>
+          <SubmitRow form={form} errorId="passkey-error" label="Thêm khóa đăng nhập" busyLabel="Đang chờ thiết bị..." />
         </form>
       ) : (
         <p className="muted">{PASSKEY_UNSUPPORTED}</p>

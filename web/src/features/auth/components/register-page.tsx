@@ -7,7 +7,7 @@ import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
 import { reportError } from '../../../lib/report-error';
 import { toast } from '../../../lib/toast';
 import { PASSWORD_MISMATCH, REGISTRATION_ERROR, REGISTRATION_FAILED, register, signIn } from '../api/auth-api';
-import { FormError, formErrorOf, serverErrors, TextField } from '../forms/form-kit';
+import { serverErrors, SubmitRow, TextField } from '../forms/form-kit';
 import { isNetworkError } from '../../../lib/api-client';
 
 /** The wire contract's sign-up rules, and the password typed twice. */
@@ -119,16 +119,7 @@ export function RegisterPage() {
               />
             )}
           </form.Field>
-          <form.Subscribe selector={(s) => [s.isSubmitting, formErrorOf(s.errors)] as const}>
-            {([submitting, error]) => (
-              <>
-                <FormError id="register-error" message={error} />
-                <button type="submit" className="btn btn-primary btn-block" disabled={submitting}>
-                  {submitting ? 'Đang đăng ký...' : 'Đăng ký'}
-                </button>
-              </>
-            )}
-          </form.Subscribe>
+          <SubmitRow form={form} errorId="register-error" label="Đăng ký" busyLabel="Đang đăng ký..." block />
         </form>
         <p className="auth-switch">
           Đã có tài khoản? <Link to="/dang-nhap">Đăng nhập</Link>

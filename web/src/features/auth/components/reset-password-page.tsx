@@ -7,7 +7,7 @@ import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
 import { toast } from '../../../lib/toast';
 import { PASSWORD_MISMATCH } from '../api/auth-api';
 import { resetPassword, resetTokenQuery } from '../api/recovery-api';
-import { FormError, formErrorOf, serverErrors, TextField } from '../forms/form-kit';
+import { serverErrors, SubmitRow, TextField } from '../forms/form-kit';
 
 /** The new password follows the sign-up rules (the wire contract's passwordSchema) and is typed twice. */
 const resetSchema = z
@@ -103,16 +103,7 @@ export function ResetPasswordPage({ token }: { token: string }) {
                 />
               )}
             </form.Field>
-            <form.Subscribe selector={(s) => [s.isSubmitting, formErrorOf(s.errors)] as const}>
-              {([submitting, error]) => (
-                <>
-                  <FormError id="reset-error" message={error} />
-                  <button type="submit" className="btn btn-primary btn-block" disabled={submitting}>
-                    {submitting ? 'Đang lưu...' : 'Đặt mật khẩu mới'}
-                  </button>
-                </>
-              )}
-            </form.Subscribe>
+            <SubmitRow form={form} errorId="reset-error" label="Đặt mật khẩu mới" busyLabel="Đang lưu..." block />
           </form>
         )}
       </section>
