@@ -12,7 +12,7 @@ import { sessionEndedByExpiry, useSession, type Session } from '../../../lib/ses
 import { toast } from '../../../lib/toast';
 import { accountQuery, changeEmail, changePassword, logoutEverywhere, resendVerification } from '../api/account-api';
 import { PASSWORD_MISMATCH } from '../api/auth-api';
-import { serverErrors, SubmitRow, TextField } from '../forms/form-kit';
+import { AccountForm, serverErrors, SubmitRow, TextField } from '../forms/form-kit';
 import { DevicesSection } from './devices-section';
 import { PasskeysSection } from './passkeys-section';
 
@@ -145,15 +145,7 @@ function ChangePasswordForm({ hasPassword, email }: { hasPassword: boolean; emai
       <h2 id="password-heading" className="section-title">
         {hasPassword ? 'Đổi mật khẩu' : 'Đặt mật khẩu'}
       </h2>
-      <form
-        className="auth-form"
-        noValidate
-        aria-describedby="password-error"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void form.handleSubmit();
-        }}
-      >
+      <AccountForm form={form} errorId="password-error">
         {/* Lets password managers file the new password under the right account. */}
         <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
         {hasPassword && (
@@ -197,7 +189,7 @@ function ChangePasswordForm({ hasPassword, email }: { hasPassword: boolean; emai
           )}
         </form.Field>
         <SubmitRow form={form} errorId="password-error" label={hasPassword ? 'Đổi mật khẩu' : 'Đặt mật khẩu'} busyLabel="Đang lưu..." />
-      </form>
+      </AccountForm>
     </section>
   );
 }
@@ -229,15 +221,7 @@ function ChangeEmailForm({ hasPassword, userId }: { hasPassword: boolean; userId
       <h2 id="email-heading" className="section-title">
         Đổi email
       </h2>
-      <form
-        className="auth-form"
-        noValidate
-        aria-describedby="email-change-error"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void form.handleSubmit();
-        }}
-      >
+      <AccountForm form={form} errorId="email-change-error">
         <form.Field name="email">
           {(field) => (
             <TextField
@@ -267,7 +251,7 @@ function ChangeEmailForm({ hasPassword, userId }: { hasPassword: boolean; userId
           </form.Field>
         )}
         <SubmitRow form={form} errorId="email-change-error" label="Đổi email" busyLabel="Đang lưu..." />
-      </form>
+      </AccountForm>
     </section>
   );
 }

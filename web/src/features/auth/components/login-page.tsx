@@ -15,7 +15,7 @@ import {
   isPasskeyCancel,
   signInWithPasskey,
 } from '../api/passkey-api';
-import { serverErrors, SubmitRow, TextField, UNKNOWN_ERROR } from '../forms/form-kit';
+import { AccountForm, serverErrors, SubmitRow, TextField, UNKNOWN_ERROR } from '../forms/form-kit';
 import { GOOGLE_CLIENT_ID, GoogleSignInButton } from './google-sign-in-button';
 
 /** The sign-in form's rules: the wire contract's email, and a password that is there. */
@@ -106,15 +106,7 @@ export function LoginPage({ redirectTo }: { redirectTo?: string }) {
           Đăng nhập
         </h1>
         <p className="muted auth-lead">Đăng nhập để bình luận, đánh giá phim và xem phim VIP.</p>
-        <form
-          className="auth-form"
-          noValidate
-          aria-describedby="login-error"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void form.handleSubmit();
-          }}
-        >
+        <AccountForm form={form} errorId="login-error">
           <form.Field name="email">
             {(field) => (
               <TextField
@@ -154,7 +146,7 @@ export function LoginPage({ redirectTo }: { redirectTo?: string }) {
             <Link to="/quen-mat-khau">Quên mật khẩu?</Link>
           </div>
           <SubmitRow form={form} errorId="login-error" label="Đăng nhập" busyLabel="Đang đăng nhập..." block message={formError} />
-        </form>
+        </AccountForm>
         {passkeys && (
           <>
             <p className="auth-divider">

@@ -15,7 +15,7 @@ import {
   passkeysQuery,
   removePasskey,
 } from '../api/passkey-api';
-import { serverErrors, SubmitRow, TextField } from '../forms/form-kit';
+import { AccountForm, serverErrors, SubmitRow, TextField } from '../forms/form-kit';
 
 /** The label of a new passkey: the wire contract's rule (one line), optional. */
 const nameSchema = z.object({ name: addPasskeyBodySchema.shape.name.unwrap().or(z.literal('')) });
@@ -91,15 +91,7 @@ export function PasskeysSection({ userId }: { userId: string }) {
       )}
       {passkeys.data?.length === 0 && <p className="muted">Chưa có khóa đăng nhập nào.</p>}
       {supported ? (
-        <form
-          className="auth-form"
-          noValidate
-          aria-describedby="passkey-error"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void form.handleSubmit();
-          }}
-        >
+        <AccountForm form={form} errorId="passkey-error">
           <form.Field name="name">
             {(field) => (
               <TextField
@@ -114,7 +106,7 @@ export function PasskeysSection({ userId }: { userId: string }) {
             )}
           </form.Field>
           <SubmitRow form={form} errorId="passkey-error" label="Thêm khóa đăng nhập" busyLabel="Đang chờ thiết bị..." />
-        </form>
+        </AccountForm>
       ) : (
         <p className="muted">{PASSKEY_UNSUPPORTED}</p>
       )}

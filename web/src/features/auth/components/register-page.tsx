@@ -7,7 +7,7 @@ import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
 import { reportError } from '../../../lib/report-error';
 import { toast } from '../../../lib/toast';
 import { PASSWORD_MISMATCH, REGISTRATION_ERROR, REGISTRATION_FAILED, register, signIn } from '../api/auth-api';
-import { serverErrors, SubmitRow, TextField } from '../forms/form-kit';
+import { AccountForm, serverErrors, SubmitRow, TextField } from '../forms/form-kit';
 import { isNetworkError } from '../../../lib/api-client';
 
 /** The wire contract's sign-up rules, and the password typed twice. */
@@ -56,15 +56,7 @@ export function RegisterPage() {
           Đăng ký
         </h1>
         <p className="muted auth-lead">Tạo tài khoản miễn phí để bình luận, đánh giá và đăng ký gói VIP.</p>
-        <form
-          className="auth-form"
-          noValidate
-          aria-describedby="register-error"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void form.handleSubmit();
-          }}
-        >
+        <AccountForm form={form} errorId="register-error">
           <form.Field name="email">
             {(field) => (
               <TextField
@@ -120,7 +112,7 @@ export function RegisterPage() {
             )}
           </form.Field>
           <SubmitRow form={form} errorId="register-error" label="Đăng ký" busyLabel="Đang đăng ký..." block />
-        </form>
+        </AccountForm>
         <p className="auth-switch">
           Đã có tài khoản? <Link to="/dang-nhap">Đăng nhập</Link>
         </p>

@@ -141,3 +141,20 @@ export function SubmitRow({
     </>
   );
 }
+
+/** An account form: the browser's own checks off (the schemas speak Vietnamese), described by its error line, submitted through the form library. */
+export function AccountForm({ form, errorId, children }: { form: AnyFormApi; errorId: string; children: ReactNode }) {
+  return (
+    <form
+      className="auth-form"
+      noValidate
+      aria-describedby={errorId}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void form.handleSubmit();
+      }}
+    >
+      {children}
+    </form>
+  );
+}
