@@ -12,7 +12,7 @@ import { sessionEndedByExpiry, useSession, type Session } from '../../../lib/ses
 import { toast } from '../../../lib/toast';
 import { accountQuery, changeEmail, changePassword, logoutEverywhere, resendVerification } from '../api/account-api';
 import { PASSWORD_MISMATCH } from '../api/auth-api';
-import { FormError, formErrorOf, serverErrors, TextField } from '../forms/form-kit';
+import { AccountForm, serverErrors, SubmitRow, TextField } from '../forms/form-kit';
 import { DevicesSection } from './devices-section';
 import { PasskeysSection } from './passkeys-section';
 
@@ -145,15 +145,7 @@ function ChangePasswordForm({ hasPassword, email }: { hasPassword: boolean; emai
       <h2 id="password-heading" className="section-title">
         {hasPassword ? 'Đổi mật khẩu' : 'Đặt mật khẩu'}
       </h2>
-      <form
-        className="auth-form"
-        noValidate
-        aria-describedby="password-error"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void form.handleSubmit();
-        }}
-      >
+      <AccountForm form={form} errorId="password-error">
         {/* Lets password managers file the new password under the right account. */}
         <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
         {hasPassword && (
@@ -196,17 +188,8 @@ function ChangePasswordForm({ hasPassword, email }: { hasPassword: boolean; emai
             />
           )}
         </form.Field>
-        <form.Subscribe selector={(s) => [s.isSubmitting, formErrorOf(s.errors)] as const}>
-          {([submitting, error]) => (
-            <>
-              <FormError id="password-error" message={error} />
-              <button type="submit" className="btn btn-primary" disabled={submitting}>
-                {submitting ? 'Đang lưu...' : hasPassword ? 'Đổi mật khẩu' : 'Đặt mật khẩu'}
-              </button>
-            </>
-          )}
-        </form.Subscribe>
-      </form>
+        <SubmitRow form={form} errorId="password-error" label={hasPassword ? 'Đổi mật khẩu' : 'Đặt mật khẩu'} busyLabel="Đang lưu..." />
+      </AccountForm>
     </section>
   );
 }
@@ -238,15 +221,7 @@ function ChangeEmailForm({ hasPassword, userId }: { hasPassword: boolean; userId
       <h2 id="email-heading" className="section-title">
         Đổi email
       </h2>
-      <form
-        className="auth-form"
-        noValidate
-        aria-describedby="email-change-error"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void form.handleSubmit();
-        }}
-      >
+      <AccountForm form={form} errorId="email-change-error">
         <form.Field name="email">
           {(field) => (
             <TextField
@@ -275,17 +250,8 @@ function ChangeEmailForm({ hasPassword, userId }: { hasPassword: boolean; userId
             )}
           </form.Field>
         )}
-        <form.Subscribe selector={(s) => [s.isSubmitting, formErrorOf(s.errors)] as const}>
-          {([submitting, error]) => (
-            <>
-              <FormError id="email-change-error" message={error} />
-              <button type="submit" className="btn btn-primary" disabled={submitting}>
-                {submitting ? 'Đang lưu...' : 'Đổi email'}
-              </button>
-            </>
-          )}
-        </form.Subscribe>
-      </form>
+        <SubmitRow form={form} errorId="email-change-error" label="Đổi email" busyLabel="Đang lưu..." />
+      </AccountForm>
     </section>
   );
 }

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { forgotPasswordBodySchema } from '../../../../../worker/schemas/auth';
 import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
 import { requestReset, resetAvailabilityQuery } from '../api/recovery-api';
-import { FormError, formErrorOf, serverErrors, TextField } from '../forms/form-kit';
+import { AccountForm, serverErrors, SubmitRow, TextField } from '../forms/form-kit';
 
 /**
  * /quen-mat-khau: an email field; the answer is the same whether or not the address has an account. Where
@@ -51,31 +51,14 @@ export function ForgotPasswordPage() {
         ) : (
           <>
             <p className="muted auth-lead">Nhập email của tài khoản. Chúng tôi sẽ gửi liên kết để bạn đặt mật khẩu mới.</p>
-            <form
-              className="auth-form"
-              noValidate
-              aria-describedby="forgot-error"
-              onSubmit={(e) => {
-                e.preventDefault();
-                void form.handleSubmit();
-              }}
-            >
+            <AccountForm form={form} errorId="forgot-error">
               <form.Field name="email">
                 {(field) => (
                   <TextField field={field} id="forgot-email" label="Email" type="email" autoComplete="email" inputMode="email" required />
                 )}
               </form.Field>
-              <form.Subscribe selector={(s) => [s.isSubmitting, formErrorOf(s.errors)] as const}>
-                {([submitting, error]) => (
-                  <>
-                    <FormError id="forgot-error" message={error} />
-                    <button type="submit" className="btn btn-primary btn-block" disabled={submitting}>
-                      {submitting ? 'Đang gửi...' : 'Gửi liên kết đặt lại mật khẩu'}
-                    </button>
-                  </>
-                )}
-              </form.Subscribe>
-            </form>
+              <SubmitRow form={form} errorId="forgot-error" label="Gửi liên kết đặt lại mật khẩu" busyLabel="Đang gửi..." block />
+            </AccountForm>
           </>
         )}
         <p className="auth-switch">

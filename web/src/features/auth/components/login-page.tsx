@@ -15,7 +15,7 @@ import {
   isPasskeyCancel,
   signInWithPasskey,
 } from '../api/passkey-api';
-import { FormError, formErrorOf, serverErrors, TextField, UNKNOWN_ERROR } from '../forms/form-kit';
+import { AccountForm, serverErrors, SubmitRow, TextField, UNKNOWN_ERROR } from '../forms/form-kit';
 import { GOOGLE_CLIENT_ID, GoogleSignInButton } from './google-sign-in-button';
 
 /** The sign-in form's rules: the wire contract's email, and a password that is there. */
@@ -106,15 +106,7 @@ export function LoginPage({ redirectTo }: { redirectTo?: string }) {
           Đăng nhập
         </h1>
         <p className="muted auth-lead">Đăng nhập để bình luận, đánh giá phim và xem phim VIP.</p>
-        <form
-          className="auth-form"
-          noValidate
-          aria-describedby="login-error"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void form.handleSubmit();
-          }}
-        >
+        <AccountForm form={form} errorId="login-error">
           <form.Field name="email">
             {(field) => (
               <TextField
@@ -153,17 +145,8 @@ export function LoginPage({ redirectTo }: { redirectTo?: string }) {
             </form.Field>
             <Link to="/quen-mat-khau">Quên mật khẩu?</Link>
           </div>
-          <form.Subscribe selector={(s) => [s.isSubmitting, formErrorOf(s.errors)] as const}>
-            {([submitting, error]) => (
-              <>
-                <FormError id="login-error" message={formError || error} />
-                <button type="submit" className="btn btn-primary btn-block" disabled={submitting}>
-                  {submitting ? 'Đang đăng nhập...' : 'Đăng nhập'}
-                </button>
-              </>
-            )}
-          </form.Subscribe>
-        </form>
+          <SubmitRow form={form} errorId="login-error" label="Đăng nhập" busyLabel="Đang đăng nhập..." block message={formError} />
+        </AccountForm>
         {passkeys && (
           <>
             <p className="auth-divider">

@@ -15,7 +15,7 @@ import {
   passkeysQuery,
   removePasskey,
 } from '../api/passkey-api';
-import { FormError, formErrorOf, serverErrors, TextField } from '../forms/form-kit';
+import { AccountForm, serverErrors, SubmitRow, TextField } from '../forms/form-kit';
 
 /** The label of a new passkey: the wire contract's rule (one line), optional. */
 const nameSchema = z.object({ name: addPasskeyBodySchema.shape.name.unwrap().or(z.literal('')) });
@@ -91,15 +91,7 @@ export function PasskeysSection({ userId }: { userId: string }) {
       )}
       {passkeys.data?.length === 0 && <p className="muted">Chưa có khóa đăng nhập nào.</p>}
       {supported ? (
-        <form
-          className="auth-form"
-          noValidate
-          aria-describedby="passkey-error"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void form.handleSubmit();
-          }}
-        >
+        <AccountForm form={form} errorId="passkey-error">
           <form.Field name="name">
             {(field) => (
               <TextField
@@ -113,17 +105,8 @@ export function PasskeysSection({ userId }: { userId: string }) {
               />
             )}
           </form.Field>
-          <form.Subscribe selector={(s) => [s.isSubmitting, formErrorOf(s.errors)] as const}>
-            {([submitting, error]) => (
-              <>
-                <FormError id="passkey-error" message={error} />
-                <button type="submit" className="btn btn-primary" disabled={submitting}>
-                  {submitting ? 'Đang chờ thiết bị...' : 'Thêm khóa đăng nhập'}
-                </button>
-              </>
-            )}
-          </form.Subscribe>
-        </form>
+          <SubmitRow form={form} errorId="passkey-error" label="Thêm khóa đăng nhập" busyLabel="Đang chờ thiết bị..." />
+        </AccountForm>
       ) : (
         <p className="muted">{PASSKEY_UNSUPPORTED}</p>
       )}

@@ -7,7 +7,7 @@ import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
 import { reportError } from '../../../lib/report-error';
 import { toast } from '../../../lib/toast';
 import { PASSWORD_MISMATCH, REGISTRATION_ERROR, REGISTRATION_FAILED, register, signIn } from '../api/auth-api';
-import { FormError, formErrorOf, serverErrors, TextField } from '../forms/form-kit';
+import { AccountForm, serverErrors, SubmitRow, TextField } from '../forms/form-kit';
 import { isNetworkError } from '../../../lib/api-client';
 
 /** The wire contract's sign-up rules, and the password typed twice. */
@@ -56,15 +56,7 @@ export function RegisterPage() {
           Đăng ký
         </h1>
         <p className="muted auth-lead">Tạo tài khoản miễn phí để bình luận, đánh giá và đăng ký gói VIP.</p>
-        <form
-          className="auth-form"
-          noValidate
-          aria-describedby="register-error"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void form.handleSubmit();
-          }}
-        >
+        <AccountForm form={form} errorId="register-error">
           <form.Field name="email">
             {(field) => (
               <TextField
@@ -119,17 +111,8 @@ export function RegisterPage() {
               />
             )}
           </form.Field>
-          <form.Subscribe selector={(s) => [s.isSubmitting, formErrorOf(s.errors)] as const}>
-            {([submitting, error]) => (
-              <>
-                <FormError id="register-error" message={error} />
-                <button type="submit" className="btn btn-primary btn-block" disabled={submitting}>
-                  {submitting ? 'Đang đăng ký...' : 'Đăng ký'}
-                </button>
-              </>
-            )}
-          </form.Subscribe>
-        </form>
+          <SubmitRow form={form} errorId="register-error" label="Đăng ký" busyLabel="Đang đăng ký..." block />
+        </AccountForm>
         <p className="auth-switch">
           Đã có tài khoản? <Link to="/dang-nhap">Đăng nhập</Link>
         </p>

@@ -7,7 +7,7 @@ import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
 import { toast } from '../../../lib/toast';
 import { PASSWORD_MISMATCH } from '../api/auth-api';
 import { resetPassword, resetTokenQuery } from '../api/recovery-api';
-import { FormError, formErrorOf, serverErrors, TextField } from '../forms/form-kit';
+import { AccountForm, serverErrors, SubmitRow, TextField } from '../forms/form-kit';
 
 /** The new password follows the sign-up rules (the wire contract's passwordSchema) and is typed twice. */
 const resetSchema = z
@@ -63,15 +63,7 @@ export function ResetPasswordPage({ token }: { token: string }) {
         ) : !status.data ? (
           <p className="muted">Đang kiểm tra liên kết...</p>
         ) : (
-          <form
-            className="auth-form"
-            noValidate
-            aria-describedby="reset-error"
-            onSubmit={(e) => {
-              e.preventDefault();
-              void form.handleSubmit();
-            }}
-          >
+          <AccountForm form={form} errorId="reset-error">
             <p className="muted">
               Tài khoản: <strong data-testid="reset-email">{status.data.email}</strong>
             </p>
@@ -103,17 +95,8 @@ export function ResetPasswordPage({ token }: { token: string }) {
                 />
               )}
             </form.Field>
-            <form.Subscribe selector={(s) => [s.isSubmitting, formErrorOf(s.errors)] as const}>
-              {([submitting, error]) => (
-                <>
-                  <FormError id="reset-error" message={error} />
-                  <button type="submit" className="btn btn-primary btn-block" disabled={submitting}>
-                    {submitting ? 'Đang lưu...' : 'Đặt mật khẩu mới'}
-                  </button>
-                </>
-              )}
-            </form.Subscribe>
-          </form>
+            <SubmitRow form={form} errorId="reset-error" label="Đặt mật khẩu mới" busyLabel="Đang lưu..." block />
+          </AccountForm>
         )}
       </section>
     </div>

@@ -1,7 +1,7 @@
 // The account forms' one way of being built (docs/decisions/0980): TanStack Form, validated with the zod
 // schemas of worker/schemas (Standard Schema), each field's error tied to its input (aria-describedby), and
 // the server's 4xx shown on the field it names ("email: …") or else as the form's error.
-import type { AnyFieldApi } from '@tanstack/react-form';
+import { type AnyFieldApi, type AnyFormApi, useStore } from '@tanstack/react-form';
 import type { InputHTMLAttributes, ReactNode } from 'react';
 import { ApiError, isNetworkError } from '../../../lib/api-client';
 import { SessionExpiredError } from '../../../lib/auth-request';
@@ -108,5 +108,53 @@ export function TextField({
       </p>
       {children}
     </div>
+  );
+}
+
+/**
+ * The end of every account form: its error line (the server's sentence or a form-level issue; `message` wins when
+ * the page has its own) and the submit button, which says it is busy while the form submits.
+ */
+export function SubmitRow({
+  form,
+  errorId,
+  label,
+  busyLabel,
+  block = false,
+  message,
+}: {
+  form: AnyFormApi;
+  errorId: string;
+  label: string;
+  busyLabel: string;
+  block?: boolean;
+  message?: string;
+}) {
+  const submitting = useStore(form.store, (s) => s.isSubmitting);
+  const error = useStore(form.store, (s) => formErrorOf(s.errors));
+  return (
+    <>
+      <FormError id={errorId} message={message || error} />
+      <button type="submit" className={block ? 'btn btn-primary btn-block' : 'btn btn-primary'} disabled={submitting}>
+        {submitting ? busyLabel : label}
+      </button>
+    </>
+  );
+}
+
+/** An account form: the browser's own checks off (the schemas speak Vietnamese), described by its error line, submitted through the form library. */
+export function AccountForm({ form, errorId, children }: { form: AnyFormApi; errorId: string; children: ReactNode }) {
+  return (
+    <form
+      className="auth-form"
+      noValidate
+      aria-describedby={errorId}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void form.handleSubmit();
+      }}
+    >
+      {children}
+    </form>
   );
 }
