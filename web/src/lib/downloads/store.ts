@@ -7,7 +7,7 @@
 import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
 import { useEffect, useState } from 'react';
 import type { FilmDetailResponse } from '../../../../worker/schemas/catalogue';
-import { CACHE_PREFIX, cacheNameOf, downloadId } from './names';
+import { CACHE_PREFIX, cacheNameOf } from './names';
 
 export type DownloadState = 'queued' | 'downloading' | 'paused' | 'error' | 'done';
 /** Why an episode is paused or failed: the viewer paused it, the device ran out of space, the source failed. */
