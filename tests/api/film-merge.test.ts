@@ -33,6 +33,8 @@ let first: Standin;
 let second: Standin;
 let load: () => Promise<SsrEntry>;
 let web: string;
+/** The live rooms the API pushed to (their URLs): a comment goes to the room of the film it landed on. */
+const roomPushes: string[] = [];
 const SHELL = `<!doctype html><html lang="vi"><head><script src="/assets/boot-abc.js" async></script><meta charset="UTF-8" /><title>PhimViet</title></head><body><div id="root"><div class="app-spinner" role="status"></div></div><!--/app--><script type="module" src="/assets/index-abc.js"></script></body></html>`;
 
 beforeAll(async () => {
@@ -52,6 +54,12 @@ beforeAll(async () => {
     ),
   );
   t = await createTestApp({
+    fetch: async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (!url.includes('/parties/')) return globalThis.fetch(input, init);
+      roomPushes.push(url);
+      return new Response('{}', { status: 200 });
+    },
     config: { CRAWL_SOURCES: [first.origin, second.origin], CRAWL_SOURCE: `${first.url},${second.url}`, CRAWL_DELAY_MS: 0 },
   });
   for (const source of [first, second])
@@ -187,7 +195,11 @@ describe('Gộp phim', () => {
         headers: asLan,
       }),
     );
+    roomPushes.length = 0;
     await json(t.request('/api/product/comment', { json: { titlefilm: DROP, contentcomment: 'Vẫn gửi được' }, headers: asMinh }));
+    await t.background();
+    // …and is shown live in the kept film's room, where its pages are, not the old slug's.
+    expect(roomPushes).toEqual([expect.stringMatching(new RegExp(`/parties/comments/${KEEP}$`))]);
     expect(await t.deps.db.$count(watchProgress, eq(watchProgress.filmId, keepRow!.id))).toBe(3);
     expect(await t.deps.db.$count(comments, eq(comments.filmId, keepRow!.id))).toBe(4);
     // The sitemap names the kept slug only; the old one is taken for good (no new film takes it).

@@ -58,7 +58,12 @@ export async function findFilmBySlug(db: Db, slug: string) {
  * reports). Unknown → 404; `field` names the request field that carried the slug.
  */
 export async function filmIdBySlug(db: Db, slug: string, field?: string): Promise<number> {
+  return (await filmBySlugOr404(db, slug, field)).id;
+}
+
+/** The film at `slug` (or the film it was merged into), else 404 naming `field`. */
+export async function filmBySlugOr404(db: Db, slug: string, field?: string) {
   const film = await findFilmBySlug(db, slug);
   if (!film) throw notFound(field ? `${field}: không tìm thấy phim` : 'Không tìm thấy phim');
-  return film.id;
+  return film;
 }

@@ -6,7 +6,7 @@ import { ApiError, badRequest, tooManyRequests } from '../../lib/errors';
 import { COMMENT_MESSAGES, type CommentDto, type CommentsSinceResponse } from '../../schemas/comments';
 import { MODERATION_TEXTS } from '../../schemas/values';
 import { batchWithViewer } from '../auth/viewer';
-import { filmIdBySlug, findFilmBySlug } from '../catalogue/film-lookup';
+import { filmBySlugOr404, findFilmBySlug } from '../catalogue/film-lookup';
 import { countHit, RATE_LIMITS } from '../rate-limit';
 import { fingerprintOf } from './filter';
 import { commentFilterFor, moderationSettings, toModerationSettings } from './words';
@@ -50,7 +50,8 @@ export async function createComment(
   db: Db,
   input: CreateCommentInput,
 ): Promise<{ filmSlug: string; comment: CommentDto; visible: boolean }> {
-  const filmId = await filmIdBySlug(db, input.filmSlug, 'titlefilm');
+  // Under a merged-away slug (an open tab, an outbox) the comment lands on the kept film, and goes to its room.
+  const { id: filmId, slug: filmSlug } = await filmBySlugOr404(db, input.filmSlug, 'titlefilm');
   const parentId = input.parentId ?? null;
   const since = input.now - DUPLICATE_WINDOW_MS;
   const fingerprint = fingerprintOf(input.text);
@@ -143,7 +144,7 @@ export async function createComment(
     ...(input.episode !== undefined ? { episode: input.episode } : {}),
     ...(hold ? { state: 'pending' as const } : {}),
   };
-  return { filmSlug: input.filmSlug, comment, visible: !hold };
+  return { filmSlug, comment, visible: !hold };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
