@@ -98,6 +98,21 @@ function video(page: Page) {
   });
 }
 
+/** A phone playing episode 1 of `slug` from the host's two servers (s1, then s2), past its first half second. */
+async function playingFromTwoServers(host: HlsHost, slug: string) {
+  restores.push(
+    await setEpisodeLinks(slug, 1, [
+      { name: 'Vietsub #1', m3u8: `${host.origin}/s1/master.m3u8` },
+      { name: 'Vietsub #2', m3u8: `${host.origin}/s2/master.m3u8` },
+    ]),
+  );
+  const opened = await b.newPage({ ...PHONE, ignoreHTTPSErrors: true });
+  await watchPageOf(opened.page, slug);
+  await tap(opened.page, opened.page.getByRole('button', { name: 'Phát' }));
+  await expect.poll(async () => (await video(opened.page)).time, { timeout: 20_000 }).toBeGreaterThan(0.5);
+  return opened;
+}
+
 /** Films nobody else's test touches: from the end of the first page of single films. */
 async function spareFilm(index: number): Promise<string> {
   const films = await freeFilms(b.baseURL());
@@ -221,16 +236,7 @@ describe('the stream (phone, 390x844, touch)', () => {
       const host = await startHlsHost(twoServers((n) => (dead && n >= 300 ? answer : undefined)));
       hosts.push(host);
       const slug = await spareFilm(death.includes('404') ? 4 : 5);
-      restores.push(
-        await setEpisodeLinks(slug, 1, [
-          { name: 'Vietsub #1', m3u8: `${host.origin}/s1/master.m3u8` },
-          { name: 'Vietsub #2', m3u8: `${host.origin}/s2/master.m3u8` },
-        ]),
-      );
-      const { page, context, errors } = await b.newPage({ ...PHONE, ignoreHTTPSErrors: true });
-      await watchPageOf(page, slug);
-      await tap(page, page.getByRole('button', { name: 'Phát' }));
-      await expect.poll(async () => (await video(page)).time, { timeout: 20_000 }).toBeGreaterThan(0.5);
+      const { page, context, errors } = await playingFromTwoServers(host, slug);
       // From now on server 1 fails past 20:00; the viewer jumps to 25:00.
       dead = true;
       await page.getByTestId('video').evaluate((v: HTMLVideoElement) => {
@@ -258,16 +264,7 @@ describe('the stream (phone, 390x844, touch)', () => {
     const host = await startHlsHost(twoServers(() => undefined));
     hosts.push(host);
     const slug = await spareFilm(6);
-    restores.push(
-      await setEpisodeLinks(slug, 1, [
-        { name: 'Vietsub #1', m3u8: `${host.origin}/s1/master.m3u8` },
-        { name: 'Vietsub #2', m3u8: `${host.origin}/s2/master.m3u8` },
-      ]),
-    );
-    const { page, context, errors } = await b.newPage({ ...PHONE, ignoreHTTPSErrors: true });
-    await watchPageOf(page, slug);
-    await tap(page, page.getByRole('button', { name: 'Phát' }));
-    await expect.poll(async () => (await video(page)).time, { timeout: 20_000 }).toBeGreaterThan(0.5);
+    const { page, context, errors } = await playingFromTwoServers(host, slug);
     // The phone loses its network, and the viewer jumps ahead (nothing of 25:00 is buffered).
     await context.setOffline(true);
     await page.getByTestId('video').evaluate((v: HTMLVideoElement) => {

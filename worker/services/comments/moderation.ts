@@ -239,6 +239,45 @@ const unchanged = (row: ModeratedComment) =>
   );
 
 /**
+ * One decision on a comment, in one transaction: the change (only while the comment is as it was read, else 409),
+ * its reports resolved, the public version bumped when readers see something new, and the audit entry with what
+ * the undo needs. Answers the audit entry's id.
+ */
+async function decide(
+  db: Db,
+  moderator: Moderator,
+  row: ModeratedComment,
+  decision: {
+    set: Partial<typeof comments.$inferInsert>;
+    action: 'comment.approve' | 'comment.remove';
+    after: Record<string, unknown>;
+    changesWhatReadersSee: boolean;
+  },
+  now: number,
+): Promise<number> {
+  return db.transaction(async (tx) => {
+    const changed = await tx.update(comments).set(decision.set).where(unchanged(row)).returning({ id: comments.id });
+    if (!changed.length) throw conflict(MODERATION_TEXTS.alreadyDecided);
+    const reportIds = await resolveReports(tx, row.id, now);
+    if (decision.changesWhatReadersSee) await bumpCatalogueVersion(tx);
+    const before: DecisionRecord = {
+      status: row.status,
+      queuedAt: row.queuedAt,
+      openReports: row.openReports,
+      spoiler: row.spoiler,
+      reportIds,
+    };
+    const [audit] = await auditInsert(
+      tx,
+      moderator,
+      { action: decision.action, target: row.id, before, after: { ...decision.after, film: row.slug } },
+      now,
+    ).returning({ id: auditLog.id });
+    return audit!.id;
+  });
+}
+
+/**
  * POST /api/admin/comments/{id}/approve: the comment stays (or becomes) visible to all; its reports are cleared.
  * `spoiler` marks it as a spoiler at the same time (a spoiler report upheld without a removal).
  */
@@ -253,39 +292,22 @@ export async function approveComment(
   if (row.status === 'removed' || (row.status === 'visible' && row.queuedAt === null && !input.spoiler))
     throw conflict(MODERATION_TEXTS.alreadyDecided);
   const spoiler = input.spoiler === true || row.spoiler;
-  const auditId = await db.transaction(async (tx) => {
-    const changed = await tx
-      .update(comments)
-      .set({ status: 'visible', queuedAt: null, openReports: 0, spoiler })
-      .where(unchanged(row))
-      .returning({ id: comments.id });
-    if (!changed.length) throw conflict(MODERATION_TEXTS.alreadyDecided);
-    const reportIds = await resolveReports(tx, row.id, now);
-    if (row.status !== 'visible' || spoiler !== row.spoiler) await bumpCatalogueVersion(tx);
-    const before: DecisionRecord = {
-      status: row.status,
-      queuedAt: row.queuedAt,
-      openReports: row.openReports,
-      spoiler: row.spoiler,
-      reportIds,
-    };
-    const [audit] = await auditInsert(
-      tx,
-      moderator,
-      {
-        action: 'comment.approve',
-        target: row.id,
-        before,
-        after: { status: 'visible', spoiler, reason: input.reason ?? null, film: row.slug },
-      },
-      now,
-    ).returning({ id: auditLog.id });
-    return audit!.id;
-  });
-  const pushes: RoomMessage[] =
-    row.status !== 'visible' || spoiler !== row.spoiler
-      ? [{ slug: row.slug, message: { type: 'comment', comment: visibleDto(row, spoiler) } }]
-      : [];
+  const changesWhatReadersSee = row.status !== 'visible' || spoiler !== row.spoiler;
+  const auditId = await decide(
+    db,
+    moderator,
+    row,
+    {
+      set: { status: 'visible', queuedAt: null, openReports: 0, spoiler },
+      action: 'comment.approve',
+      after: { status: 'visible', spoiler, reason: input.reason ?? null },
+      changesWhatReadersSee,
+    },
+    now,
+  );
+  const pushes: RoomMessage[] = changesWhatReadersSee
+    ? [{ slug: row.slug, message: { type: 'comment', comment: visibleDto(row, spoiler) } }]
+    : [];
   return { message: MODERATION_TEXTS.approved, auditId, pushes };
 }
 
@@ -302,30 +324,18 @@ export async function removeComment(
 ): Promise<ActionResult> {
   const row = await commentForModeration(db, moderator, commentId);
   if (row.status === 'removed') throw conflict(MODERATION_TEXTS.alreadyDecided);
-  const auditId = await db.transaction(async (tx) => {
-    const changed = await tx
-      .update(comments)
-      .set({ status: 'removed', queuedAt: null, openReports: 0, removedAt: now, removedBy: moderator.id, removalReason: input.reason })
-      .where(unchanged(row))
-      .returning({ id: comments.id });
-    if (!changed.length) throw conflict(MODERATION_TEXTS.alreadyDecided);
-    const reportIds = await resolveReports(tx, row.id, now);
-    await bumpCatalogueVersion(tx);
-    const before: DecisionRecord = {
-      status: row.status,
-      queuedAt: row.queuedAt,
-      openReports: row.openReports,
-      spoiler: row.spoiler,
-      reportIds,
-    };
-    const [audit] = await auditInsert(
-      tx,
-      moderator,
-      { action: 'comment.remove', target: row.id, before, after: { status: 'removed', reason: input.reason, film: row.slug } },
-      now,
-    ).returning({ id: auditLog.id });
-    return audit!.id;
-  });
+  const auditId = await decide(
+    db,
+    moderator,
+    row,
+    {
+      set: { status: 'removed', queuedAt: null, openReports: 0, removedAt: now, removedBy: moderator.id, removalReason: input.reason },
+      action: 'comment.remove',
+      after: { status: 'removed', reason: input.reason },
+      changesWhatReadersSee: true,
+    },
+    now,
+  );
   return {
     message: MODERATION_TEXTS.removedOk,
     auditId,

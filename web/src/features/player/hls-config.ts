@@ -17,6 +17,7 @@ import type {
 } from 'hls.js';
 import { offlineLoader } from '../../lib/downloads/offline-loader';
 import { type AdFilterResult, describeCut, filterAds } from '../../lib/hls/ad-filter';
+import { newLoaderStats } from '../../lib/hls/loader-stats';
 import type { Prefetched } from './stream/prefetch';
 import type { RequestWatch } from './stream/watchdog';
 
@@ -41,7 +42,7 @@ function streamLoader(hooks: StreamHooks, filter: boolean): LoaderClass {
   return class StreamLoader implements Loader<LoaderContext> {
     context: LoaderContext | null = null;
     private inner: Loader<LoaderContext> | null = null;
-    private own: LoaderStats = newStats();
+    private own: LoaderStats = newLoaderStats();
     private aborted = false;
     private readonly hlsConfig: HlsConfig;
 
@@ -148,20 +149,6 @@ function streamLoader(hooks: StreamHooks, filter: boolean): LoaderClass {
     getResponseHeader(name: string): string | null {
       return this.inner?.getResponseHeader?.(name) ?? null;
     }
-  };
-}
-
-function newStats(): LoaderStats {
-  return {
-    aborted: false,
-    loaded: 0,
-    retry: 0,
-    total: 0,
-    chunkCount: 0,
-    bwEstimate: 0,
-    loading: { start: 0, first: 0, end: 0 },
-    parsing: { start: 0, end: 0 },
-    buffering: { start: 0, first: 0, end: 0 },
   };
 }
 

@@ -5,22 +5,9 @@
 // worker is involved: it works whether or not a worker controls the page.
 import type { HlsConfig, Loader, LoaderCallbacks, LoaderConfiguration, LoaderContext, LoaderStats } from 'hls.js';
 import { cacheNameOf, offlineIdOf } from './names';
+import { newLoaderStats } from '../hls/loader-stats';
 
 type LoaderClass = new (config: HlsConfig) => Loader<LoaderContext>;
-
-function newStats(): LoaderStats {
-  return {
-    aborted: false,
-    loaded: 0,
-    retry: 0,
-    total: 0,
-    chunkCount: 0,
-    bwEstimate: 0,
-    loading: { start: 0, first: 0, end: 0 },
-    parsing: { start: 0, end: 0 },
-    buffering: { start: 0, first: 0, end: 0 },
-  };
-}
 
 /**
  * A loader class answering the synthetic URLs of the episode `episodeId` from Cache Storage; any other URL
@@ -32,7 +19,7 @@ export function offlineLoader(Base: LoaderClass, episodeId: string): LoaderClass
   const cacheName = cacheNameOf(episodeId);
   return class OfflineLoader implements Loader<LoaderContext> {
     context: LoaderContext | null = null;
-    stats: LoaderStats = newStats();
+    stats: LoaderStats = newLoaderStats();
     private fallback: Loader<LoaderContext> | null = null;
     private aborted = false;
     private readonly hlsConfig: HlsConfig;
