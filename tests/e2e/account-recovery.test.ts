@@ -145,6 +145,28 @@ describe('account recovery (phone)', () => {
     await context.close();
   });
 
+  test('the site opened by its IP address: adding or using a passkey says to open it by its name, in Vietnamese', async () => {
+    const member = await newMember();
+    // Browsers take only a domain as the relying party: on http://127.0.0.1 no passkey can work at all.
+    const byIp = b.baseURL().replace('//localhost:', '//127.0.0.1:');
+    const { page, context, errors } = await b.newPage({ ...PHONE, baseURL: byIp });
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+    });
+    await signInByTouch(page, member);
+    await page.goto('/account');
+    await tap(page, page.getByRole('button', { name: 'Thêm khóa đăng nhập' }));
+    await page.locator('#passkey-error', { hasText: 'không dùng được khi mở trang bằng địa chỉ 127.0.0.1' }).waitFor();
+    await signOutHere(page);
+    await page.goto('/dang-nhap');
+    await tap(page, page.getByRole('button', { name: 'Đăng nhập bằng khóa đăng nhập' }));
+    await page.locator('#login-error', { hasText: 'hãy mở trang bằng tên miền của trang' }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   test('a device signed out from another stops at once; "Đăng xuất khỏi các thiết bị khác" keeps only this one', async () => {
     const member = await newMember();
     // Three browsers the device list tells apart by their User-Agents; the laptop has a touch screen, so the

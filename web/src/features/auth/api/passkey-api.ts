@@ -32,6 +32,27 @@ export function isPasskeyCancel(error: unknown): boolean {
 }
 
 /**
+ * What the browser's refusal (not a cancel) means, in the site's words, or undefined for anything else (a server
+ * answer, the network). A page opened by an IP address (http://127.0.0.1:8787) cannot use a passkey at all:
+ * browsers take only a domain as the relying party.
+ */
+export function passkeyRefusal(error: unknown): string | undefined {
+  if (!(error instanceof WebAuthnError)) return undefined;
+  switch (error.code) {
+    case 'ERROR_INVALID_DOMAIN':
+    case 'ERROR_INVALID_RP_ID':
+      return `Khóa đăng nhập không dùng được khi mở trang bằng địa chỉ ${location.hostname}: hãy mở trang bằng tên miền của trang (khi chạy thử trên máy: localhost).`;
+    case 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED':
+      return 'Thiết bị này đã có khóa đăng nhập của tài khoản này.';
+    case 'ERROR_AUTHENTICATOR_MISSING_USER_VERIFICATION_SUPPORT':
+    case 'ERROR_AUTHENTICATOR_MISSING_DISCOVERABLE_CREDENTIAL_SUPPORT':
+      return 'Thiết bị này không tạo được khóa đăng nhập cho trang.';
+    default:
+      return undefined;
+  }
+}
+
+/**
  * Signs in with a passkey: the server's challenge, the browser's ceremony (the autofill list when
  * `autofill`, else the passkey sheet), then the session as a password sign-in keeps it.
  */

@@ -13,6 +13,7 @@ import {
   browserSupportsWebAuthnAutofill,
   cancelPasskeyCeremony,
   isPasskeyCancel,
+  passkeyRefusal,
   signInWithPasskey,
 } from '../api/passkey-api';
 import { AccountForm, serverErrors, SubmitRow, TextField, UNKNOWN_ERROR } from '../forms/form-kit';
@@ -76,7 +77,7 @@ export function LoginPage({ redirectTo }: { redirectTo?: string }) {
     } catch (err) {
       if (!isPasskeyCancel(err)) {
         reportError('auth: passkey sign-in', err);
-        setFormError(serverErrors(err, []).form ?? LOGIN_ERROR);
+        setFormError(passkeyRefusal(err) ?? serverErrors(err, []).form ?? LOGIN_ERROR);
       }
     } finally {
       if (!autofill) setPasskeyBusy(false);

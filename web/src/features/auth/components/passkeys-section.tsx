@@ -12,6 +12,7 @@ import {
   isPasskeyCancel,
   PASSKEY_CANCELLED,
   PASSKEY_UNSUPPORTED,
+  passkeyRefusal,
   passkeysQuery,
   removePasskey,
 } from '../api/passkey-api';
@@ -41,7 +42,8 @@ export function PasskeysSection({ userId }: { userId: string }) {
           return undefined;
         } catch (err) {
           if (isPasskeyCancel(err)) return { form: PASSKEY_CANCELLED };
-          return serverErrors(err, ['name']);
+          const refusal = passkeyRefusal(err);
+          return refusal ? { form: refusal } : serverErrors(err, ['name']);
         }
       },
     },
