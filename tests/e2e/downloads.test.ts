@@ -23,7 +23,7 @@ async function setEpisodeLinks(slug: string, episode: number, servers: { name: s
 }
 beforeAll(async () => {
   host = await startHlsHost(longEpisodeRoutes());
-  films = (await freeFilms(b.baseURL())).slice(0, 9);
+  films = (await freeFilms(b.baseURL())).slice(0, 10);
 });
 afterAll(async () => {
   await host?.close();
@@ -399,6 +399,36 @@ describe('downloads (phone)', () => {
       await context.close();
     } finally {
       await flaky.close();
+    }
+  });
+
+  test('a host that stops answering one segment: after 20 s with nothing arriving it is asked again, and the download finishes', {
+    timeout: 120_000,
+  }, async () => {
+    const routes = longEpisodeRoutes(30);
+    let held = 0;
+    const hanging = await startHlsHost((path, req) => {
+      // The first request for segment 12 is held open for good (a CDN connection that stopped answering).
+      if (path === '/ep/180p/seg12.ts' && held++ === 0) return { hang: true };
+      return routes(path, req);
+    });
+    try {
+      const slug = films[9]!;
+      await setEpisodeLinks(slug, 1, [{ name: 'Server A', m3u8: `${hanging.origin}/ep/master.m3u8` }]);
+      const { page, context } = await b.newPage(PHONE_HTTPS);
+      await playerQuality540(page);
+      await signInByTouch(page, DEMO.vip1);
+      await page.goto(`/xem-phim/${slug}/tap-1`);
+      await download(page, /^180p · ~/);
+      await expect.poll(() => downloadState(page), { timeout: 90_000, interval: 500 }).toBe('Đã tải');
+      // Asked twice: the held request, then the retry; every other segment once.
+      const segments = hanging.requests.filter((r) => /^\/ep\/180p\/seg\d+\.ts$/.test(r));
+      expect(segments.filter((r) => r === '/ep/180p/seg12.ts')).toHaveLength(2);
+      expect(new Set(segments).size).toBe(30);
+      expect(repeated(segments)).toEqual(['/ep/180p/seg12.ts']);
+      await context.close();
+    } finally {
+      await hanging.close();
     }
   });
 

@@ -32,6 +32,8 @@ import {
 /** Segments fetched at once: browsers open 6 connections per host over HTTP/1.1; one is left for the player. */
 export const CONCURRENCY = 5;
 const RETRIES = 4;
+/** A file with nothing arriving for this long is dropped and asked again (a host that stopped answering). */
+const STALL_MS = 20_000;
 const LOCK = 'phimviet-downloader';
 
 export interface Probe {
@@ -277,18 +279,32 @@ class SourceError extends Error {}
 async function fetchInto(cache: Cache, prefix: string, item: PlanItem, signal: AbortSignal): Promise<number> {
   for (let attempt = 0; ; attempt++) {
     await whenOnline();
+    signal.throwIfAborted();
+    // A host that stops answering (a request held open, a body that stops coming) would hold this file, and the
+    // episode, for ever: with nothing arriving for STALL_MS the attempt is dropped and retried like a failure.
+    const request = new AbortController();
+    const cancel = () => request.abort(signal.reason);
+    signal.addEventListener('abort', cancel, { once: true });
+    let stalled: number | undefined;
+    const arrived = () => {
+      window.clearTimeout(stalled);
+      stalled = window.setTimeout(() => request.abort(new DOMException('no bytes', 'TimeoutError')), STALL_MS);
+    };
+    arrived();
     try {
       const res = await fetch(item.src, {
         mode: 'cors',
         credentials: 'omit',
         cache: 'no-store',
-        signal,
+        signal: request.signal,
         headers: item.range ? { Range: item.range } : undefined,
       });
       if (!res.ok || !res.body) throw new SourceError(`HTTP ${res.status}`);
+      arrived();
       let size = 0;
       const counter = new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, controller) {
+          arrived();
           size += chunk.byteLength;
           controller.enqueue(chunk);
         },
@@ -301,6 +317,9 @@ async function fetchInto(cache: Cache, prefix: string, item: PlanItem, signal: A
       if (!navigator.onLine) continue;
       if (attempt >= RETRIES) throw error;
       await sleep(1000 * 2 ** attempt);
+    } finally {
+      window.clearTimeout(stalled);
+      signal.removeEventListener('abort', cancel);
     }
   }
 }
