@@ -185,6 +185,9 @@ describe('watch together', () => {
     console.log(`[watch-party] seek in step everywhere ${seekInStep} ms after the tap (${seekTook} ms after the notice)`);
     expect(seekInStep).toBeLessThan(IN_STEP_GOAL_MS + TOLERANCE_MS);
     expect((await probe(host.page))!.currentTime).toBeLessThan(before - 3);
+    // In step (≤ 100 ms) is checked above; the drift that stays is sampled once the rate nudges have settled, as
+    // after play: right after a seek a screen still 100 ms out needs 2 s at +5 % to close it (p95 62–153 ms).
+    await host.page.waitForTimeout(SETTLE_MS);
     const seek = report('after seek', await sampleDrift(all, 2000));
     expect(seek.p95).toBeLessThan(P95_GOAL_S + TOLERANCE_S);
 
@@ -204,6 +207,7 @@ describe('watch together', () => {
     await untilInStep(all, 0.1, true, 10_000);
     const episodeTook = Date.now() - t1;
     console.log(`[watch-party] episode change in step everywhere ${episodeTook} ms after the tap`);
+    await host.page.waitForTimeout(SETTLE_MS);
     const episode = report('after episode change', await sampleDrift(all, 2000));
     expect(episode.p95).toBeLessThan(P95_GOAL_S + TOLERANCE_S);
     expect(episodeTook).toBeLessThan(IN_STEP_GOAL_MS + TOLERANCE_MS);
