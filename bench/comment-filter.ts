@@ -7,22 +7,12 @@ import { performance } from 'node:perf_hooks';
 import { fold } from '../worker/db/fold';
 import { CommentFilter, fingerprintOf } from '../worker/services/comments/filter';
 import { STARTER_WORDS } from '../worker/services/comments/starter-words';
+import { seededRandom } from '../demo/catalogue';
 
 const COMMENTS = Number(process.env.BENCH_COMMENTS ?? 10_000);
 const ROUNDS = 3;
 
-/** A small seeded generator: the same comments every run. */
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = rng(33);
+const random = seededRandom(33);
 const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
 
 const SENTENCES = [

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type AdFilterResult, describeCut, filterAds } from '../../web/src/lib/hls/ad-filter';
+import { seededRandom } from '../../demo/catalogue';
 
 // Real captures live beside the repository, never in it (docs/decisions/0950-hls-ad-filter.md).
 const repoRoot = resolve(import.meta.dirname, '../..');
@@ -126,17 +127,7 @@ function expectWellFormed(input: string, out: AdFilterResult) {
   expect(missing).toBeUndefined();
 }
 
-// Deterministic random names (KKPhim's 8 alnum, 32-hex).
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// Deterministic random names (KKPhim's 8 alnum, 32-hex), from demo/catalogue's seededRandom.
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const randomName = (r: () => number, length: number, alphabet = ALNUM) =>
   Array.from({ length }, () => alphabet[Math.floor(r() * alphabet.length)]).join('');
@@ -147,111 +138,109 @@ const V8 = (k: number) => `/v8/18d007379882ef14b73445b93bf6168d/segment_${String
 
 // ——— the real captures ———
 
-describe.skipIf(!haveSamples)('ad filter on the real captures in ../shared/stream-samples', () => {
-  it('OPhim: cuts exactly the 8 dc11720964969370–7 segments at 596.68 s, keeps the 2-segment tail and ENDLIST', () => {
-    const text = sample('ophim-opstream17-mixed-with-ad.m3u8');
-    const out = filterAds(text, OPHIM_URL);
-    expect(out.removedSegments).toBe(8);
-    expect(out.removedSeconds).toBeCloseTo(23.267, 3);
-    expect(out.groups).toHaveLength(1);
-    const [group] = out.groups;
-    expect(group!.uris).toEqual(Array.from({ length: 8 }, (_, k) => `dc1172096496937${k}.ts`));
-    expect(group!.startsAt).toBeCloseTo(596.68, 2);
-    expect(group!.firstSegment).toBe(149);
-    expect(group!.reason).toBe('naming');
-    // Byte for byte the input without the ad's 16 lines and one of its two fences.
-    let matched = 0;
-    const expected = text.replace(/#EXT-X-DISCONTINUITY\n(?:#EXTINF:[^\n]*\ndc1172096496937\d\.ts\n)+#EXT-X-DISCONTINUITY\n/g, () => {
-      matched++;
-      return '#EXT-X-DISCONTINUITY\n';
+// Without the captures (they are read from shared/, never committed) the block is skipped and its name says why.
+describe.skipIf(!haveSamples)(
+  `ad filter on the real captures in ../shared/stream-samples${haveSamples ? '' : ` (skipped: ${SAMPLES} is absent)`}`,
+  () => {
+    it('OPhim: cuts exactly the 8 dc11720964969370–7 segments at 596.68 s, keeps the 2-segment tail and ENDLIST', () => {
+      const text = sample('ophim-opstream17-mixed-with-ad.m3u8');
+      const out = filterAds(text, OPHIM_URL);
+      expect(out.removedSegments).toBe(8);
+      expect(out.removedSeconds).toBeCloseTo(23.267, 3);
+      expect(out.groups).toHaveLength(1);
+      const [group] = out.groups;
+      expect(group!.uris).toEqual(Array.from({ length: 8 }, (_, k) => `dc1172096496937${k}.ts`));
+      expect(group!.startsAt).toBeCloseTo(596.68, 2);
+      expect(group!.firstSegment).toBe(149);
+      expect(group!.reason).toBe('naming');
+      // Byte for byte the input without the ad's 16 lines and one of its two fences.
+      let matched = 0;
+      const expected = text.replace(/#EXT-X-DISCONTINUITY\n(?:#EXTINF:[^\n]*\ndc1172096496937\d\.ts\n)+#EXT-X-DISCONTINUITY\n/g, () => {
+        matched++;
+        return '#EXT-X-DISCONTINUITY\n';
+      });
+      expect(matched).toBe(1);
+      expect(out.text).toBe(expected);
+      expect(uris(out.text).slice(-2)).toEqual([
+        'https://vip.opstream17.com/20240710/14672_7b24439c/3000k/hls/dc5c36a482e000368.ts',
+        'https://vip.opstream17.com/20240710/14672_7b24439c/3000k/hls/dc5c36a482e000369.ts',
+      ]);
+      expect(out.text.trimEnd().endsWith('#EXT-X-ENDLIST')).toBe(true);
+      expect(describeCut(out)).toBe('Đã bỏ 8 đoạn quảng cáo (23,3 giây)');
+      expectWellFormed(text, out);
     });
-    expect(matched).toBe(1);
-    expect(out.text).toBe(expected);
-    expect(uris(out.text).slice(-2)).toEqual([
-      'https://vip.opstream17.com/20240710/14672_7b24439c/3000k/hls/dc5c36a482e000368.ts',
-      'https://vip.opstream17.com/20240710/14672_7b24439c/3000k/hls/dc5c36a482e000369.ts',
-    ]);
-    expect(out.text.trimEnd().endsWith('#EXT-X-ENDLIST')).toBe(true);
-    expect(describeCut(out)).toBe('Đã bỏ 8 đoạn quảng cáo (23,3 giây)');
-    expectWellFormed(text, out);
-  });
 
-  it('LZ CDN (clean, with 5- and 1-segment film groups): the very same string', () => {
-    const text = sample('lzcdn-same-cms-clean-short-groups.m3u8');
-    const out = filterAds(text, LZ_URL);
-    expect(out.text).toBe(text);
-    expect(out).toEqual({ text, removedSegments: 0, removedSeconds: 0, groups: [] });
-  });
+    it('LZ CDN (clean, with 5- and 1-segment film groups): the very same string', () => {
+      const text = sample('lzcdn-same-cms-clean-short-groups.m3u8');
+      const out = filterAds(text, LZ_URL);
+      expect(out.text).toBe(text);
+      expect(out).toEqual({ text, removedSegments: 0, removedSeconds: 0, groups: [] });
+    });
 
-  it('KKPhim excerpt inside a 45-minute episode: cuts the 6 /v8/ segments (19.88 s), keeps both convertv8 segments', () => {
-    const excerpt = sample('kkphim-v8-ad-excerpt.m3u8');
-    const lines = excerpt.split('\n');
-    const head = lines.slice(0, 5); // #EXTM3U … MEDIA-SEQUENCE
-    const body = lines.slice(5, lines.indexOf('#EXT-X-ENDLIST'));
-    const r = rng(25);
-    const filmSegs = (n: number) =>
-      film(
-        n,
-        () => `${randomName(r, 8)}.ts`,
-        [],
-        (i) => [4, 4, 4, 3.44, 6.16, 2.2][i % 6]!,
-      )[0]!.map((s) => [`#EXTINF:${s.duration.toFixed(2)},`, s.uri]);
-    const groupOf = (n: number) => filmSegs(n).flat();
-    const overlay = () => ['#EXT-X-DISCONTINUITY', '#EXTINF:3.68,', `convertv8/${randomName(r, 8)}.ts`, '#EXT-X-DISCONTINUITY'];
-    // ~14 min of film (groups of 40–60 with two convertv8 overlays), the excerpt, then ~31 min of film.
-    const before = [...groupOf(45), ...overlay(), ...groupOf(60), '#EXT-X-DISCONTINUITY', ...groupOf(55), ...overlay(), ...groupOf(41)];
-    const after = [
-      ...groupOf(50),
-      ...overlay(),
-      ...groupOf(60),
-      '#EXT-X-DISCONTINUITY',
-      ...groupOf(60),
-      '#EXT-X-DISCONTINUITY',
-      ...groupOf(60),
-    ];
-    const rest = [...after, '#EXT-X-DISCONTINUITY', ...groupOf(60), ...overlay(), ...groupOf(60), '#EXT-X-DISCONTINUITY', ...groupOf(53)];
-    const text = [...head, ...before, '#EXT-X-DISCONTINUITY', ...body, '#EXT-X-DISCONTINUITY', ...rest, '#EXT-X-ENDLIST', ''].join('\n');
-    const seconds = total(durations(text));
-    expect(seconds).toBeGreaterThan(40 * 60);
-    expect(seconds).toBeLessThan(50 * 60);
+    it('KKPhim excerpt inside a 45-minute episode: cuts the 6 /v8/ segments (19.88 s), keeps both convertv8 segments', () => {
+      const excerpt = sample('kkphim-v8-ad-excerpt.m3u8');
+      const lines = excerpt.split('\n');
+      const head = lines.slice(0, 5); // #EXTM3U … MEDIA-SEQUENCE
+      const body = lines.slice(5, lines.indexOf('#EXT-X-ENDLIST'));
+      const r = seededRandom(25);
+      const filmSegs = (n: number) =>
+        film(
+          n,
+          () => `${randomName(r, 8)}.ts`,
+          [],
+          (i) => [4, 4, 4, 3.44, 6.16, 2.2][i % 6]!,
+        )[0]!.map((s) => [`#EXTINF:${s.duration.toFixed(2)},`, s.uri]);
+      const groupOf = (n: number) => filmSegs(n).flat();
+      const overlay = () => ['#EXT-X-DISCONTINUITY', '#EXTINF:3.68,', `convertv8/${randomName(r, 8)}.ts`, '#EXT-X-DISCONTINUITY'];
+      // ~14 min of film (groups of 40–60 with two convertv8 overlays), the excerpt, then ~31 min of film.
+      const before = [...groupOf(45), ...overlay(), ...groupOf(60), '#EXT-X-DISCONTINUITY', ...groupOf(55), ...overlay(), ...groupOf(41)];
+      const after = [
+        ...groupOf(50),
+        ...overlay(),
+        ...groupOf(60),
+        '#EXT-X-DISCONTINUITY',
+        ...groupOf(60),
+        '#EXT-X-DISCONTINUITY',
+        ...groupOf(60),
+      ];
+      const rest = [...after, '#EXT-X-DISCONTINUITY', ...groupOf(60), ...overlay(), ...groupOf(60), '#EXT-X-DISCONTINUITY', ...groupOf(53)];
+      const text = [...head, ...before, '#EXT-X-DISCONTINUITY', ...body, '#EXT-X-DISCONTINUITY', ...rest, '#EXT-X-ENDLIST', ''].join('\n');
+      const seconds = total(durations(text));
+      expect(seconds).toBeGreaterThan(40 * 60);
+      expect(seconds).toBeLessThan(50 * 60);
 
-    const out = filterAds(text, KK_URL);
-    expect(out.removedSegments).toBe(6);
-    expect(out.removedSeconds).toBeCloseTo(19.88, 6);
-    expect(out.groups.map((g) => g.reason)).toEqual(['marker']);
-    expect(out.groups[0]!.uris).toEqual(Array.from({ length: 6 }, (_, k) => V8(k)));
-    expect(out.groups[0]!.startsAt).toBeGreaterThan(13 * 60);
-    expect(out.groups[0]!.startsAt).toBeLessThan(15 * 60);
-    expect(uris(out.text)).toEqual(uris(text).filter((u) => !u.startsWith('/v8/')));
-    expect(uris(out.text)).toContain('convertv8/EKArvCFM.ts');
-    expect(uris(out.text)).toContain('convertv8/gYVhANwY.ts');
-    expect(uris(out.text).filter((u) => u.startsWith('convertv8/'))).toHaveLength(2 + 4);
-    const adBlock = body.slice(body.indexOf('#EXTINF:3.60,') - 1, body.indexOf('#EXTINF:6.16,')).join('\n');
-    expect(out.text).toBe(text.replace(`${adBlock}\n`, '#EXT-X-DISCONTINUITY\n'));
-    expectWellFormed(text, out);
-  });
+      const out = filterAds(text, KK_URL);
+      expect(out.removedSegments).toBe(6);
+      expect(out.removedSeconds).toBeCloseTo(19.88, 6);
+      expect(out.groups.map((g) => g.reason)).toEqual(['marker']);
+      expect(out.groups[0]!.uris).toEqual(Array.from({ length: 6 }, (_, k) => V8(k)));
+      expect(out.groups[0]!.startsAt).toBeGreaterThan(13 * 60);
+      expect(out.groups[0]!.startsAt).toBeLessThan(15 * 60);
+      expect(uris(out.text)).toEqual(uris(text).filter((u) => !u.startsWith('/v8/')));
+      expect(uris(out.text)).toContain('convertv8/EKArvCFM.ts');
+      expect(uris(out.text)).toContain('convertv8/gYVhANwY.ts');
+      expect(uris(out.text).filter((u) => u.startsWith('convertv8/'))).toHaveLength(2 + 4);
+      const adBlock = body.slice(body.indexOf('#EXTINF:3.60,') - 1, body.indexOf('#EXTINF:6.16,')).join('\n');
+      expect(out.text).toBe(text.replace(`${adBlock}\n`, '#EXT-X-DISCONTINUITY\n'));
+      expectWellFormed(text, out);
+    });
 
-  it('KKPhim excerpt on its own (the ad is 43% of it): the marker group alone is still cut', () => {
-    const text = sample('kkphim-v8-ad-excerpt.m3u8');
-    const out = filterAds(text, KK_URL);
-    expect(out.groups.map((g) => [g.reason, g.segments])).toEqual([['marker', 6]]);
-    expect(uris(out.text)).toEqual([
-      'W1GTKmjW.ts',
-      'convertv8/EKArvCFM.ts',
-      'convertv8/gYVhANwY.ts',
-      'ZWTAIiua.ts',
-      'llWpVERr.ts',
-      'Uhv6Dk26.ts',
-    ]);
-    expectWellFormed(text, out);
-  });
-});
-
-if (!haveSamples) {
-  describe('ad filter on the real captures', () => {
-    it.skip(`skipped: ${SAMPLES} is absent (the captures are read from shared/, never committed)`, () => {});
-  });
-}
+    it('KKPhim excerpt on its own (the ad is 43% of it): the marker group alone is still cut', () => {
+      const text = sample('kkphim-v8-ad-excerpt.m3u8');
+      const out = filterAds(text, KK_URL);
+      expect(out.groups.map((g) => [g.reason, g.segments])).toEqual([['marker', 6]]);
+      expect(uris(out.text)).toEqual([
+        'W1GTKmjW.ts',
+        'convertv8/EKArvCFM.ts',
+        'convertv8/gYVhANwY.ts',
+        'ZWTAIiua.ts',
+        'llWpVERr.ts',
+        'Uhv6Dk26.ts',
+      ]);
+      expectWellFormed(text, out);
+    });
+  },
+);
 
 // ——— generated playlists ———
 
@@ -312,7 +301,7 @@ describe('ad filter on generated playlists', () => {
   });
 
   it('pre-roll, two mid-rolls and a post-roll together, 32-hex film names', () => {
-    const r = rng(7);
+    const r = seededRandom(7);
     const base = film(700, () => `${randomName(r, 32, '0123456789abcdef')}.ts`, 10);
     const mk = (tag: string) =>
       ad(
@@ -426,7 +415,7 @@ describe('ad filter on generated playlists', () => {
 
   it('short film groups of 1 and 5 segments (the false-positive trap): nothing cut', () => {
     const sizes = [9, 10, 10, 5, 10, 10, 1, 10, 10, 10, 2];
-    const r = rng(3);
+    const r = seededRandom(3);
     for (const name of [ophim, unpadded, () => `${randomName(r, 8)}.ts`, () => `${randomName(r, 32, '0123456789abcdef')}.ts`]) {
       const groups = film(
         sizes.reduce((a, b) => a + b),
@@ -440,7 +429,7 @@ describe('ad filter on generated playlists', () => {
   });
 
   it('KKPhim random 8-character names that happen to be all hex or all digits are still film', () => {
-    const r = rng(11);
+    const r = seededRandom(11);
     const base = film(
       300,
       (i) => (i % 50 === 7 ? `${randomName(r, 8, '0123456789abcdef')}.ts` : i % 50 === 9 ? '12345678.ts' : `${randomName(r, 8)}.ts`),
@@ -451,7 +440,7 @@ describe('ad filter on generated playlists', () => {
   });
 
   it('convertv8/ groups are never cut, even when named unlike the film, and their URIs are not rewritten', () => {
-    const r = rng(5);
+    const r = seededRandom(5);
     const groups = film(300, () => `${randomName(r, 8)}.ts`, 20);
     const odd = [{ uri: 'convertv8/overlay_0001.ts', duration: 3.68 }];
     const text = render(
@@ -466,7 +455,7 @@ describe('ad filter on generated playlists', () => {
   });
 
   it('a group in a subdirectory of the film’s directory is film (only outside it is a path foreign)', () => {
-    const r = rng(9);
+    const r = seededRandom(9);
     const groups = film(300, () => `${randomName(r, 8)}.ts`, 20);
     const sub = (n: number) => [{ uri: `hd/${randomName(r, 8)}.ts`, duration: 4 }].slice(0, n);
     const text = render(
@@ -649,7 +638,7 @@ type Naming = 'ophim' | 'unpadded' | 'padded' | 'digits' | 'alnum8' | 'hex32' | 
 const NAMINGS: Naming[] = ['ophim', 'unpadded', 'padded', 'digits', 'alnum8', 'hex32', 'uuid'];
 
 function namer(kind: Naming, seed: number, absolute: boolean): (i: number) => string {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const prefix = absolute ? 'https://cdn.example.test/20250101/abc123/3000k/hls/' : '';
   const name = {
     ophim: (i: number) => ophim(i),
