@@ -120,26 +120,29 @@ const b64url = (max: number) =>
     .max(max, 'is too long')
     .regex(/^[A-Za-z0-9_-]*$/, 'must be a base64url string');
 
-/** A browser's answer to navigator.credentials.get() as @simplewebauthn/browser hands it over (AuthenticationResponseJSON). */
-export const passkeyAssertionSchema = z.object({
+/** What both ceremonies' answers carry besides `response`: the credential's id (twice, as the spec has it), its type, extensions and attachment. */
+const credentialFields = {
   id: b64url(1024).min(1, 'is required'),
   rawId: b64url(1024).min(1, 'is required'),
   type: z.literal('public-key', { error: 'must be public-key' }),
+  clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+};
+
+/** A browser's answer to navigator.credentials.get() as @simplewebauthn/browser hands it over (AuthenticationResponseJSON). */
+export const passkeyAssertionSchema = z.object({
+  ...credentialFields,
   response: z.object({
     clientDataJSON: b64url(16_384).min(1, 'is required'),
     authenticatorData: b64url(16_384).min(1, 'is required'),
     signature: b64url(4096).min(1, 'is required'),
     userHandle: b64url(1024).optional(),
   }),
-  clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
-  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
 });
 
 /** navigator.credentials.create()'s answer (RegistrationResponseJSON). */
 export const passkeyAttestationSchema = z.object({
-  id: b64url(1024).min(1, 'is required'),
-  rawId: b64url(1024).min(1, 'is required'),
-  type: z.literal('public-key', { error: 'must be public-key' }),
+  ...credentialFields,
   response: z.object({
     clientDataJSON: b64url(16_384).min(1, 'is required'),
     attestationObject: b64url(32_768).min(1, 'is required'),
@@ -151,8 +154,6 @@ export const passkeyAttestationSchema = z.object({
     publicKeyAlgorithm: z.number().int().optional(),
     publicKey: b64url(4096).optional(),
   }),
-  clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
-  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
 });
 
 /** POST /api/auth/passkey/login: the assertion for the challenge of /api/auth/passkey/options. */
