@@ -1,7 +1,7 @@
 import type * as Party from 'partykit/server';
 import { verifyCommentToken } from './comment-token';
 import { clientMessageSchema, COMMENT_ROOM_BAD_TOKEN, COMMENT_ROOM_REFUSED, roomPushSchema, type RoomEvent } from './messages';
-import { closeQuietly, json, readJsonBody, secretRefusal } from './room-http';
+import { closeQuietly, json, readJsonBody, secretRefusal, sendQuietly } from './room-http';
 import { tokenOf } from './room-token';
 
 /** The API pushes comments: a POST with the shared secret. */
@@ -21,17 +21,9 @@ interface ConnectionState {
   userId?: number;
 }
 
-function sendQuietly(connection: Party.Connection, event: RoomEvent): void {
-  try {
-    connection.send(JSON.stringify(event));
-  } catch {
-    // the socket is going away
-  }
-}
-
 /** Tells a socket why it is refused (a close reason holds 123 bytes, too few for it), then closes it. */
 function refuse(connection: Party.Connection, message: string): void {
-  sendQuietly(connection, { type: 'refused', message });
+  sendQuietly(connection, { type: 'refused', message } satisfies RoomEvent);
   closeQuietly(connection, COMMENT_ROOM_REFUSED, 'refused');
 }
 
@@ -90,15 +82,11 @@ export default class CommentsRoom implements Party.Server {
       const everyone = JSON.stringify({ type: 'withdraw', id: push.id, state: push.state } satisfies RoomEvent);
       for (const connection of this.room.getConnections()) {
         const own = (connection.state as ConnectionState | null)?.userId === push.authorId;
-        if (own && push.reason) sendQuietly(connection, { type: 'withdraw', id: push.id, state: push.state, reason: push.reason });
-        else {
-          try {
-            connection.send(everyone);
-          } catch {
-            continue;
-          }
-        }
-        delivered++;
+        const sent =
+          own && push.reason
+            ? sendQuietly(connection, { type: 'withdraw', id: push.id, state: push.state, reason: push.reason } satisfies RoomEvent)
+            : sendQuietly(connection, everyone);
+        if (sent) delivered++;
       }
     } else {
       for (const connection of this.room.getConnections()) {

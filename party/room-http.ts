@@ -7,6 +7,19 @@ export function json(body: unknown, status: number): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 }
 
+/**
+ * Sends to a socket that may be going away (its close handler tidies up): an event (serialised here) or a message
+ * already serialised once for many sockets. Answers whether it went.
+ */
+export function sendQuietly(connection: Party.Connection, message: object | string): boolean {
+  try {
+    connection.send(typeof message === 'string' ? message : JSON.stringify(message));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Closes a socket that may already be closed or gone: a socket's end is never an error worth throwing. */
 export function closeQuietly(connection: Party.Connection, code?: number, reason?: string): void {
   try {

@@ -25,7 +25,7 @@ import {
   watchClientSchema,
   watchCreateSchema,
 } from './watch-messages';
-import { closeQuietly, json, readJsonBody, secretRefusal } from './room-http';
+import { closeQuietly, json, readJsonBody, secretRefusal, sendQuietly } from './room-http';
 import { tokenOf } from './room-token';
 import { verifyWatchToken } from './watch-token';
 
@@ -102,13 +102,8 @@ const chatKey = (id: number) => `${CHAT_PREFIX}${String(id).padStart(10, '0')}`;
 /** The API makes the party (POST) and reads its summary (GET), with the shared secret. */
 const apiRefusal = (req: Party.Request, env: Record<string, unknown>) => secretRefusal(req, env, ['POST', 'GET']);
 
-function sendQuietly(connection: Party.Connection, event: WatchEvent): void {
-  try {
-    connection.send(JSON.stringify(event));
-  } catch {
-    // the socket is going away; its close handler tidies up
-  }
-}
+/** One of this room's events to one socket, checked against WatchEvent. */
+const sendEvent = (connection: Party.Connection, event: WatchEvent) => sendQuietly(connection, event);
 
 function randomId(bytes: number): string {
   const b = crypto.getRandomValues(new Uint8Array(bytes));
@@ -267,7 +262,7 @@ export default class WatchRoom implements Party.Server {
     }
     state.emptySince = null;
     await this.persist();
-    sendQuietly(conn, { type: 'welcome', you: state.people[claims.sub]!.pid, now, snapshot: this.snapshot(), chat: this.chat });
+    sendEvent(conn, { type: 'welcome', you: state.people[claims.sub]!.pid, now, snapshot: this.snapshot(), chat: this.chat });
     this.broadcastSnapshot(
       previous ? undefined : { by: this.byOf(claims.sub), action: 'joined', text: `${this.nameOf(claims.sub)} đã vào phòng` },
       [conn.id],
@@ -385,7 +380,7 @@ export default class WatchRoom implements Party.Server {
     await this.checkWaitExpired(now);
     switch (parsed.type) {
       case 'ping':
-        if (this.take(p, 'ping', now)) sendQuietly(sender, { type: 'pong', id: parsed.id, t: parsed.t, s: this.now() });
+        if (this.take(p, 'ping', now)) sendEvent(sender, { type: 'pong', id: parsed.id, t: parsed.t, s: this.now() });
         return;
       case 'ready':
       case 'stalled':
@@ -427,8 +422,8 @@ export default class WatchRoom implements Party.Server {
 
   /** Tells the sender why nothing happened; with `resync`, also the current snapshot so its player snaps back. */
   private refuse(p: Present, code: string, message: string, resync = false): void {
-    sendQuietly(p.conn, { type: 'refused', code, message });
-    if (resync) sendQuietly(p.conn, { type: 'snapshot', snapshot: this.snapshot() });
+    sendEvent(p.conn, { type: 'refused', code, message });
+    if (resync) sendEvent(p.conn, { type: 'snapshot', snapshot: this.snapshot() });
   }
 
   canControl(sub: string): boolean {
