@@ -22,7 +22,6 @@ export const WATCH_RATE_MIN = 0.25;
 export const WATCH_RATE_MAX = 4;
 /** Join tokens are short-lived: the client asks the API for a fresh one on every (re)connect. */
 export const WATCH_TOKEN_TTL_SECONDS = 120;
-export const WATCH_TOKEN_ISSUER = 'phimviet-api';
 /** Not the access tokens' audience: a party token is never an access token, nor the reverse. */
 export const WATCH_TOKEN_AUDIENCE = 'phimviet-watch';
 /** The largest frame a browser may send (a 500-character chat message fits with room to spare). */

@@ -10,7 +10,6 @@ import {
   MODERATION_REASON_MAX,
   MODERATION_TEXTS,
   MUTE_DURATIONS,
-  type MuteDuration,
 } from './values';
 
 export {
@@ -170,11 +169,6 @@ export interface ModerationActionResponse {
   message: string;
   /** The audit entry recording it ("Hoàn tác" undoes it from there). */
   auditId: number;
-}
-export interface MuteState {
-  until: number | null;
-  reason: string;
-  duration: MuteDuration;
 }
 
 // ---- the word list ---------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // What members do about other members' comments (issue 33): report one ("Báo cáo", one report per member per
 // comment; enough distinct reports hide it until a moderator decides), hide everything one member writes ("Ẩn bình
 // luận của người này"), and the live room's member token, which carries a mute to the room.
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
@@ -138,12 +138,4 @@ export async function commentRoomAccess(
     now,
   );
   return { token, expiresAt, mute, hiddenAuthors: hidden.map((h) => h.id) };
-}
-
-/** Open reports of a comment, unexecuted (the moderation service resolves them with a decision). */
-export function openReportsOf(db: Db, commentId: number) {
-  return db
-    .select({ id: commentReports.id })
-    .from(commentReports)
-    .where(and(eq(commentReports.commentId, commentId), isNull(commentReports.resolvedAt)));
 }

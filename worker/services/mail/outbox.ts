@@ -104,13 +104,6 @@ export function outboxInsert(db: Db, rows: Awaited<ReturnType<typeof outboxRow>>
   return db.insert(mailOutbox).values(rows).onConflictDoNothing({ target: mailOutbox.dedupeKey });
 }
 
-/** Enqueues mails on their own (no event to batch with). */
-export async function enqueueMail(deps: Pick<AppDeps, 'db' | 'config' | 'now'>, mails: NewMail<MailKind>[]): Promise<void> {
-  if (mails.length === 0) return;
-  const now = deps.now();
-  await outboxInsert(deps.db, await Promise.all(mails.map((m) => outboxRow(deps.config, m, now))));
-}
-
 // ---- sending ----
 
 export interface DeliveryResult {

@@ -26,15 +26,6 @@ export interface MailParams {
 }
 
 export type MailKind = keyof MailParams;
-export const MAIL_KINDS = [
-  'verify_email',
-  'email_changed',
-  'password_reset',
-  'password_reset_google',
-  'password_changed',
-  'receipt',
-  'vip_expiring',
-] as const satisfies readonly MailKind[];
 
 /** What the admin dashboard calls each kind. */
 export const MAIL_KIND_LABELS: Record<MailKind, string> = {

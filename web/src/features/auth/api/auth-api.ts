@@ -1,5 +1,5 @@
 import { AUTH_MESSAGES } from '../../../../../worker/schemas/values';
-import { api, ApiError, isNetworkError, unwrap } from '../../../lib/api-client';
+import { api, unwrap } from '../../../lib/api-client';
 import { getRefreshToken, isRemembered, setRemembered, signOut, storeSession, type SignedIn } from '../../../lib/session';
 
 /** Texts of the sign-in and registration screens; the ones the API also answers live in the wire contract. */
@@ -29,25 +29,9 @@ export function keepSession(session: SignedIn, remember: boolean): SignedIn {
   return session;
 }
 
-/** What the sign-in form shows for a failed attempt. */
-export function signInErrorMessage(error: unknown, google = false): string {
-  if (error instanceof ApiError) {
-    // Too many attempts, or a Google account linked elsewhere: the API's own Vietnamese sentence.
-    // … or a banned account (403 banned, issue 33): why, in the API's words.
-    if (error.status === 429 || error.status === 409 || error.status === 403) return error.message;
-    if (error.status === 400 || error.status === 401) return google ? GOOGLE_LOGIN_FAILED : LOGIN_FAILED;
-  }
-  return LOGIN_ERROR;
-}
-
 /** POST /api/dang-ky: 201 creates the account (no tokens; the web signs in next). */
 export async function register(input: { email: string; name: string; password: string }): Promise<void> {
   await unwrap(api.api['dang-ky'].$post({ json: input }));
-}
-
-export function registrationErrorMessage(error: unknown): string {
-  if (error instanceof ApiError) return error.message && !error.message.startsWith('Request failed') ? error.message : REGISTRATION_FAILED;
-  return isNetworkError(error) ? REGISTRATION_ERROR : REGISTRATION_FAILED;
 }
 
 /**

@@ -10,6 +10,7 @@
 // a viewer who lost the network moves nowhere and reports nothing, and is told so until it comes back (the
 // `online` event, or asked again every OFFLINE_PROBE_MS).
 // Plain TypeScript with an injected clock: tests/unit/stream-watchdog.test.ts runs it on fake timers.
+import { timeoutSignal } from '../../../lib/timeout-signal';
 
 export const FAIL_WINDOW_MS = 3000;
 export const MIN_FAILURES = 2;
@@ -242,14 +243,16 @@ function shortUrl(url: string): string {
 }
 
 /**
- * The viewer's own network: navigator.onLine, then our own origin (a lost Wi-Fi can leave onLine true). Our
- * origin not answering within 3 s counts as offline: when unsure, nothing moves and nothing is reported.
+ * The viewer's own network: navigator.onLine, then our own origin (a lost Wi-Fi can leave onLine true). Any answer
+ * from our origin means the viewer is online (a health check failing on its database is still an answer); none
+ * within 3 s counts as offline: when unsure, nothing moves and nothing is reported.
  */
 export async function viewerOnline(): Promise<boolean> {
   if (typeof navigator !== 'undefined' && navigator.onLine === false) return false;
   try {
-    const res = await fetch('/api/health', { cache: 'no-store', signal: AbortSignal.timeout(3000) });
-    return res.status < 500;
+    const res = await fetch('/api/health', { cache: 'no-store', signal: timeoutSignal(3000) });
+    await res.body?.cancel().catch(() => undefined);
+    return true;
   } catch {
     return false;
   }
