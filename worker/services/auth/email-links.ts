@@ -2,7 +2,7 @@
 // The token is 256 random bits (43 base64url characters) handed out once, in the mail; only its SHA-256 is
 // stored. Issuing a link voids the older unused ones of the same purpose; a link is spent by one conditional
 // update, so two clicks at once cannot both use it.
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { emailTokens } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
@@ -36,17 +36,10 @@ export async function newLink(db: Db, input: { userId: number; purpose: LinkPurp
 
 /** Voids the user's unused links of these purposes (a newer link, a password change, an address change). */
 export function voidLinks(db: Db, userId: number, purposes: LinkPurpose[], now: number) {
-  const [only] = purposes;
   return db
     .update(emailTokens)
     .set({ usedAt: now })
-    .where(
-      and(
-        eq(emailTokens.userId, userId),
-        purposes.length === 1 && only ? eq(emailTokens.purpose, only) : undefined,
-        isNull(emailTokens.usedAt),
-      ),
-    );
+    .where(and(eq(emailTokens.userId, userId), inArray(emailTokens.purpose, purposes), isNull(emailTokens.usedAt)));
 }
 
 const invalidToken = (message: string) => new ApiError(400, 'invalid_token', `token: ${message}`);

@@ -1,12 +1,12 @@
 // "Gói VIP sắp hết hạn": three days before a plan runs out, a mail, and a Web Push to the member's devices
 // where they allowed notifications; once per subscription period (the plan's expiry is part of the key, so a
 // renewal starts a new period), from the scheduler (docs/decisions/0980).
-import { eq, gt, inArray, max } from 'drizzle-orm';
+import { gt, inArray, max } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { mailOutbox, pushSubscriptions, subscriptions, users } from '../../db/schema';
 import type { AppDeps } from '../../lib/context';
 import { PLANS, type PlanId } from '../../schemas/vip';
-import { outboxRow } from '../mail/outbox';
+import { outboxInsert, outboxRow } from '../mail/outbox';
 import { formatVietnamTime } from '../mail/templates';
 import { sendBatch } from '../push/notifier';
 import { splitList } from '../auth/viewer';
@@ -54,53 +54,59 @@ async function dueReminders(db: Db, now: number): Promise<Due[]> {
   });
 }
 
-/** Queues each due reminder once (the outbox's dedupe key) and pushes it to the member's devices when newly queued. */
+/**
+ * Queues each due reminder once (the outbox's dedupe key: the scheduler runs every minute, and a reminder already
+ * queued this period is skipped by the insert itself), and pushes the newly queued ones to the members' devices.
+ * One insert for all of them, one read of their devices.
+ */
 export async function remindExpiringPlans(deps: Pick<AppDeps, 'db' | 'config' | 'fetch'>, now: number): Promise<number> {
   const { db } = deps;
   const due = await dueReminders(db, now);
-  let queued = 0;
-  for (const reminder of due) {
-    const row = await outboxRow(
-      deps.config,
-      {
-        kind: 'vip_expiring',
-        to: reminder.email,
-        userId: reminder.userId,
-        params: { name: reminder.name, plan: reminder.plan, expiresAt: reminder.expiresAt },
-        dedupeKey: `vip-expiring:${reminder.userId}:${reminder.plan}:${reminder.expiresAt}`,
-      },
-      now,
-    );
-    const inserted = await db
-      .insert(mailOutbox)
-      .values(row)
-      .onConflictDoNothing({ target: mailOutbox.dedupeKey })
-      .returning({ id: mailOutbox.id });
-    if (inserted.length === 0) continue; // reminded already this period
-    queued += 1;
-    const targets = await db
-      .select({
-        id: pushSubscriptions.id,
-        endpoint: pushSubscriptions.endpoint,
-        p256dh: pushSubscriptions.p256dh,
-        auth: pushSubscriptions.auth,
-      })
-      .from(pushSubscriptions)
-      .where(eq(pushSubscriptions.userId, reminder.userId));
-    if (targets.length > 0) {
-      const plan = PLANS[reminder.plan].name;
-      await sendBatch(
-        deps,
-        targets,
+  if (due.length === 0) return 0;
+  const keyOf = (r: Due) => `vip-expiring:${r.userId}:${r.plan}:${r.expiresAt}`;
+  const rows = await Promise.all(
+    due.map((r) =>
+      outboxRow(
+        deps.config,
         {
-          type: 'vip-expiring',
-          title: `Gói ${plan} sắp hết hạn`,
-          body: `Gói ${plan} của bạn hết hạn lúc ${formatVietnamTime(reminder.expiresAt)}. Gia hạn để xem tiếp phim VIP.`,
-          url: `/dang-ky-goi-vip/${reminder.plan}`,
+          kind: 'vip_expiring',
+          to: r.email,
+          userId: r.userId,
+          params: { name: r.name, plan: r.plan, expiresAt: r.expiresAt },
+          dedupeKey: keyOf(r),
         },
-        `vip-${reminder.plan}`,
-      ).catch((err: unknown) => console.warn('[vip-reminders] push failed', err));
-    }
+        now,
+      ),
+    ),
+  );
+  const inserted = new Set((await outboxInsert(db, rows).returning({ key: mailOutbox.dedupeKey })).map((r) => r.key));
+  const fresh = due.filter((r) => inserted.has(keyOf(r)));
+  if (fresh.length === 0) return 0; // reminded already this period
+  const devices = await db
+    .select({
+      userId: pushSubscriptions.userId,
+      id: pushSubscriptions.id,
+      endpoint: pushSubscriptions.endpoint,
+      p256dh: pushSubscriptions.p256dh,
+      auth: pushSubscriptions.auth,
+    })
+    .from(pushSubscriptions)
+    .where(inArray(pushSubscriptions.userId, [...new Set(fresh.map((r) => r.userId))]));
+  for (const reminder of fresh) {
+    const targets = devices.filter((d) => d.userId === reminder.userId);
+    if (targets.length === 0) continue;
+    const plan = PLANS[reminder.plan].name;
+    await sendBatch(
+      deps,
+      targets,
+      {
+        type: 'vip-expiring',
+        title: `Gói ${plan} sắp hết hạn`,
+        body: `Gói ${plan} của bạn hết hạn lúc ${formatVietnamTime(reminder.expiresAt)}. Gia hạn để xem tiếp phim VIP.`,
+        url: `/dang-ky-goi-vip/${reminder.plan}`,
+      },
+      `vip-${reminder.plan}`,
+    ).catch((err: unknown) => console.warn('[vip-reminders] push failed', err));
   }
-  return queued;
+  return fresh.length;
 }
