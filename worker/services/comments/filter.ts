@@ -14,6 +14,7 @@ import {
   RegExpMatcher,
   SyntaxKind,
 } from 'obscenity';
+import { fold } from '../../db/fold';
 
 export type WordAction = 'hold' | 'mask';
 export interface WordEntry {
@@ -164,8 +165,8 @@ export interface FilterVerdict {
   text: string;
   /** Why it is held back (the first reason found), or null. */
   hold: 'word' | 'link' | 'phone' | null;
-  /** Entries that matched (ids), holds and masks alike. */
-  matched: number[];
+  /** The entries that matched, each once, holds and masks alike. */
+  matched: WordEntry[];
 }
 
 export interface CheckOptions {
@@ -280,7 +281,11 @@ export class CommentFilter {
     let hold: FilterVerdict['hold'] = found.some((f) => f.entry.action === 'hold') ? 'word' : null;
     if (!hold && options.holdContacts) hold = hasLink(text) ? 'link' : hasPhoneNumber(text) ? 'phone' : null;
     const masks = found.filter((f) => f.entry.action === 'mask');
-    return { text: masks.length ? maskSpans(text, masks) : text, hold, matched: [...new Set(found.map((f) => f.entry.id))] };
+    return {
+      text: masks.length ? maskSpans(text, masks) : text,
+      hold,
+      matched: [...new Map(found.map((f) => [f.entry.id, f.entry])).values()],
+    };
   }
 }
 
@@ -342,16 +347,9 @@ const LINK_PATTERNS = [
 
 /** A link, a bare domain or one written around the filter ("abc . com", "abc chấm com"). */
 export function hasLink(text: string): boolean {
-  const folded = foldForLinks(text);
+  // fold() also turns zero-width and control characters into spaces and collapses runs of spaces.
+  const folded = fold(text);
   return LINK_PATTERNS.some((re) => re.test(folded));
-}
-
-function foldForLinks(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[đĐ]/g, 'd')
-    .toLowerCase();
 }
 
 const PHONE_SEPARATORS = new Set([' ', '.', '-', '–', '—', '(', ')', '/', '_', '\u00a0', '·']);

@@ -23,6 +23,8 @@ import type { RoomPush } from '../../../party/messages';
 import { auditInsert } from '../admin/audit';
 import type { AfterUndo, UndoHandler } from '../admin/audit-undo';
 import type { FilmTx } from '../films/film-writer';
+import { splitList } from '../auth/viewer';
+import { activeMute } from './comments';
 import { pushAll } from './room-push';
 import { bumpCatalogueVersion } from './visibility';
 
@@ -116,7 +118,7 @@ export async function moderationQueue(
     const mine = reports.filter((x) => x.commentId === r.id);
     const byReason: Partial<Record<CommentReportReason, number>> = {};
     for (const x of mine) byReason[x.reason as CommentReportReason] = (byReason[x.reason as CommentReportReason] ?? 0) + 1;
-    const muted = r.mutedAt !== null && (r.mutedUntil === null || r.mutedUntil > now);
+    const mute = activeMute(r, now);
     return {
       id: r.id,
       text: r.body,
@@ -135,7 +137,7 @@ export async function moderationQueue(
         email: r.email,
         createdAt: r.authorCreatedAt,
         history: { comments: Number(r.comments), removed: Number(r.removed), reportsAgainst: Number(r.reportsAgainst) },
-        mute: muted ? { until: r.mutedUntil, reason: r.muteReason ?? '' } : null,
+        mute: mute ? { until: mute.until, reason: mute.reason } : null,
         banned: r.bannedAt !== null ? { at: r.bannedAt, reason: r.banReason ?? '' } : null,
       },
       reports: { count: r.openReports, byReason, notes: mine.map((x) => x.note).filter(Boolean) },
@@ -443,7 +445,7 @@ async function roomsOf(db: Db, userId: number, now: number, also?: string): Prom
   return [...new Set([...(also ? [also] : []), ...rows.map((r) => r.slug)])];
 }
 
-const isStaff = (roles: string) => roles.split(',').some((r) => r.trim() === 'admin');
+const isStaff = (roles: string) => splitList(roles).includes('admin');
 
 /**
  * POST /api/admin/users/{id}/mute: the member cannot comment until `until` (for good: null) and is told why. A VIP2

@@ -156,7 +156,6 @@ export const undoWordRemove: UndoHandler = async (tx, entry, { actor, now }) => 
 export async function checkText(db: Db, text: string): Promise<WordCheckResponse> {
   const filter = await commentFilterFor(db);
   const verdict = filter.check(text, { holdContacts: true });
-  const found = filter.find(text);
-  const matched = [...new Map(found.map((f) => [f.entry.id, { id: f.entry.id, phrase: f.entry.phrase, action: f.entry.action }])).values()];
+  const matched = verdict.matched.map(({ id, phrase, action }) => ({ id, phrase, action }));
   return { text: verdict.text, hold: verdict.hold, matched };
 }
