@@ -134,14 +134,16 @@ export async function createComment(
   const row = inserted[0];
   if (!row) throw tooManyRequests(COMMENT_MESSAGES.tooFast);
   const comment: CommentDto = {
-    id: row.id,
-    parent_id: parentId,
-    comment: verdict.text,
-    createdAt: input.now,
-    users: { username: input.viewer.name },
-    user_id: input.viewer.id,
-    ...(input.spoiler ? { spoiler: true as const } : {}),
-    ...(input.episode !== undefined ? { episode: input.episode } : {}),
+    ...visibleCommentDto({
+      id: row.id,
+      parentId,
+      body: verdict.text,
+      createdAt: input.now,
+      username: input.viewer.name,
+      userId: input.viewer.id,
+      spoiler: input.spoiler === true,
+      episode: input.episode ?? null,
+    }),
     ...(hold ? { state: 'pending' as const } : {}),
   };
   return { filmSlug, comment, visible: !hold };
@@ -189,19 +191,33 @@ export function filmCommentsQuery(db: Db, filmId: number | SQL, viewerId: number
 
 type CommentRow = Awaited<ReturnType<typeof filmCommentsQuery>>[number];
 
+/** A comment as every reader sees it (the fields of a stored row, whatever its source): the one CommentDto builder. */
+export function visibleCommentDto(c: {
+  id: number;
+  parentId: number | null;
+  body: string;
+  createdAt: number;
+  username: string;
+  userId: number;
+  spoiler: boolean;
+  episode: number | null;
+}): CommentDto {
+  return {
+    id: c.id,
+    parent_id: c.parentId,
+    comment: c.body,
+    createdAt: c.createdAt,
+    users: { username: c.username },
+    user_id: c.userId,
+    ...(c.spoiler ? { spoiler: true as const } : {}),
+    ...(c.episode !== null ? { episode: c.episode } : {}),
+  };
+}
+
 /** One stored comment as `viewerId` sees it, or null when they do not (someone else's held comment, a removal without replies). */
 export function toCommentDto(r: CommentRow, viewerId: number): CommentDto | null {
   const own = viewerId !== 0 && r.userId === viewerId;
-  const full: CommentDto = {
-    id: r.id,
-    parent_id: r.parentId,
-    comment: r.body,
-    createdAt: r.createdAt,
-    users: { username: r.username },
-    user_id: r.userId,
-    ...(r.spoiler ? { spoiler: true as const } : {}),
-    ...(r.episode !== null ? { episode: r.episode } : {}),
-  };
+  const full = visibleCommentDto(r);
   if (r.status === 'visible') return full;
   if (own) {
     if (r.status === 'removed') return { ...full, state: 'removed', removal_reason: r.removalReason ?? '' };

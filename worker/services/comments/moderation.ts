@@ -9,7 +9,6 @@ import type { Db } from '../../db/client';
 import { auditLog, commentReports, comments, films, refreshTokens, users } from '../../db/schema';
 import type { Viewer } from '../../lib/context';
 import { ApiError, conflict, forbidden, notFound } from '../../lib/errors';
-import type { CommentDto } from '../../schemas/comments';
 import type {
   ModerationActionResponse,
   ModerationItem,
@@ -24,7 +23,7 @@ import { auditInsert } from '../admin/audit';
 import type { AfterUndo, UndoHandler } from '../admin/audit-undo';
 import type { FilmTx } from '../films/film-writer';
 import { splitList } from '../auth/viewer';
-import { activeMute } from './comments';
+import { activeMute, visibleCommentDto } from './comments';
 import { pushAll } from './room-push';
 import { bumpCatalogueVersion } from './visibility';
 
@@ -44,7 +43,7 @@ const REFUSE_ROOMS_MAX = 20;
 const isAdmin = (m: Pick<Viewer, 'roles'>) => m.roles.includes('admin');
 
 /** The films a VIP2 uploader moderates (theirs); no condition for an admin. */
-const scopeOf = (m: Moderator): SQL | undefined => (isAdmin(m) ? undefined : eq(films.createdBy, m.id));
+const scopeOf = (m: Pick<Moderator, 'id' | 'roles'>): SQL | undefined => (isAdmin(m) ? undefined : eq(films.createdBy, m.id));
 
 // ---------------------------------------------------------------------------------------------------------------
 // The queue
@@ -100,11 +99,7 @@ export async function moderationQueue(
       .limit(MODERATION_PAGE_SIZE)
       .offset((query.page - 1) * MODERATION_PAGE_SIZE),
     db.select({ n: count() }).from(comments).innerJoin(films, eq(films.id, comments.filmId)).where(where),
-    db
-      .select({ n: count(), oldest: min(comments.queuedAt) })
-      .from(comments)
-      .innerJoin(films, eq(films.id, comments.filmId))
-      .where(inQueue),
+    queueSummaryQuery(db, moderator),
   ]);
   const ids = rows.map((r) => r.id);
   const reports = ids.length
@@ -156,16 +151,21 @@ export async function moderationQueue(
   };
 }
 
+/** The size of the queue the moderator looks after and its oldest item's time, unexecuted (for a batch). */
+function queueSummaryQuery(db: Db, moderator: Pick<Moderator, 'id' | 'roles'>) {
+  return db
+    .select({ n: count(), oldest: min(comments.queuedAt) })
+    .from(comments)
+    .innerJoin(films, eq(films.id, comments.filmId))
+    .where(and(isNotNull(comments.queuedAt), scopeOf(moderator)));
+}
+
 /** The queue's size and its oldest item's age, for the dashboard (in the moderator's scope). */
 export async function moderationSummary(
   db: Db,
   moderator: Pick<Moderator, 'id' | 'roles'>,
 ): Promise<{ open: number; oldestAt: number | null }> {
-  const [row] = await db
-    .select({ n: count(), oldest: min(comments.queuedAt) })
-    .from(comments)
-    .innerJoin(films, eq(films.id, comments.filmId))
-    .where(and(isNotNull(comments.queuedAt), isAdmin(moderator) ? undefined : eq(films.createdBy, moderator.id)));
+  const [row] = await queueSummaryQuery(db, moderator);
   return { open: row?.n ?? 0, oldestAt: row?.oldest ?? null };
 }
 
@@ -198,20 +198,6 @@ async function commentForModeration(db: Db | FilmTx, moderator: Moderator | null
   return row;
 }
 type ModeratedComment = Awaited<ReturnType<typeof commentForModeration>>;
-
-/** The comment as every reader sees it, for the room. */
-function visibleDto(row: ModeratedComment, spoiler: boolean): CommentDto {
-  return {
-    id: row.id,
-    parent_id: row.parentId,
-    comment: row.body,
-    createdAt: row.createdAt,
-    users: { username: row.username },
-    user_id: row.userId,
-    ...(spoiler ? { spoiler: true as const } : {}),
-    ...(row.episode !== null ? { episode: row.episode } : {}),
-  };
-}
 
 interface DecisionRecord {
   status: 'visible' | 'held' | 'hidden' | 'removed';
@@ -308,7 +294,7 @@ export async function approveComment(
     now,
   );
   const pushes: RoomMessage[] = changesWhatReadersSee
-    ? [{ slug: row.slug, message: { type: 'comment', comment: visibleDto(row, spoiler) } }]
+    ? [{ slug: row.slug, message: { type: 'comment', comment: visibleCommentDto({ ...row, spoiler }) } }]
     : [];
   return { message: MODERATION_TEXTS.approved, auditId, pushes };
 }
@@ -391,7 +377,9 @@ export const undoCommentApprove: UndoHandler = async (tx, entry, { afterCommit }
   if (entry.before.status !== 'visible')
     afterCommit(pushLater([{ slug: row.slug, message: { type: 'withdraw', id: row.id, state: 'hidden', authorId: row.userId } }]));
   else if (entry.before.spoiler !== row.spoiler)
-    afterCommit(pushLater([{ slug: row.slug, message: { type: 'comment', comment: visibleDto(row, entry.before.spoiler) } }]));
+    afterCommit(
+      pushLater([{ slug: row.slug, message: { type: 'comment', comment: visibleCommentDto({ ...row, spoiler: entry.before.spoiler }) } }]),
+    );
   return { action: 'comment.approve', target: entry.target, before: { status: 'visible' }, after: { status: entry.before.status } };
 };
 
@@ -403,7 +391,9 @@ export const undoCommentRemove: UndoHandler = async (tx, entry, { afterCommit })
   });
   await restoreDecision(tx, row.id, 'removed', entry.before, entry.createdAt);
   if (entry.before.status === 'visible')
-    afterCommit(pushLater([{ slug: row.slug, message: { type: 'comment', comment: visibleDto(row, entry.before.spoiler) } }]));
+    afterCommit(
+      pushLater([{ slug: row.slug, message: { type: 'comment', comment: visibleCommentDto({ ...row, spoiler: entry.before.spoiler }) } }]),
+    );
   return { action: 'comment.remove', target: entry.target, before: { status: 'removed' }, after: { status: entry.before.status } };
 };
 
