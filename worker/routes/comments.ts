@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { afterResponse } from '../lib/after-response';
-import { requireViewer } from '../lib/auth-middleware';
+import { requireSession, requireViewer } from '../lib/auth-middleware';
 import type { AppEnv } from '../lib/context';
 import { validate } from '../lib/validate';
 import { createComment, listCommentsBySlug } from '../services/comments/comments';
@@ -37,6 +37,6 @@ export const commentRoutes = new Hono<AppEnv>()
     return c.json(body, 200);
   })
   // The live room's member token (and the member's mute and hidden authors), asked for on every (re)connect.
-  .get('/:slug/comments/token', requireViewer, validate('param', slugParamSchema), async (c) => {
-    return c.json(await commentRoomAccess(c.var.deps, c.var.db, c.var.viewer, c.req.valid('param').slug), 200);
+  .get('/:slug/comments/token', requireSession, validate('param', slugParamSchema), async (c) => {
+    return c.json(await commentRoomAccess(c.var.deps, c.var.db, c.var.session, c.req.valid('param').slug), 200);
   });

@@ -6,12 +6,13 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { commentHiddenAuthors, commentReports, comments, films, users } from '../../db/schema';
-import type { Viewer } from '../../lib/context';
+import type { Session, Viewer } from '../../lib/context';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors';
 import type { CommentRoomAccess, HiddenAuthor, ReportBody, ReportResponse } from '../../schemas/moderation';
 import { MODERATION_TEXTS } from '../../schemas/values';
 import { signCommentToken } from '../../../party/comment-token';
-import { findFilmBySlug } from '../catalogue/film-lookup';
+import { batchAsMember } from '../auth/viewer';
+import { filmBySlugStatement } from '../catalogue/film-lookup';
 import { enforceRateLimits, RATE_LIMITS } from '../rate-limit';
 import { activeMute } from './comments';
 import { bumpCatalogueVersion } from './visibility';
@@ -118,19 +119,34 @@ export async function unhideAuthor(db: Db, userId: number, hiddenUserId: number)
 export async function commentRoomAccess(
   deps: { config: Pick<Config, 'PARTY_SECRET'>; now: () => number },
   db: Db,
-  viewer: Pick<Viewer, 'id'>,
+  session: Session,
   slug: string,
 ): Promise<CommentRoomAccess> {
-  const film = await findFilmBySlug(db, slug);
-  if (!film) throw notFound('Không tìm thấy phim');
   const now = deps.now();
-  const [[member], hidden] = await db.batch([
-    db
-      .select({ mutedAt: users.mutedAt, mutedUntil: users.mutedUntil, muteReason: users.muteReason })
-      .from(users)
-      .where(eq(users.id, viewer.id)),
-    db.select({ id: commentHiddenAuthors.hiddenUserId }).from(commentHiddenAuthors).where(eq(commentHiddenAuthors.userId, viewer.id)),
-  ]);
+  // Asked on every (re)connect: the member, the film, the mute and the hidden authors in one round trip.
+  const {
+    viewer,
+    results: [[film], [member], hidden],
+  } = await batchAsMember(
+    db,
+    session,
+    now,
+    [
+      filmBySlugStatement(db),
+      db
+        .select({ mutedAt: users.mutedAt, mutedUntil: users.mutedUntil, muteReason: users.muteReason })
+        .from(users)
+        .where(eq(users.id, session.userId))
+        .prepare(),
+      db
+        .select({ id: commentHiddenAuthors.hiddenUserId })
+        .from(commentHiddenAuthors)
+        .where(eq(commentHiddenAuthors.userId, session.userId))
+        .prepare(),
+    ] as const,
+    { slug },
+  );
+  if (!film) throw notFound('Không tìm thấy phim');
   const mute = member ? activeMute(member, now) : null;
   const { token, expiresAt } = await signCommentToken(
     deps.config.PARTY_SECRET,
