@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { escapeHtml } from '../worker/lib/html';
 
 export interface CaughtMail {
   id: number;
@@ -27,7 +28,6 @@ export interface MailCatcher {
 }
 
 const KEEP = 200;
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 /** The text body with its http(s) links clickable. */
 const linkify = (text: string) =>
   escapeHtml(text).replace(/https?:\/\/[^\s<>"]+/g, (url) => `<a href="${url}" data-testid="mail-link">${url}</a>`);

@@ -9,6 +9,7 @@
 import { createHmac, randomInt } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { escapeHtml } from '../worker/lib/html';
 
 export interface PaymentStandinOptions {
   port?: number;
@@ -71,7 +72,6 @@ function momoResultSignature(accessKey: string, secretKey: string, r: Record<str
   return hmac('sha256', secretKey, `accessKey=${accessKey}&${order.map((k) => `${k}=${r[k]}`).join('&')}`);
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const vnd = (n: number) => `${n.toLocaleString('vi-VN')} VND`;
 
 function page(title: string, brand: string, color: string, body: string): string {

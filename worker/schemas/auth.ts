@@ -81,7 +81,7 @@ export const forgotPasswordBodySchema = z.object({ email });
 export type ForgotPasswordInput = z.infer<typeof forgotPasswordBodySchema>;
 
 /** A mailed link's token as the page sends it back (the API says whether it is forged, used or expired). */
-const linkToken = z.string(required).trim().min(1, 'is required').max(512, 'is too long');
+const linkToken = opaqueToken;
 
 /** GET /api/auth/reset-password?token=: whether the link still works (the page asks before showing the form). */
 export const resetTokenQuerySchema = z.object({ token: linkToken });

@@ -3,6 +3,7 @@
 // each host says how to load it. Its API reads are the app's own, called in-process (no HTTP to itself),
 // anonymous, so they go through the public read cache like any visitor's. When the build is missing or
 // rendering throws, the page is the static shell, as before: never an error page.
+import { escapeHtml } from '../lib/html';
 
 /** Answers an API request the way the app does over HTTP. */
 export type ApiFetch = (request: Request) => Promise<Response> | Response;
@@ -180,8 +181,6 @@ export async function renderShell(
     return unchanged;
   }
 }
-
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
  * The page's own title, description, robots, canonical link and sharing tags (Open Graph, Twitter card) in

@@ -25,6 +25,7 @@ import { enforceRateLimits, RATE_LIMITS } from '../rate-limit';
 import { type AuthDeps, type DeviceContext, findUserById, type IssuedSession, startSession } from './accounts';
 import { describeUserAgent } from './devices';
 import { SITE_NAME } from '../mail/message';
+import { isLoopbackHost } from '../../lib/loopback';
 
 const CHALLENGE_TTL_MS = 5 * 60_000;
 
@@ -37,8 +38,7 @@ export interface RelyingParty {
 export function relyingParty(config: Pick<Config, 'PUBLIC_URL'>): RelyingParty | null {
   const url = new URL(config.PUBLIC_URL);
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  const loopback = host === 'localhost' || host === '::1' || /^127\./.test(host);
-  if (loopback) {
+  if (isLoopbackHost(host)) {
     const local = new URL(url.origin);
     local.hostname = 'localhost';
     return { id: 'localhost', origins: [...new Set([url.origin, local.origin])] };

@@ -79,11 +79,6 @@ export function parseSmtpUrl(url: string): SmtpTarget {
   };
 }
 
-/** A server on this machine (the local catcher, a test's own server): its self-signed certificate is accepted. */
-export function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\./.test(host);
-}
-
 /** Rejects after `ms`: a server that accepts the connection and then says nothing must not hold a sender forever. */
 export function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -2,7 +2,8 @@
 // not carry it): the Worker's SMTP client is workers-smtp.ts.
 import nodemailer from 'nodemailer';
 import type { Config } from '../../config';
-import { assertSafeHeaders, isLoopbackHost, type MailTransport, parseSmtpUrl, SEND_TIMEOUT_MS, withTimeout } from './message';
+import { isLoopbackHost } from '../../lib/loopback';
+import { assertSafeHeaders, type MailTransport, parseSmtpUrl, SEND_TIMEOUT_MS, withTimeout } from './message';
 import { resendTransport } from './resend';
 
 export function nodeSmtpTransport(smtpUrl: string): MailTransport {

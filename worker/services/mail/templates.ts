@@ -4,6 +4,7 @@
 import type { Config } from '../../config';
 import { METHOD_LABELS, PLANS, type PaymentMethod, type PlanId } from '../../schemas/vip';
 import { SITE_NAME } from './message';
+import { escapeHtml } from '../../lib/html';
 
 export interface MailParams {
   verify_email: { name: string; token: string };
@@ -48,7 +49,6 @@ export interface RenderedMail {
 export const RESET_LINK_MINUTES = 30;
 export const VERIFY_LINK_HOURS = 24;
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const vnd = (amount: number) => `${new Intl.NumberFormat('vi-VN').format(amount)} VND`;
 
 /** A date and time on the Vietnamese wall clock, e.g. "14:05 15/01/2026". */
