@@ -344,4 +344,28 @@ describe('the stream controller', () => {
       c.destroy();
     }
   });
+
+  it('the bandwidth is measured once: the level hls.js starts with is the one the prefetch chose, however the estimate moves', async () => {
+    vi.stubGlobal('fetch', async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    const estimates = [1_600_000, 10_000_000];
+    let measured = 0;
+    const host = fakeHost();
+    const { d } = deps({ bandwidth: () => estimates[Math.min(measured++, estimates.length - 1)]! });
+    const c = streamControllerFor(new FakeVideo() as unknown as HTMLVideoElement, host, { m3u8: M3U8 }, d);
+    c.setView(viewSpy().view);
+    await c.prepare();
+    c.warm();
+    await settle();
+    host.api!.fire('hlsManifestParsed', {
+      levels: [
+        { url: ['https://v/180p.m3u8'], bitrate: 160_000, height: 180 },
+        { url: ['https://v/540p.m3u8'], bitrate: 420_000, height: 540 },
+      ],
+    });
+    expect(host.api!.startLevel).toBe(0);
+    expect(measured).toBe(1);
+    c.destroy();
+  });
 });

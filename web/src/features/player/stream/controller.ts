@@ -132,6 +132,7 @@ export class StreamController {
   private view: StreamView = noView;
   /** The viewer wants it playing: asked to play, and not paused since. */
   private wanted = false;
+  private measuredBandwidth?: number;
   private attaching?: Promise<void>;
   private isAttached = false;
   private isStarted = false;
@@ -201,7 +202,7 @@ export class StreamController {
     if (this.destroyed || this.source.offlineId) return Promise.resolve();
     this.prepared ??= prepareStream(this.source.m3u8, {
       position: this.source.startAt ?? 0,
-      bandwidthBps: this.deps.bandwidth(),
+      bandwidthBps: this.startBandwidth(),
       preferHeight: loadPlayerPrefs().quality,
       signal: this.abort.signal,
     }).then(
@@ -209,6 +210,15 @@ export class StreamController {
       () => undefined,
     );
     return this.prepared;
+  }
+
+  /**
+   * The bandwidth the start level is chosen for, measured once: the prefetch and hls.js's start level must pick the
+   * same level, or the prefetched playlist and segment go unused (the page's own transfers change the estimate).
+   */
+  private startBandwidth(): number {
+    this.measuredBandwidth ??= this.deps.bandwidth();
+    return this.measuredBandwidth;
   }
 
   /** The engine evaluated and the stream attached with its first segment, without playing: a tap then only plays. */
@@ -283,7 +293,7 @@ export class StreamController {
     if (this.wanted) video.preload = 'auto';
     this.listenToMedia();
     if (!source.offlineId) this.watchdog = this.newWatchdog();
-    const bandwidth = this.deps.bandwidth();
+    const bandwidth = this.startBandwidth();
     host.config = engine.createHlsConfig(
       {
         onAdsRemoved: (result: AdFilterResult) => {
