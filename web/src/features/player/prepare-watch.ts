@@ -10,7 +10,7 @@ import { loadPlayerPrefs } from './player-prefs';
 import { CHUNK_META } from './stream/chunk-names';
 import { estimateBandwidth } from './stream/playlist';
 import { prepareStream } from './stream/prefetch';
-import { afterLoadWhenIdle, prefetchScript } from './stream/schedule';
+import { afterLoadWhenIdle, prefetchScript, SETTLED_MS } from './stream/schedule';
 
 export interface WatchTarget {
   slug: string;
@@ -26,9 +26,6 @@ export interface WatchPreparation {
   intent(): void;
   cancel(): void;
 }
-
-/** Same settling time as the watch page's own evaluation (video-player.tsx SETTLED_MS). */
-const SETTLED_MS = 4000;
 
 export function prepareWatch(target: WatchTarget, queryClient: QueryClient, loadWatchRoute: () => void): WatchPreparation {
   let cancelled = false;

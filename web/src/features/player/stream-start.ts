@@ -13,6 +13,7 @@ import { onEarlyTap, takeEarlyTap } from '../../lib/play-intent';
 import { resumePoint, storedResumeEntry } from '../../lib/resume-point';
 import { CHUNK_META } from './stream/chunk-names';
 import { type HlsHost, type StreamController, type StreamView, streamControllerFor } from './stream/controller';
+import { startServer } from '../../lib/start-server';
 import { afterLargestPaint, prefetchScript, saveData } from './stream/schedule';
 
 interface ServerLinks {
@@ -84,8 +85,7 @@ async function startStream(): Promise<void> {
   const requested = new URLSearchParams(location.search).get('server') ?? undefined;
   const queries = hostQueries();
   const film = queries.find((q) => q.queryKey?.[0] === 'film' && q.state?.data?.datafilm?.slug === slug);
-  const servers = film?.state?.data?.datafilm?.servers?.filter((s) => s.linkfilms.length > 0);
-  const current = servers?.find((s) => s.server_name === requested) ?? servers?.[0];
+  const current = startServer(film?.state?.data?.datafilm?.servers ?? [], requested);
   if (!current) return;
   // The app hydrates the host's markup only for visitors; a signed-in viewer's page is rendered afresh, and the
   // tap left for the component: nothing here should hold the app back.

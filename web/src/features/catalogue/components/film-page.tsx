@@ -12,6 +12,7 @@ import { useVipGate, vipBlockOf } from '../../../lib/vip-gate';
 import { formatClock } from '../../../lib/format';
 import { intendToPlay, takeEarlyTap } from '../../../lib/play-intent';
 import { resumePoint } from '../../../lib/resume-point';
+import { startServer } from '../../../lib/start-server';
 import { useWatchEntry } from '../../../lib/watch-history';
 import { WatchlistButton } from '../../../components/film/watchlist-button';
 import { filmQuery, recordView } from '../api/catalogue-queries';
@@ -76,7 +77,7 @@ export function FilmPage({ slug, rating, comments, download, prepareWatch }: { s
   const resume = useWatchEntry(film.slug, { title: film.title, poster: film.thumb || film.hinhanh });
 
   // The watch page starts on the first server that has links, at this device's resume point of that episode.
-  const first = film.servers.find((s) => s.linkfilms.length > 0);
+  const first = startServer(film.servers);
   const target: WatchTarget | undefined = first && {
     slug: film.slug,
     episode: resume?.episode ?? first.linkfilms[0]!.episode,

@@ -6,7 +6,7 @@ import { useMediaSession } from '../hooks/use-media-session';
 import { bindPlayerPrefs, PLAYBACK_RATES } from '../player-prefs';
 import { CHUNK_META } from '../stream/chunk-names';
 import { type AdsRemoved, type HlsHost, type StreamController, type StreamFailure, streamControllerFor } from '../stream/controller';
-import { afterLargestPaint, afterLoadWhenIdle, prefetchScript } from '../stream/schedule';
+import { afterLargestPaint, afterLoadWhenIdle, prefetchScript, SETTLED_MS } from '../stream/schedule';
 
 export type { AdsRemoved, StreamFailure } from '../stream/controller';
 
@@ -62,13 +62,6 @@ const NO_AUTOHIDE = { noautohide: '' } as Record<string, string>;
 const DOUBLE_TAP_MS = 350;
 const TAP_MAX_MS = 500;
 const TAP_MAX_MOVE = 24;
-/**
- * How long after its load event the page is left alone before the player is evaluated (its network part starts
- * once the poster is painted): the watch page's own first work never shares the main thread with hls.js's
- * evaluation (decision 0952).
- */
-const SETTLED_MS = 4000;
-
 /**
  * The player: an m3u8 link plays in <hls-video> (hls.js, or the browser's own HLS) with media-chrome's control
  * bar; embed-only links play in the source's iframe. The stream's decisions (prepare, start, hand over prefetched

@@ -20,6 +20,7 @@ import { episodeQuery, reportError } from '../api/episode-query';
 import { useLightsOff } from '../hooks/use-lights-off';
 import { usePlayerShortcuts } from '../hooks/use-player-shortcuts';
 import { nextSource } from '../stream/failover';
+import { startServer } from '../../../lib/start-server';
 import { ReportErrorDialog } from './report-error-dialog';
 import { UpNext } from './up-next';
 import { type PlayerHandle, type StreamFailure, VideoPlayer } from './video-player';
@@ -115,25 +116,22 @@ function Watch({
   const film = data.datafilm;
   const navigate = useNavigate();
   const servers = film.servers.filter((s) => s.linkfilms.length > 0);
-  const current = servers.find((s) => s.server_name === server) ?? servers[0];
+  const current = startServer(servers, server);
   const serverName = current?.server_name;
   // A flagged VIP film has no links to ask for: the gate below sends the viewer back.
   const flagged = vipBlockOf(data);
-  const ep = useQuery({ ...episodeQuery(film.slug, episode, serverName), enabled: !!current && !flagged });
+  // "Video sẽ tự tải lại khi có mạng": a link that failed for want of a network is asked again every few seconds, not
+  // only on the `online` event (an app opened offline never fires it: its navigator.onLine stays true).
+  const ep = useQuery({
+    ...episodeQuery(film.slug, episode, serverName),
+    enabled: !!current && !flagged,
+    refetchInterval: (query) => (query.state.error && isNetworkError(query.state.error) ? LINK_RETRY_MS : false),
+  });
   // A downloaded copy of this episode plays from the device (online too), whatever the viewer's VIP today.
   const downloaded = useDownloadedEpisodes(film.slug);
   const copy = downloaded?.find((r) => r.episode === episode);
   const online = useOnline();
   const blocked = flagged ?? vipBlockOf(undefined, ep.error);
-  // "Video sẽ tự tải lại khi có mạng": asked again every few seconds, not only on the `online` event (an app opened
-  // offline never fires it: its navigator.onLine stays true).
-  const offlineLink = !!ep.error && isNetworkError(ep.error);
-  const refetchLink = ep.refetch;
-  useEffect(() => {
-    if (!offlineLink) return;
-    const timer = window.setInterval(() => void refetchLink(), LINK_RETRY_MS);
-    return () => window.clearInterval(timer);
-  }, [offlineLink, refetchLink]);
   useVipGate(copy ? null : blocked, film.slug);
   const player = useRef<PlayerHandle>(null);
   const [reporting, setReporting] = useState(false);

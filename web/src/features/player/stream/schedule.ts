@@ -10,6 +10,13 @@ export function saveData(): boolean {
 const never = () => undefined;
 
 /**
+ * How long after its load event the page is left alone before the player is evaluated (its network part starts
+ * once the poster is painted): the watch page's own first work never shares the main thread with hls.js's
+ * evaluation (decision 0952).
+ */
+export const SETTLED_MS = 4000;
+
+/**
  * Runs `run` at the first idle moment once `delayMs` have passed since the page's load event (at once on a page
  * whose load is long past, e.g. reached inside the app).
  */
