@@ -324,10 +324,16 @@ export async function changePassword(
   }
   const passwordHash = await hashPassword(input.newPassword);
   const now = deps.now();
-  await deps.db.batch([
-    deps.db.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId)),
+  // The password and the session epoch (every other access token stops) in one write, as a reset does.
+  const [[updated]] = await deps.db.batch([
+    deps.db
+      .update(users)
+      .set({ passwordHash, sessionEpoch: sql`${users.sessionEpoch} + 1`, updatedAt: now })
+      .where(eq(users.id, userId))
+      .returning(),
     ...(await passwordChangedStatements(deps, user, now)),
   ]);
-  const updated = await logoutEverywhere(deps, userId);
+  if (!updated) throw unauthorized(SESSION_EXPIRED);
+  await revokeAllForUser(deps.db, userId, now);
   return startSession(deps, updated, device);
 }

@@ -3,7 +3,7 @@
 // refresh token stops at once, and so does its access token (the viewer check reads the family, see
 // viewer.ts), docs/decisions/0980.
 import Bowser from 'bowser';
-import { and, desc, eq, gt, isNull, ne, or } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { refreshTokens } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
@@ -82,7 +82,7 @@ export async function signOutOtherDevices(db: Db, userId: number, currentSid: st
         eq(refreshTokens.userId, userId),
         isNull(refreshTokens.revokedAt),
         // A token of an older build names no device: then every family is another device's.
-        currentSid ? or(ne(refreshTokens.familyId, currentSid)) : undefined,
+        currentSid ? ne(refreshTokens.familyId, currentSid) : undefined,
       ),
     )
     .returning({ familyId: refreshTokens.familyId });

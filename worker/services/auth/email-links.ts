@@ -70,12 +70,11 @@ export async function findUsableLink(db: Db, token: string, purpose: LinkPurpose
 }
 
 /** Spends a link found usable: true for the one caller whose update marked it used. */
-export async function spendLink(db: Db, link: LinkRow, now: number): Promise<boolean> {
+export async function spendLink(db: Db, link: LinkRow, now: number): Promise<void> {
   const spent = await db
     .update(emailTokens)
     .set({ usedAt: now })
     .where(and(eq(emailTokens.id, link.id), isNull(emailTokens.usedAt), gt(emailTokens.expiresAt, now)))
     .returning({ id: emailTokens.id });
   if (spent.length === 0) throw invalidToken(RECOVERY_MESSAGES.tokenUsed);
-  return true;
 }

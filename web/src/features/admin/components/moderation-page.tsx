@@ -2,11 +2,17 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import type { ModerationQueueSummary } from '../../../../../worker/schemas/admin';
-import type { ModerationItem, ModerationQueueQuery, WordCheckResponse } from '../../../../../worker/schemas/moderation';
+import {
+  type ModerationItem,
+  type ModerationQueueQuery,
+  type WordCheckResponse,
+  WORD_PHRASE_MAX,
+} from '../../../../../worker/schemas/moderation';
 import {
   COMMENT_HOLD_TEXT,
   COMMENT_REPORT_REASON_TEXT,
   type CommentReportReason,
+  MODERATION_REASON_MAX,
   MUTE_DURATION_TEXT,
   MUTE_DURATIONS,
   type MuteDuration,
@@ -239,7 +245,7 @@ function QueueItem({ item, isAdmin }: { item: ModerationItem; isAdmin: boolean }
           id={`reason-${item.id}`}
           className="admin-input"
           value={reason}
-          maxLength={500}
+          maxLength={MODERATION_REASON_MAX}
           onChange={(e) => setReason(e.target.value)}
           aria-invalid={error ? true : undefined}
         />
@@ -360,7 +366,13 @@ function WordList() {
       </p>
       <form className="admin-form moderation-word-form" onSubmit={submit} aria-label="Thêm từ lọc">
         <label htmlFor="word-phrase">Từ hoặc cụm từ</label>
-        <input id="word-phrase" className="admin-input" value={phrase} maxLength={80} onChange={(e) => setPhrase(e.target.value)} />
+        <input
+          id="word-phrase"
+          className="admin-input"
+          value={phrase}
+          maxLength={WORD_PHRASE_MAX}
+          onChange={(e) => setPhrase(e.target.value)}
+        />
         <label htmlFor="word-action">Xử lý</label>
         <select id="word-action" className="admin-input" value={action} onChange={(e) => setAction(e.target.value as 'hold' | 'mask')}>
           <option value="hold">Giữ lại chờ duyệt</option>

@@ -2,7 +2,7 @@ import { useForm } from '@tanstack/react-form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { z } from 'zod';
-import { addPasskeyBodySchema } from '../../../../../worker/schemas/account';
+import { addPasskeyBodySchema, PASSKEY_NAME_MAX_LENGTH } from '../../../../../worker/schemas/account';
 import { SessionExpiredError } from '../../../lib/auth-request';
 import { formatDateTime } from '../../../lib/format';
 import { toast } from '../../../lib/toast';
@@ -102,7 +102,7 @@ export function PasskeysSection({ userId }: { userId: string }) {
                 label="Tên khóa (không bắt buộc)"
                 type="text"
                 autoComplete="off"
-                maxLength={60}
+                maxLength={PASSKEY_NAME_MAX_LENGTH}
                 hint="Ví dụ: Điện thoại của Lan"
               />
             )}

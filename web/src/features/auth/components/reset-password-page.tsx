@@ -2,6 +2,7 @@ import { useForm } from '@tanstack/react-form';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { z } from 'zod';
+import { RECOVERY_MESSAGES } from '../../../../../worker/schemas/account-texts';
 import { passwordSchema, PASSWORD_MIN_LENGTH } from '../../../../../worker/schemas/auth';
 import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
 import { toast } from '../../../lib/toast';
@@ -39,11 +40,7 @@ export function ResetPasswordPage({ token }: { token: string }) {
     },
   });
 
-  const linkProblem = !token
-    ? 'Liên kết không hợp lệ. Hãy mở đúng liên kết trong thư, hoặc yêu cầu một liên kết mới.'
-    : status.error
-      ? (serverErrors(status.error, []).form ?? '')
-      : '';
+  const linkProblem = !token ? RECOVERY_MESSAGES.tokenInvalid : status.error ? (serverErrors(status.error, []).form ?? '') : '';
 
   return (
     <div className="container auth-page">
