@@ -9,7 +9,6 @@ import { PROGRESS_BATCH_MAX } from '../../../worker/schemas/library';
 import { api } from './api-client';
 import { authedCall, SessionExpiredError } from './auth-request';
 import { getSession, getToken } from './session';
-import { timeoutSignal } from './timeout-signal';
 
 /** How often progress reaches the server while playing. */
 export const PROGRESS_FLUSH_MS = 15_000;
@@ -223,8 +222,10 @@ async function sendAll(): Promise<void> {
 }
 
 /** Each send gives up after SEND_TIMEOUT_MS: a request that never answers must not hold the outbox. */
+// Not lib/timeout-signal.ts: that module lives in the stream's chunk (the watchdog's), which the app's own chunk must
+// not import on every page; without AbortSignal.timeout a send simply has no deadline.
 function timeout(): RequestInit {
-  return { signal: timeoutSignal(SEND_TIMEOUT_MS) };
+  return typeof AbortSignal.timeout === 'function' ? { signal: AbortSignal.timeout(SEND_TIMEOUT_MS) } : {};
 }
 
 /** The page is being left or hidden: what is not yet sent goes out with keepalive (no answer awaited). */
