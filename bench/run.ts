@@ -18,7 +18,18 @@ const DB_FILE = benchDbFile(FILMS);
 const BASE = `http://127.0.0.1:${PORT}`;
 
 // Other benchmarks of this folder: `npm run bench -- live | load | service | edge | startup | downloads | together | comment-filter | crawl` (edge: the Worker in workerd, bench/edge.ts; startup: tap → first frame on the watch page, bench/startup.ts; downloads: a 45-minute episode downloaded vs a plain fetch loop, longest task and heap, bench/downloads.ts; together: watch parties' drift and late joiners, bench/together.ts; comment-filter: the comment filter over 10,000 comments, p50/p99 per comment against fold() alone, bench/comment-filter.ts; crawl: round trips per new and per merged film of two sources sharing most films, bench/crawl.ts).
-for (const other of ['live', 'load', 'service', 'edge', 'startup', 'downloads', 'together', 'comment-filter', 'crawl'] as const) {
+for (const other of [
+  'live',
+  'load',
+  'service',
+  'edge',
+  'startup',
+  'downloads',
+  'together',
+  'comment-filter',
+  'crawl',
+  'premiere',
+] as const) {
   if (process.argv.includes(other)) {
     await import(`./${other}`);
     process.exit(process.exitCode ?? 0);

@@ -88,6 +88,9 @@ export default class CommentsRoom implements Party.Server {
             : sendQuietly(connection, everyone);
         if (sent) delivered++;
       }
+    } else if (push.type === 'slow-mode') {
+      this.room.broadcast(JSON.stringify({ type: 'slow-mode', seconds: push.seconds } satisfies RoomEvent));
+      for (const _ of this.room.getConnections()) delivered++;
     } else {
       for (const connection of this.room.getConnections()) {
         if ((connection.state as ConnectionState | null)?.userId !== push.userId) continue;

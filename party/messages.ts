@@ -36,7 +36,14 @@ export const COMMENT_TOKEN_TTL_SECONDS = 600;
  * and are closed).
  */
 export const roomPushSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('comment'), comment: commentSchema }),
+  z.object({
+    type: z.literal('comment'),
+    comment: commentSchema,
+    /** The author of the comment this one replies to: that member's sockets always get it (never capped). */
+    parentAuthorId: z.optional(z.number().check(z.int(), z.positive())),
+    /** Written by staff (admin or moderator): always delivered, never capped. */
+    fromStaff: z.optional(z.literal(true)),
+  }),
   z.object({
     type: z.literal('withdraw'),
     id: z.number().check(z.int(), z.positive()),
@@ -45,13 +52,38 @@ export const roomPushSchema = z.discriminatedUnion('type', [
     reason: z.optional(reason),
   }),
   z.object({ type: z.literal('refuse'), userId: z.number().check(z.int(), z.positive()), message: reason }),
+  /** The film's slow mode changed: each member may post once per `seconds` in this film (0 = off). */
+  z.object({ type: z.literal('slow-mode'), seconds: z.number().check(z.int(), z.gte(0), z.lte(3600)) }),
 ]);
 export type RoomPush = z.infer<typeof roomPushSchema>;
 
 /** Room → browser (WebSocket). A withdraw's reason goes to its author's sockets only. */
+const commentEvent = z.object({ type: z.literal('comment'), comment: commentSchema });
+const withdrawEvent = z.object({
+  type: z.literal('withdraw'),
+  id: z.number().check(z.int(), z.positive()),
+  state: withdrawnState,
+  reason: z.optional(reason),
+});
+
 export const roomEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('comment'), comment: commentSchema }),
-  z.object({ type: z.literal('withdraw'), id: z.number().check(z.int(), z.positive()), state: withdrawnState, reason: z.optional(reason) }),
+  commentEvent,
+  withdrawEvent,
+  /**
+   * Everything of one send window (100–250 ms) in one frame, oldest first. `skipped`: comments of the window this
+   * socket did not get because it was over its per-second cap ("+N bình luận mới"); the page loads them on demand.
+   */
+  z.object({
+    type: z.literal('batch'),
+    events: z.array(z.discriminatedUnion('type', [commentEvent, withdrawEvent])),
+    skipped: z.number().check(z.int(), z.gte(0)),
+  }),
+  /** How many sockets the room holds ("N người đang xem"); sent on connect and at most every few seconds. */
+  z.object({ type: z.literal('presence'), count: z.number().check(z.int(), z.gte(0)) }),
+  /** The film's slow mode: one post per `seconds` per member (0 = off); sent on connect while on, and on change. */
+  z.object({ type: z.literal('slow-mode'), seconds: z.number().check(z.int(), z.gte(0), z.lte(3600)) }),
+  /** The room is going away: reconnect after `afterMs` (spread by the room so sockets do not return at once). */
+  z.object({ type: z.literal('reconnect'), afterMs: z.number().check(z.int(), z.gte(0), z.lte(60_000)) }),
   z.object({ type: z.literal('refused'), message: reason }),
   z.object({ type: z.literal('pong') }),
 ]);
