@@ -49,7 +49,7 @@ function crawlSourceProblems(value: string): string[] {
   });
 }
 
-/** Every environment variable the product reads, validated once at start-up (README "Configuration"). */
+/** Every environment variable the product reads, validated once at start-up (docs/configuration.md). */
 export const configSchema = z.object({
   APP_ENV: z.enum(['development', 'test', 'production']).default('development'),
   PUBLIC_URL: z.string().url().default('http://localhost:8787'),

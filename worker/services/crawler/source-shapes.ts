@@ -18,7 +18,7 @@ export interface ListItem {
   imdb?: unknown;
 }
 
-/** The four OPhim-compatible families (README "Nguồn phim"): legacy and /v1/api of OPhim and of KKPhim (phimapi.com). */
+/** The four OPhim-compatible families (docs/features.md "Nguồn phim"): legacy and /v1/api of OPhim and of KKPhim (phimapi.com). */
 export const SOURCE_FAMILIES = ['ophim', 'ophim-v1', 'kkphim', 'kkphim-v1'] as const;
 export type SourceFamily = (typeof SOURCE_FAMILIES)[number];
 

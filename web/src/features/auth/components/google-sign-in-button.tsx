@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 
-/** Build-time: the Google button exists only when the site has a Google client id (README "Configuration"). */
+/** Build-time: the Google button exists only when the site has a Google client id (docs/configuration.md). */
 export const GOOGLE_CLIENT_ID: string = import.meta.env.VITE_GOOGLE_CLIENT_ID ?? '';
 
 const GSI_SRC = 'https://accounts.google.com/gsi/client';
