@@ -422,6 +422,63 @@ describe('player on desktop (mouse and keyboard)', () => {
     await context.close();
   });
 
+  test('keys: J/L, ↑/↓, 0–9, Shift+N/Shift+P each act once; "?" opens "Phím tắt" and no key acts while it is open', async () => {
+    const series = await freeSeries(b.baseURL());
+    expect(series.episodes.length).toBeGreaterThanOrEqual(3);
+    const { page, context, errors } = await b.newPage();
+    await openEpisode(page, series, series.episodes[1]!);
+    await page.locator('body').click({ position: { x: 5, y: 300 } });
+    await page.keyboard.press('k');
+    await expect.poll(async () => (await videoState(page)).paused, { timeout: 5000 }).toBe(false);
+    await page.keyboard.press('k');
+    await expect.poll(async () => (await videoState(page)).paused).toBe(true);
+    await expect.poll(async () => (await videoState(page)).duration).toBeGreaterThan(15);
+    const { duration } = await videoState(page);
+    // 2 → a fifth of the way; 0 → the start.
+    await page.keyboard.press('2');
+    await expect.poll(async () => (await videoState(page)).time).toBeCloseTo(duration / 5, 0);
+    // L once: 10 s on, not 20 (one act per press); J once: back.
+    const at = (await videoState(page)).time;
+    await page.keyboard.press('l');
+    await expect.poll(async () => (await videoState(page)).time).toBeCloseTo(at + 10, 0);
+    await page.keyboard.press('j');
+    await expect.poll(async () => (await videoState(page)).time).toBeCloseTo(at, 0);
+    await page.keyboard.press('0');
+    await expect.poll(async () => (await videoState(page)).time).toBeLessThan(1);
+    // ↓ twice, ↑ once: one step down in all.
+    const volume = () => page.evaluate(() => document.querySelector<HTMLVideoElement>('[data-testid="video"]')!.volume);
+    await page.evaluate(() => {
+      document.querySelector<HTMLVideoElement>('[data-testid="video"]')!.volume = 0.5;
+    });
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowUp');
+    expect(await volume()).toBeCloseTo(0.45, 5);
+    // "?" opens the list; while it is open no key reaches the player; Esc closes it.
+    await page.keyboard.press('Shift+Slash');
+    const dialog = page.getByRole('dialog', { name: 'Phím tắt' });
+    await dialog.waitFor();
+    expect(await dialog.getByText('Tập trước').count()).toBe(1);
+    await screenshot(page, 'player-shortcuts');
+    const before = (await videoState(page)).time;
+    await page.keyboard.press('l');
+    await page.keyboard.press('5');
+    await page.keyboard.press('Shift+N');
+    expect((await videoState(page)).time).toBe(before);
+    expect(new URL(page.url()).pathname).toBe(`/xem-phim/${series.slug}/tap-${series.episodes[1]}`);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    // Shift+P: the previous episode; Shift+N: the next one (each one episode, not two).
+    await page.keyboard.press('Shift+P');
+    await page.waitForURL(new RegExp(`/xem-phim/${series.slug}/tap-${series.episodes[0]}(\\?|$)`));
+    await page.getByTestId('video').waitFor();
+    await page.locator('body').click({ position: { x: 5, y: 300 } });
+    await page.keyboard.press('Shift+N');
+    await page.waitForURL(new RegExp(`/xem-phim/${series.slug}/tap-${series.episodes[1]}(\\?|$)`));
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   test("the player's JavaScript: never on home; fetched ahead on the film page; on the watch page fetched after the first paint, run once settled", async () => {
     const series = await freeSeries(b.baseURL());
     const { page, context } = await b.newPage();

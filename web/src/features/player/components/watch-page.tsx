@@ -22,6 +22,7 @@ import { usePlayerShortcuts } from '../hooks/use-player-shortcuts';
 import { nextSource } from '../stream/failover';
 import { startServer } from '../../../lib/start-server';
 import { ReportErrorDialog } from './report-error-dialog';
+import { ShortcutsDialog } from './shortcuts-dialog';
 import { UpNext } from './up-next';
 import { type PlayerHandle, type StreamFailure, VideoPlayer } from './video-player';
 
@@ -135,6 +136,7 @@ function Watch({
   useVipGate(copy ? null : blocked, film.slug);
   const player = useRef<PlayerHandle>(null);
   const [reporting, setReporting] = useState(false);
+  const [keysOpen, setKeysOpen] = useState(false);
   const queryClient = useQueryClient();
   const episodeKey = `${film.slug}/${episode}`;
   const [failoverState, setFailover] = useState<Failover>({ key: episodeKey, failed: [], mode: 'stream' });
@@ -187,15 +189,26 @@ function Watch({
   // With no network, up-next is the next episode on the device.
   const nextEpisode =
     copy && !online ? downloaded?.find((r) => r.episode > episode)?.episode : list.find((e) => e.episode > episode)?.episode;
+  const previousEpisode = (copy && !online ? downloaded?.map((r) => r.episode) : list.map((e) => e.episode))
+    ?.filter((n) => n < episode)
+    .at(-1);
+  const playEpisode = useCallback(
+    (to: number) => {
+      intendToPlay(film.slug, to);
+      void navigate({
+        to: '/xem-phim/$slug/$episode',
+        params: { slug: film.slug, episode: `tap-${to}` },
+        search: serverName ? { server: serverName } : {},
+      });
+    },
+    [navigate, film.slug, serverName],
+  );
   const goNext = useCallback(() => {
-    if (nextEpisode === undefined) return;
-    intendToPlay(film.slug, nextEpisode);
-    void navigate({
-      to: '/xem-phim/$slug/$episode',
-      params: { slug: film.slug, episode: `tap-${nextEpisode}` },
-      search: serverName ? { server: serverName } : {},
-    });
-  }, [navigate, film.slug, nextEpisode, serverName]);
+    if (nextEpisode !== undefined) playEpisode(nextEpisode);
+  }, [playEpisode, nextEpisode]);
+  const goPrevious = useCallback(() => {
+    if (previousEpisode !== undefined) playEpisode(previousEpisode);
+  }, [playEpisode, previousEpisode]);
 
   const toggleFullscreen = useCallback(() => {
     const box = player.current?.box;
@@ -203,7 +216,14 @@ function Watch({
     if (document.fullscreenElement) void document.exitFullscreen();
     else void box.requestFullscreen?.().catch(() => undefined);
   }, []);
-  usePlayerShortcuts({ player, toggleFullscreen, next: nextEpisode === undefined ? undefined : goNext });
+  const showKeys = useCallback(() => setKeysOpen(true), []);
+  usePlayerShortcuts({
+    player,
+    toggleFullscreen,
+    next: nextEpisode === undefined ? undefined : goNext,
+    previous: previousEpisode === undefined ? undefined : goPrevious,
+    showHelp: showKeys,
+  });
 
   // Arriving by a tap that meant "play this" (the film page's "Xem phim" or "Xem tiếp tập N", an episode link, the
   // previous episode's up next or N): the tap's activation came along with the in-app navigation, so it plays at
@@ -427,7 +447,10 @@ function Watch({
               </div>
             </div>
             <p className="shortcut-hint muted">
-              Phím tắt: Space/K phát/dừng · F toàn màn hình · M tắt tiếng · ← → tua 10 giây · N tập tiếp theo
+              Phím tắt: Space/K phát/dừng · J L tua 10 giây · F toàn màn hình · N tập tiếp theo ·{' '}
+              <button type="button" className="link-button" onClick={showKeys}>
+                ? xem tất cả
+              </button>
             </p>
           </div>
 
@@ -455,6 +478,7 @@ function Watch({
           </section>
         </aside>
       </div>
+      <ShortcutsDialog open={keysOpen} onClose={() => setKeysOpen(false)} />
       {current && (
         <ReportErrorDialog
           open={reporting}
