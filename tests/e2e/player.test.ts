@@ -453,7 +453,7 @@ describe('player on desktop (mouse and keyboard)', () => {
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowUp');
-    expect(await volume()).toBeCloseTo(0.45, 5);
+    expect(await volume()).toBeCloseTo(0.4, 5);
     // "?" opens the list; while it is open no key reaches the player; Esc closes it.
     await page.keyboard.press('Shift+Slash');
     const dialog = page.getByRole('dialog', { name: 'Phím tắt' });

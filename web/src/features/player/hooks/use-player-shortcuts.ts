@@ -3,7 +3,7 @@ import type { PlayerHandle } from '../components/video-player';
 
 export const SEEK_SECONDS = 10;
 /** ↑/↓ change the volume by this much. */
-export const VOLUME_STEP = 0.05;
+export const VOLUME_STEP = 0.1;
 
 interface Shortcuts {
   player: RefObject<PlayerHandle | null>;
@@ -119,8 +119,8 @@ export function usePlayerShortcuts({ player, toggleFullscreen, next, previous, s
       if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
         if (ownsArrows(path)) return false;
         const up = e.key === 'ArrowUp';
-        // Rounded to the step, so ten presses up from 0.5 land on 1 exactly.
-        media.volume = Math.min(1, Math.max(0, Math.round((media.volume + (up ? VOLUME_STEP : -VOLUME_STEP)) * 20) / 20));
+        // Rounded to the step, so five presses up from 0.5 land on 1 exactly.
+        media.volume = Math.min(1, Math.max(0, Math.round((media.volume + (up ? VOLUME_STEP : -VOLUME_STEP)) * 10) / 10));
         if (up && media.muted) media.muted = false;
         return true;
       }
