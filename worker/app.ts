@@ -30,6 +30,7 @@ import { checkoutRoutes, paymentRoutes } from './routes/payment';
 import { vipRoutes } from './routes/vip';
 import { ratingRoutes } from './routes/ratings';
 import { adminSitePageRoutes, sitePageRoutes } from './routes/pages';
+import { scheduleRoutes } from './routes/schedule';
 import { seoRoutes } from './routes/seo';
 
 /** The read cache's bound in bytes of cached answers (a listing page is about 35 KB as a JS string). */
@@ -93,6 +94,7 @@ export function createApp(deps: AppDeps) {
     .route('/admin', moderationRoutes)
     .route('/admin', adminSitePageRoutes)
     .route('/pages', sitePageRoutes)
+    .route('/lich-chieu', scheduleRoutes)
     // Before the catalogue: its /product/:slug/:episode would otherwise catch /product/delete_product.
     .route('/product', adminProductRoutes)
     // Before the catalogue: its /product/:slug/:episode would otherwise catch /product/:slug/comments.

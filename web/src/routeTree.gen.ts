@@ -19,6 +19,7 @@ import { Route as DangNhapRouteImport } from './routes/dang-nhap'
 import { Route as DatLaiMatKhauRouteImport } from './routes/dat-lai-mat-khau'
 import { Route as DieuKhoanRouteImport } from './routes/dieu-khoan'
 import { Route as GioiThieuRouteImport } from './routes/gioi-thieu'
+import { Route as LichChieuRouteImport } from './routes/lich-chieu'
 import { Route as LichSuRouteImport } from './routes/lich-su'
 import { Route as NotFoundRouteImport } from './routes/not-found'
 import { Route as PhimBoRouteImport } from './routes/phim-bo'
@@ -104,6 +105,11 @@ const DieuKhoanRoute = DieuKhoanRouteImport.update({
 const GioiThieuRoute = GioiThieuRouteImport.update({
   id: '/gioi-thieu',
   path: '/gioi-thieu',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const LichChieuRoute = LichChieuRouteImport.update({
+  id: '/lich-chieu',
+  path: '/lich-chieu',
   getParentRoute: () => rootRouteImport,
 } as any)
 const LichSuRoute = LichSuRouteImport.update({
@@ -301,6 +307,7 @@ export interface FileRoutesByFullPath {
   '/dat-lai-mat-khau': typeof DatLaiMatKhauRoute
   '/dieu-khoan': typeof DieuKhoanRoute
   '/gioi-thieu': typeof GioiThieuRoute
+  '/lich-chieu': typeof LichChieuRoute
   '/lich-su': typeof LichSuRoute
   '/not-found': typeof NotFoundRoute
   '/phim-bo': typeof PhimBoRoute
@@ -348,6 +355,7 @@ export interface FileRoutesByTo {
   '/dat-lai-mat-khau': typeof DatLaiMatKhauRoute
   '/dieu-khoan': typeof DieuKhoanRoute
   '/gioi-thieu': typeof GioiThieuRoute
+  '/lich-chieu': typeof LichChieuRoute
   '/lich-su': typeof LichSuRoute
   '/not-found': typeof NotFoundRoute
   '/phim-bo': typeof PhimBoRoute
@@ -397,6 +405,7 @@ export interface FileRoutesById {
   '/dat-lai-mat-khau': typeof DatLaiMatKhauRoute
   '/dieu-khoan': typeof DieuKhoanRoute
   '/gioi-thieu': typeof GioiThieuRoute
+  '/lich-chieu': typeof LichChieuRoute
   '/lich-su': typeof LichSuRoute
   '/not-found': typeof NotFoundRoute
   '/phim-bo': typeof PhimBoRoute
@@ -447,6 +456,7 @@ export interface FileRouteTypes {
     | '/dat-lai-mat-khau'
     | '/dieu-khoan'
     | '/gioi-thieu'
+    | '/lich-chieu'
     | '/lich-su'
     | '/not-found'
     | '/phim-bo'
@@ -494,6 +504,7 @@ export interface FileRouteTypes {
     | '/dat-lai-mat-khau'
     | '/dieu-khoan'
     | '/gioi-thieu'
+    | '/lich-chieu'
     | '/lich-su'
     | '/not-found'
     | '/phim-bo'
@@ -542,6 +553,7 @@ export interface FileRouteTypes {
     | '/dat-lai-mat-khau'
     | '/dieu-khoan'
     | '/gioi-thieu'
+    | '/lich-chieu'
     | '/lich-su'
     | '/not-found'
     | '/phim-bo'
@@ -591,6 +603,7 @@ export interface RootRouteChildren {
   DatLaiMatKhauRoute: typeof DatLaiMatKhauRoute
   DieuKhoanRoute: typeof DieuKhoanRoute
   GioiThieuRoute: typeof GioiThieuRoute
+  LichChieuRoute: typeof LichChieuRoute
   LichSuRoute: typeof LichSuRoute
   NotFoundRoute: typeof NotFoundRoute
   PhimBoRoute: typeof PhimBoRoute
@@ -682,6 +695,13 @@ declare module '@tanstack/react-router' {
       path: '/gioi-thieu'
       fullPath: '/gioi-thieu'
       preLoaderRoute: typeof GioiThieuRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/lich-chieu': {
+      id: '/lich-chieu'
+      path: '/lich-chieu'
+      fullPath: '/lich-chieu'
+      preLoaderRoute: typeof LichChieuRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/lich-su': {
@@ -992,6 +1012,7 @@ const rootRouteChildren: RootRouteChildren = {
   DatLaiMatKhauRoute: DatLaiMatKhauRoute,
   DieuKhoanRoute: DieuKhoanRoute,
   GioiThieuRoute: GioiThieuRoute,
+  LichChieuRoute: LichChieuRoute,
   LichSuRoute: LichSuRoute,
   NotFoundRoute: NotFoundRoute,
   PhimBoRoute: PhimBoRoute,

@@ -139,6 +139,7 @@ export const RESERVED_FILM_SLUGS: ReadonlySet<string> = new Set([
   'not-found',
   'the-loai',
   'xem-phim',
+  'lich-chieu',
   'api',
   'offline',
   'search',

@@ -65,6 +65,11 @@ export function SiteHeader({ account, search }: { account: ReactNode; search: Re
             <NavDropdown label="Quốc gia" entries={countryEntries} columns={3} />
             <NavDropdown label="Danh mục" entries={categoryEntries} columns={1} />
             <li className="nav-item">
+              <Link to="/lich-chieu" className="nav-link">
+                Lịch chiếu
+              </Link>
+            </li>
+            <li className="nav-item">
               <Link to="/tai-ve" className="nav-link">
                 Phim đã tải
               </Link>
