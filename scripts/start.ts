@@ -12,6 +12,7 @@ import { localSecrets } from '../worker/local-secrets';
 import { runCrawl, startCrawlState } from '../worker/services/crawler/index';
 import { configuredSourceList, syncConfiguredSources } from '../worker/services/sources/registry';
 import { seedDemoAccounts } from '../worker/services/auth/demo-accounts';
+import { seedDemoReleaseHistory } from '../worker/services/schedule/demo-releases';
 import { demoMediaDir, prepareDemoMedia } from '../demo/media';
 import { startDemoSource } from '../demo/server';
 import { startPaymentStandins, type PaymentStandins } from '../demo/payment-gateways';
@@ -119,6 +120,11 @@ async function main(): Promise<void> {
       } catch (err) {
         console.log(`  ${source.baseUrl}: không thu thập được (${err instanceof Error ? err.message : String(err)})`);
       }
+    }
+    // "Lịch chiếu" needs weeks of arrivals, which one first crawl cannot give: the demo's ongoing series get theirs.
+    if (config.APP_ENV !== 'production') {
+      const seeded = await seedDemoReleaseHistory(database.db, Date.now());
+      if (seeded > 0) console.log(`  Lịch chiếu mẫu: ${seeded} tập đã ra trong các tuần trước`);
     }
   } else {
     console.log(`• Kho phim có ${filmCount} phim: bỏ qua thu thập ban đầu`);
