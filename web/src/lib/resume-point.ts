@@ -34,3 +34,36 @@ export function storedResumeEntry(slug: string): ResumeEntry | undefined {
     return undefined;
   }
 }
+
+/** Past this share of an episode (or its learned credits) the episode counts as watched. */
+export const WATCHED_SHARE = 0.9;
+
+/** Watched: played past its credits' start when known, else past 90 %, or to its last ten seconds. */
+export function isWatched(entry: ResumeEntry, creditsAt?: number): boolean {
+  if (!(entry.duration > 0)) return false;
+  if (creditsAt !== undefined && creditsAt > 0 && entry.time >= creditsAt) return true;
+  return entry.time >= entry.duration * WATCHED_SHARE || entry.time >= entry.duration - 10;
+}
+
+/**
+ * What the film page's button offers ("Xem phim", "Xem tiếp tập 5 từ 12:00", "Xem tập 6", "Chờ tập 6"): an episode
+ * stopped part-way resumes; a watched one gives way to the next episode (from 0), or, when the next is not out yet
+ * and the series goes on, to the wait for it.
+ */
+export type ResumeTarget =
+  | { kind: 'start' }
+  | { kind: 'resume'; episode: number; time: number }
+  | { kind: 'next'; episode: number }
+  | { kind: 'waiting'; episode: number };
+
+export function resumeTarget(
+  entry: ResumeEntry | undefined,
+  episodes: readonly number[],
+  options: { ongoing: boolean; creditsAt?: number },
+): ResumeTarget {
+  if (!entry) return { kind: 'start' };
+  if (!isWatched(entry, options.creditsAt)) return { kind: 'resume', episode: entry.episode, time: resumePoint(entry, entry.episode) };
+  const next = episodes.filter((n) => n > entry.episode).sort((a, b) => a - b)[0];
+  if (next !== undefined) return { kind: 'next', episode: next };
+  return options.ongoing ? { kind: 'waiting', episode: entry.episode + 1 } : { kind: 'start' };
+}
