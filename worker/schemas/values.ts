@@ -89,6 +89,8 @@ export function vnDate(ms: number): string {
 
 /** Every text of comment moderation people see; the API answers these and the web shows them as they are. */
 export const MODERATION_TEXTS = {
+  /** The moderation page's "Chế độ chậm" switch saved (issue 38). */
+  slowModeSaved: 'Đã lưu chế độ chậm',
   report: 'Báo cáo',
   spoilerMark: 'Có tiết lộ nội dung',
   reveal: 'Hiện',

@@ -4,9 +4,12 @@
 // written in its second: no round trip of its own.
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { filmSlowMode } from '../../db/schema';
-import { ApiError } from '../../lib/errors';
-import { COMMENT_MESSAGES } from '../../schemas/values';
+import { auditLog, films, filmSlowMode } from '../../db/schema';
+import type { Viewer } from '../../lib/context';
+import { ApiError, notFound } from '../../lib/errors';
+import type { SlowModeResponse, SlowModeSetting } from '../../schemas/moderation';
+import { COMMENT_MESSAGES, MODERATION_TEXTS } from '../../schemas/values';
+import { auditInsert } from '../admin/audit';
 
 /** One post per member per this many seconds in a film while slow mode is on. */
 export const SLOW_MODE_SECONDS = 10;
@@ -71,12 +74,71 @@ export function writeSlowMode(db: Db, filmId: number, row: SlowModeRow, now: num
     });
 }
 
-/** A film's slow mode as the moderation page shows it. */
-export async function readSlowMode(db: Db, filmId: number, now: number) {
-  const [row] = await db
-    .select({ manual: filmSlowMode.manual, autoUntil: filmSlowMode.autoUntil, announced: filmSlowMode.announced })
-    .from(filmSlowMode)
-    .where(eq(filmSlowMode.filmId, filmId));
-  const state = row ?? NONE;
-  return { manual: state.manual, on: slowModeOn(state, now), seconds: SLOW_MODE_SECONDS };
+/**
+ * GET /api/admin/comments/slow-mode/{slug}: a film's slow mode as the moderation page shows it. An admin sees every
+ * film; a VIP2 uploader their own (others are not found for them).
+ */
+export async function readSlowMode(db: Db, moderator: Pick<Viewer, 'id' | 'roles'>, slug: string, now: number): Promise<SlowModeResponse> {
+  const film = await moderatedFilm(db, moderator, slug);
+  return toResponse(film.slug, film.row ?? NONE, now);
+}
+
+async function moderatedFilm(db: Db, moderator: Pick<Viewer, 'id' | 'roles'>, slug: string) {
+  const [film] = await db
+    .select({
+      id: films.id,
+      slug: films.slug,
+      createdBy: films.createdBy,
+      manual: filmSlowMode.manual,
+      autoUntil: filmSlowMode.autoUntil,
+      announced: filmSlowMode.announced,
+    })
+    .from(films)
+    .leftJoin(filmSlowMode, eq(filmSlowMode.filmId, films.id))
+    .where(eq(films.slug, slug))
+    .limit(1);
+  if (!film || (!moderator.roles.includes('admin') && film.createdBy !== moderator.id)) throw notFound('Không tìm thấy phim');
+  const row: SlowModeRow | null =
+    film.autoUntil === null ? null : { manual: film.manual, autoUntil: film.autoUntil, announced: film.announced ?? 0 };
+  return { id: film.id, slug: film.slug, row };
+}
+
+const toResponse = (slug: string, row: SlowModeRow, now: number): SlowModeResponse => ({
+  slug,
+  mode: row.manual ?? 'auto',
+  on: slowModeOn(row, now),
+  seconds: SLOW_MODE_SECONDS,
+});
+
+/**
+ * PUT /api/admin/comments/slow-mode/{slug}: a moderator turns the film's slow mode on or off, or gives it back to the
+ * rate ('auto'); audited. Answers the room's announcement when what the room was told changes.
+ */
+export async function setSlowMode(
+  db: Db,
+  moderator: Pick<Viewer, 'id' | 'email' | 'roles'>,
+  slug: string,
+  mode: SlowModeSetting,
+  now: number,
+): Promise<SlowModeResponse & { announce: number | null }> {
+  const film = await moderatedFilm(db, moderator, slug);
+  const before = film.row ?? NONE;
+  const manual = mode === 'auto' ? null : mode;
+  const next: SlowModeRow = { ...before, manual };
+  const seconds = slowModeOn(next, now) ? SLOW_MODE_SECONDS : 0;
+  const announce = seconds !== before.announced ? seconds : null;
+  next.announced = seconds;
+  const [, [audit]] = await db.batch([
+    db
+      .insert(filmSlowMode)
+      .values({ filmId: film.id, manual, autoUntil: next.autoUntil, announced: seconds, updatedAt: now })
+      .onConflictDoUpdate({ target: filmSlowMode.filmId, set: { manual, announced: seconds, updatedAt: now } }),
+    auditInsert(
+      db,
+      moderator,
+      { action: 'comment.slow_mode', target: film.slug, before: { mode: before.manual ?? 'auto' }, after: { mode } },
+      now,
+    ).returning({ id: auditLog.id }),
+  ]);
+  return { ...toResponse(film.slug, next, now), message: MODERATION_TEXTS.slowModeSaved, auditId: audit!.id, announce };
 }
