@@ -23,7 +23,11 @@ beforeEach(async () => {
     pushes.push({ url: String(input), body: JSON.parse(String(init?.body)) });
     return Response.json({ ok: true, delivered: 0 });
   }) as typeof globalThis.fetch;
-  t = await createTestApp({ now: clock.now, fetch, config: { PARTYKIT_HOST: 'http://party.test:1999', PARTY_SECRET: 'test-party-secret-0123' } });
+  t = await createTestApp({
+    now: clock.now,
+    fetch,
+    config: { PARTYKIT_HOST: 'http://party.test:1999', PARTY_SECRET: 'test-party-secret-0123' },
+  });
   filmId = await insertFilm(t.deps.db, 'mat-biec', 'Mắt Biếc');
   await insertFilm(t.deps.db, 'bo-gia', 'Bố Già');
 });
@@ -136,7 +140,10 @@ describe('slow mode ("Chế độ chậm")', () => {
     expect(on.status).toBe(200);
     expect(await on.json()).toMatchObject({ slug: 'mat-biec', mode: 'on', on: true, seconds: SLOW_MODE_SECONDS });
     await t.background();
-    expect(pushes.at(-1)).toEqual({ url: 'http://party.test:1999/parties/comments/mat-biec', body: { type: 'slow-mode', seconds: SLOW_MODE_SECONDS } });
+    expect(pushes.at(-1)).toEqual({
+      url: 'http://party.test:1999/parties/comments/mat-biec',
+      body: { type: 'slow-mode', seconds: SLOW_MODE_SECONDS },
+    });
     expect((await post(member, 'Một')).status).toBe(201);
     expect((await post(member, 'Hai')).status).toBe(429);
     // Staff are not held back.
@@ -160,7 +167,10 @@ describe('slow mode ("Chế độ chậm")', () => {
     const read = await t.request('/api/admin/comments/slow-mode/bo-gia', { headers: bearer(uploader.session.token) });
     expect(await read.json()).toMatchObject({ mode: 'on', on: true });
     expect((await put(admin, 'sometimes')).status).toBe(400);
-    const [row] = await t.deps.db.select({ n: count() }).from(comments).where(and(eq(comments.filmId, filmId)));
+    const [row] = await t.deps.db
+      .select({ n: count() })
+      .from(comments)
+      .where(and(eq(comments.filmId, filmId)));
     expect(row!.n).toBe(4);
   });
 });

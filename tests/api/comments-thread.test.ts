@@ -22,7 +22,10 @@ type Row = typeof comments.$inferInsert;
 async function insertComments(db: Db, rows: Row[]): Promise<number[]> {
   const ids: number[] = [];
   for (let i = 0; i < rows.length; i += 400) {
-    const chunk = await db.insert(comments).values(rows.slice(i, i + 400)).returning({ id: comments.id });
+    const chunk = await db
+      .insert(comments)
+      .values(rows.slice(i, i + 400))
+      .returning({ id: comments.id });
     ids.push(...chunk.map((r) => r.id));
   }
   return ids;
@@ -67,16 +70,16 @@ describe('the film detail carries the newest threads and a cursor; ?before= page
     );
     oldRoot = roots[4]!;
     // Threads that change while one pages: a new reply under an old thread, and a reply to that reply.
-    [lateReply] = await insertComments(t.deps.db, [{ ...base, parentId: oldRoot, body: 'Trả lời muộn' }]);
-    [nested] = await insertComments(t.deps.db, [{ ...base, parentId: lateReply!, body: 'Trả lời của trả lời' }]);
+    lateReply = (await insertComments(t.deps.db, [{ ...base, parentId: oldRoot, body: 'Trả lời muộn' }]))[0]!;
+    nested = (await insertComments(t.deps.db, [{ ...base, parentId: lateReply, body: 'Trả lời của trả lời' }]))[0]!;
     // A held comment (its author alone sees it), a removed one kept over a visible reply, a removed one without.
-    [held] = await insertComments(t.deps.db, [{ ...base, userId: author.id, status: 'held', body: 'Đang chờ duyệt' }]);
+    held = (await insertComments(t.deps.db, [{ ...base, userId: author.id, status: 'held', body: 'Đang chờ duyệt' }]))[0]!;
     const [removedWithReply, removedAlone] = await insertComments(t.deps.db, [
       { ...base, status: 'removed', body: 'Đã gỡ' },
       { ...base, status: 'removed', body: 'Đã gỡ, không ai trả lời' },
     ]);
     const [underRemoved] = await insertComments(t.deps.db, [{ ...base, parentId: removedWithReply!, body: 'Vẫn còn' }]);
-    expected = new Set([...roots, ...replies, lateReply!, nested!, removedWithReply!, underRemoved!]);
+    expected = new Set([...roots, ...replies, lateReply, nested, removedWithReply!, underRemoved!]);
     expect(removedAlone).toBeGreaterThan(0);
   });
 

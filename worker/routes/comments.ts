@@ -34,7 +34,14 @@ export const commentRoutes = new Hono<AppEnv>()
     const pushes: RoomPush[] = [];
     if (posted.slowMode !== null) pushes.push({ type: 'slow-mode', seconds: posted.slowMode });
     if (posted.visible) pushes.push(commentPush(comment, posted));
-    if (pushes.length) afterResponse(c, pushAll(deps, pushes.map((message) => ({ slug: filmSlug, message }))));
+    if (pushes.length)
+      afterResponse(
+        c,
+        pushAll(
+          deps,
+          pushes.map((message) => ({ slug: filmSlug, message })),
+        ),
+      );
     return c.json(comment, 201);
   })
   .get('/:slug/comments', validate('param', slugParamSchema), validate('query', commentsQuerySchema), async (c) => {

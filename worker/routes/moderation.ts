@@ -96,11 +96,24 @@ export const moderationRoutes = new Hono<AppEnv>()
   .get('/comments/slow-mode/:slug', adminOrVip2, validate('param', slowModeParamSchema), async (c) => {
     return c.json(await readSlowMode(c.var.db, c.var.viewer, c.req.valid('param').slug, c.var.deps.now()), 200);
   })
-  .put('/comments/slow-mode/:slug', adminOrVip2, validate('param', slowModeParamSchema), validate('json', slowModeBodySchema), async (c) => {
-    const { announce, ...body } = await setSlowMode(c.var.db, c.var.viewer, c.req.valid('param').slug, c.req.valid('json').mode, c.var.deps.now());
-    if (announce !== null) afterResponse(c, pushAll(c.var.deps, [{ slug: body.slug, message: { type: 'slow-mode', seconds: announce } }]));
-    return c.json(body, 200);
-  })
+  .put(
+    '/comments/slow-mode/:slug',
+    adminOrVip2,
+    validate('param', slowModeParamSchema),
+    validate('json', slowModeBodySchema),
+    async (c) => {
+      const { announce, ...body } = await setSlowMode(
+        c.var.db,
+        c.var.viewer,
+        c.req.valid('param').slug,
+        c.req.valid('json').mode,
+        c.var.deps.now(),
+      );
+      if (announce !== null)
+        afterResponse(c, pushAll(c.var.deps, [{ slug: body.slug, message: { type: 'slow-mode', seconds: announce } }]));
+      return c.json(body, 200);
+    },
+  )
   .get('/comment-words', adminOnly, async (c) => {
     return c.json({ data: await listWords(c.var.db) }, 200);
   })

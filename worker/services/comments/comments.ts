@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, gt, inArray, lte, notInArray, or, type SQL, 
 import type { Db } from '../../db/client';
 import { commentHiddenAuthors, comments, filmAliases, films, filmSlowMode, rateLimits, users } from '../../db/schema';
 import { preparedOnce } from '../../db/prepared';
-import type { Session, Viewer } from '../../lib/context';
+import type { Session } from '../../lib/context';
 import { ApiError, badRequest, notFound, tooManyRequests, unauthorized } from '../../lib/errors';
 import { COMMENT_MESSAGES, type CommentDto, type CommentsSinceResponse } from '../../schemas/comments';
 import { MODERATION_TEXTS } from '../../schemas/values';
@@ -143,7 +143,9 @@ const postStatements = preparedOnce((db: Db) => {
     db
       .select({ at: sql<number | null>`max(${comments.createdAt})` })
       .from(comments)
-      .where(and(eq(comments.userId, n<number>(ph.viewerId)), gt(comments.createdAt, n<number>(ph.slowSince)), eq(comments.filmId, postFilmId)))
+      .where(
+        and(eq(comments.userId, n<number>(ph.viewerId)), gt(comments.createdAt, n<number>(ph.slowSince)), eq(comments.filmId, postFilmId)),
+      )
       .prepare(),
   ] as const;
 });
@@ -179,7 +181,15 @@ export async function createComment(db: Db, input: CreateCommentInput): Promise<
   if (retried) {
     const comment = toCommentDto({ ...retried, username: viewer.name, userId: viewer.id, hasReplies: 0 }, viewer.id);
     if (comment)
-      return { filmSlug: retried.filmSlug, comment, visible: false, created: false, parentAuthorId: null, fromStaff: staff, slowMode: null };
+      return {
+        filmSlug: retried.filmSlug,
+        comment,
+        visible: false,
+        created: false,
+        parentAuthorId: null,
+        fromStaff: staff,
+        slowMode: null,
+      };
   }
   const filmId = film.id;
   const filmSlug = film.slug;
@@ -368,7 +378,6 @@ export function toThreadPage(
   return { comments: toCommentDtos(rows, viewerId), cursor: cursorOf(roots), total: total?.n ?? 0 };
 }
 
-
 /** A comment as every reader sees it (the fields of a stored row, whatever its source): the one CommentDto builder. */
 export function visibleCommentDto(c: {
   id: number;
@@ -431,7 +440,13 @@ export async function listCommentsBySlug(
   if (who.before !== undefined) {
     if (who.sinceId !== undefined) throw badRequest('before', 'không dùng cùng since');
     const [thread, roots, total] = filmThreadQueries(db, film.id, who.session?.userId ?? 0, who.before);
-    const { viewer, results } = await batchWithViewer(db, who.session, who.now, [thread.prepare(), roots.prepare(), total.prepare()] as const, {});
+    const { viewer, results } = await batchWithViewer(
+      db,
+      who.session,
+      who.now,
+      [thread.prepare(), roots.prepare(), total.prepare()] as const,
+      {},
+    );
     const page = toThreadPage(results, viewer?.id ?? 0);
     return { data: page.comments, withdrawn: [], next_before: page.cursor, total: page.total };
   }
