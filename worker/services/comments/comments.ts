@@ -310,8 +310,10 @@ export function filmCommentsQuery(db: Db, filmId: number | SQL, viewerId: number
     .innerJoin(users, eq(users.id, comments.userId))
     .where(
       and(
-        eq(comments.filmId, filmId),
-        gt(comments.id, sinceId),
+        // Within a page the thread's ids drive the read (`+` keeps SQLite off the film's index, which would walk
+        // every comment of the film to test each one against the page).
+        within ? sql`+${comments.filmId} = ${filmId}` : eq(comments.filmId, filmId),
+        within ? undefined : gt(comments.id, sinceId),
         within,
         or(inArray(comments.status, ['visible', 'removed', 'hidden']), eq(comments.userId, viewerId)),
         notInArray(
