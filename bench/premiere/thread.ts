@@ -35,7 +35,16 @@ export async function run(): Promise<void> {
         .insert(films)
         .values({ slug: film.slug, title: `Phim ${film.slug}`, categoryId: 24 })
         .returning({ id: films.id });
-      await db.insert(episodes).values({ filmId: row!.id, serverName: 'Vietsub #1', episode: 1, name: 'Tập 1', m3u8Url: 'https://cdn.example/1.m3u8', embedUrl: '' });
+      await db
+        .insert(episodes)
+        .values({
+          filmId: row!.id,
+          serverName: 'Vietsub #1',
+          episode: 1,
+          name: 'Tập 1',
+          m3u8Url: 'https://cdn.example/1.m3u8',
+          embedUrl: '',
+        });
       // Three in four top-level, the rest replies spread over the threads.
       const at = Date.now() - 86_400_000;
       const roots: number[] = [];
@@ -87,7 +96,9 @@ export async function run(): Promise<void> {
       );
     }
     const [big, small] = seeded.map((f) => median(reads.get(f.slug)!));
-    console.log(`   detail read ${BIG.toLocaleString('en')} vs ${SMALL}: ${((big! / small! - 1) * 100).toFixed(1)} % (goal within 10 %); load average ${loadavg()[0]!.toFixed(2)}`);
+    console.log(
+      `   detail read ${BIG.toLocaleString('en')} vs ${SMALL}: ${((big! / small! - 1) * 100).toFixed(1)} % (goal within 10 %); load average ${loadavg()[0]!.toFixed(2)}`,
+    );
   } finally {
     client.close();
     rmSync(dir, { recursive: true, force: true });
