@@ -35,16 +35,14 @@ export async function run(): Promise<void> {
         .insert(films)
         .values({ slug: film.slug, title: `Phim ${film.slug}`, categoryId: 24 })
         .returning({ id: films.id });
-      await db
-        .insert(episodes)
-        .values({
-          filmId: row!.id,
-          serverName: 'Vietsub #1',
-          episode: 1,
-          name: 'Tập 1',
-          m3u8Url: 'https://cdn.example/1.m3u8',
-          embedUrl: '',
-        });
+      await db.insert(episodes).values({
+        filmId: row!.id,
+        serverName: 'Vietsub #1',
+        episode: 1,
+        name: 'Tập 1',
+        m3u8Url: 'https://cdn.example/1.m3u8',
+        embedUrl: '',
+      });
       // Three in four top-level, the rest replies spread over the threads.
       const at = Date.now() - 86_400_000;
       const roots: number[] = [];
