@@ -118,6 +118,7 @@ export function createApp(deps: AppDeps) {
     }
     const { status, body } = toErrorBody(err);
     if (status >= 500) console.error('[api]', c.req.method, c.req.path, err);
+    if (body.error.retryAfter !== undefined) c.header('Retry-After', String(body.error.retryAfter));
     return c.json(body, status);
   });
   // Every prepared statement of the routes above, built now rather than by the first request that needs it.

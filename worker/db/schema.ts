@@ -347,8 +347,16 @@ export const comments = sqliteTable(
     removedBy: integer('removed_by').references(() => users.id, { onDelete: 'set null' }),
     /** Shown to the author. */
     removalReason: text('removal_reason'),
+    /**
+     * Chosen by the page when the member starts the comment and sent again on a retry: one comment however often
+     * the POST is retried (unique per author; docs/decisions/1003-comment-client-id.md).
+     */
+    clientId: text('client_id'),
   },
   (t) => [
+    // The newest threads of a film and their count (docs/decisions/1000-bounded-comment-thread.md).
+    index('comments_film_thread').on(t.filmId, t.parentId, t.id, t.status),
+    uniqueIndex('comments_user_client').on(t.userId, t.clientId),
     index('comments_film_created').on(t.filmId, t.createdAt),
     index('comments_parent').on(t.parentId),
     index('comments_queued').on(t.queuedAt),
@@ -356,6 +364,21 @@ export const comments = sqliteTable(
     index('comments_fingerprint').on(t.fingerprint, t.createdAt),
   ],
 );
+
+/**
+ * A film's slow mode ("Chế độ chậm", docs/decisions/1002-comment-slow-mode.md): switched on by the accepted rate
+ * (autoUntil moves on while it stays high) or by a moderator (manual 'on'/'off' over the automatic one); announced:
+ * the seconds the room was last told (0 = off), so each change is pushed once.
+ */
+export const filmSlowMode = sqliteTable('film_slow_mode', {
+  filmId: integer('film_id')
+    .primaryKey()
+    .references(() => films.id, { onDelete: 'cascade' }),
+  manual: text('manual', { enum: ['on', 'off'] }),
+  autoUntil: integer('auto_until').notNull().default(0),
+  announced: integer('announced').notNull().default(0),
+  updatedAt: integer('updated_at').notNull(),
+});
 
 /** A member's report of a comment: one per member per comment; resolved when a moderator decides. */
 export const commentReports = sqliteTable(

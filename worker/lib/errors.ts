@@ -4,9 +4,12 @@ import type { ErrorBody } from '../schemas/errors';
 
 export class ApiError extends HTTPException {
   readonly code: string;
-  constructor(status: ContentfulStatusCode, code: string, message: string) {
+  /** Seconds to wait before trying again: in the body and as Retry-After (slow mode, issue 38). */
+  readonly retryAfter?: number;
+  constructor(status: ContentfulStatusCode, code: string, message: string, retryAfter?: number) {
     super(status, { message });
     this.code = code;
+    if (retryAfter !== undefined) this.retryAfter = retryAfter;
   }
 }
 
@@ -32,7 +35,11 @@ const CODE_BY_STATUS: Record<number, string> = {
 
 /** Maps anything thrown to a status and the error body; unknown errors are 500 without details. */
 export function toErrorBody(err: unknown): { status: ContentfulStatusCode; body: ErrorBody } {
-  if (err instanceof ApiError) return { status: err.status, body: { error: { code: err.code, message: err.message } } };
+  if (err instanceof ApiError)
+    return {
+      status: err.status,
+      body: { error: { code: err.code, message: err.message, ...(err.retryAfter !== undefined ? { retryAfter: err.retryAfter } : {}) } },
+    };
   if (err instanceof HTTPException) {
     const status = err.status as ContentfulStatusCode;
     const message = status === 400 && /json/i.test(err.message) ? 'body: malformed JSON' : err.message || 'Request failed';

@@ -13,6 +13,8 @@ import {
   muteBodySchema,
   removeBodySchema,
   reportBodySchema,
+  slowModeBodySchema,
+  slowModeParamSchema,
   userIdParamSchema,
   wordBodySchema,
   wordCheckSchema,
@@ -22,6 +24,7 @@ import { MODERATION_TEXTS } from '../schemas/values';
 import { approveComment, banMember, moderationQueue, muteMember, removeComment } from '../services/comments/moderation';
 import { hideAuthor, listHiddenAuthors, reportComment, unhideAuthor } from '../services/comments/reports';
 import { pushAll } from '../services/comments/room-push';
+import { readSlowMode, setSlowMode } from '../services/comments/slow-mode';
 import { addWord, checkText, listWords, removeWord } from '../services/comments/words';
 import { adminOnly, adminOrVip2 } from './admin/access';
 
@@ -89,6 +92,28 @@ export const moderationRoutes = new Hono<AppEnv>()
     afterResponse(c, pushAll(c.var.deps, pushes));
     return c.json(body, 200);
   })
+  // "Chế độ chậm" of a film (issue 38): admins for every film, a VIP2 uploader for their own.
+  .get('/comments/slow-mode/:slug', adminOrVip2, validate('param', slowModeParamSchema), async (c) => {
+    return c.json(await readSlowMode(c.var.db, c.var.viewer, c.req.valid('param').slug, c.var.deps.now()), 200);
+  })
+  .put(
+    '/comments/slow-mode/:slug',
+    adminOrVip2,
+    validate('param', slowModeParamSchema),
+    validate('json', slowModeBodySchema),
+    async (c) => {
+      const { announce, ...body } = await setSlowMode(
+        c.var.db,
+        c.var.viewer,
+        c.req.valid('param').slug,
+        c.req.valid('json').mode,
+        c.var.deps.now(),
+      );
+      if (announce !== null)
+        afterResponse(c, pushAll(c.var.deps, [{ slug: body.slug, message: { type: 'slow-mode', seconds: announce } }]));
+      return c.json(body, 200);
+    },
+  )
   .get('/comment-words', adminOnly, async (c) => {
     return c.json({ data: await listWords(c.var.db) }, 200);
   })

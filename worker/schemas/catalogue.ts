@@ -72,7 +72,12 @@ export interface FilmDetail extends FilmCard {
 
 export interface FilmDetailResponse {
   datafilm: FilmDetail;
+  /** The newest top-level threads (THREADS_PER_PAGE) with their replies; older ones through …/comments?before=. */
   comments: CommentDto[];
+  /** `before` of the next older page ("Xem thêm bình luận"), null when `comments` holds the oldest thread. */
+  comments_cursor: number | null;
+  /** Comments everyone sees on the film: the heading's "Bình luận (N)". */
+  comments_total: number;
   /** The viewer's own rating, if signed in and rated. */
   rating_star: { rating: number | null };
   general_assessment: RatingSummary;

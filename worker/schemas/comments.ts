@@ -31,6 +31,10 @@ export interface CommentsSinceResponse {
   data: CommentDto[];
   /** Ids up to `since` now removed or hidden: a page drops them (or keeps a placeholder over their replies). */
   withdrawn: { id: number; state: 'removed' | 'hidden' }[];
+  /** With ?before=: where the next older page starts, null after the oldest thread. */
+  next_before?: number | null;
+  /** With ?before=: the film's visible comment count (the heading's). */
+  total?: number;
 }
 
 const emptyToNull = (v: unknown) => (v === '' || v === undefined || v === null || v === 0 || v === '0' ? null : v);
@@ -53,6 +57,14 @@ export const createCommentBodySchema = z.object({
   spoiler: z.boolean({ error: 'must be true or false' }).optional(),
   /** The episode being watched (watch page). */
   episode: z.number({ error: 'must be an episode number' }).int('must be an episode number').min(0).max(100_000).optional(),
+  /**
+   * Chosen by the page when the member starts the comment (a UUID) and sent again on a retry: the retry answers the
+   * first comment instead of storing a second (issue 39).
+   */
+  client_id: z
+    .string({ error: 'must be a client id' })
+    .regex(/^[A-Za-z0-9-]{8,64}$/, 'must be a client id')
+    .optional(),
 });
 export type CreateCommentBody = z.infer<typeof createCommentBodySchema>;
 
@@ -61,5 +73,15 @@ export const commentsQuerySchema = z.object({
   since: z.preprocess(
     (v) => (v === '' ? undefined : v),
     z.coerce.number({ error: 'must be a comment id' }).int('must be a comment id').min(0, 'must be a comment id').optional(),
+  ),
+  /** "Xem thêm bình luận": the threads older than this top-level comment id (the detail's comments_cursor). */
+  before: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce
+      .number({ error: 'must be a comment id' })
+      .int('must be a comment id')
+      .positive('must be a comment id')
+      .max(Number.MAX_SAFE_INTEGER, 'must be a comment id')
+      .optional(),
   ),
 });

@@ -2,5 +2,6 @@
 
 /** { error: { code, message } }: code is machine-readable ('invalid_input', 'vip_required'…), message is shown as is. */
 export interface ErrorBody {
-  error: { code: string; message: string };
+  /** retryAfter: seconds to wait (a 429 that knows it, e.g. slow mode; also the Retry-After header). */
+  error: { code: string; message: string; retryAfter?: number };
 }

@@ -212,3 +212,25 @@ export interface WordCheckResponse {
   hold: 'word' | 'link' | 'phone' | null;
   matched: { id: number; phrase: string; action: 'hold' | 'mask' }[];
 }
+
+// ---- slow mode ("Chế độ chậm", issue 38, docs/decisions/1002-comment-slow-mode.md) ----
+export const SLOW_MODE_SETTINGS = ['auto', 'on', 'off'] as const;
+export type SlowModeSetting = (typeof SLOW_MODE_SETTINGS)[number];
+export const SLOW_MODE_SETTING_TEXT: Record<SlowModeSetting, string> = {
+  auto: 'Tự động (khi bình luận dồn dập)',
+  on: 'Bật',
+  off: 'Tắt',
+};
+export const slowModeParamSchema = z.object({ slug: z.string().trim().min(1, 'is required').max(200, 'is too long') });
+export const slowModeBodySchema = z.object({
+  mode: z.enum(SLOW_MODE_SETTINGS, { error: `must be one of ${SLOW_MODE_SETTINGS.join(', ')}` }),
+});
+/** GET/PUT /api/admin/comments/slow-mode/{slug}: the film's setting, whether it is on now, and its wait. */
+export interface SlowModeResponse {
+  slug: string;
+  mode: SlowModeSetting;
+  on: boolean;
+  seconds: number;
+  message?: string;
+  auditId?: number;
+}

@@ -43,6 +43,11 @@ export const PARTY_SECRET_HEADER = 'x-party-secret';
 export const COMMENTS_PARTY = 'comments';
 export const COMMENT_MESSAGES = {
   tooFast: 'Bạn bình luận quá nhanh. Vui lòng chờ một lát rồi thử lại.',
+  /** A post too early while the film's slow mode is on (issue 38): the seconds left. */
+  slowMode: (seconds: number) => `Chế độ chậm: vui lòng chờ ${Math.max(1, Math.ceil(seconds))} giây nữa rồi bình luận tiếp.`,
+  /** The comment box while the film's slow mode is on. */
+  slowModeOn: (seconds: number) => `Chế độ chậm: mỗi người bình luận một lần mỗi ${seconds} giây.`,
+  slowModeWait: (seconds: number) => `Chế độ chậm: chờ ${seconds} giây`,
 } as const;
 
 // ---- comment moderation (moderation.ts, docs/decisions/0230-comment-moderation.md) ----
@@ -84,6 +89,8 @@ export function vnDate(ms: number): string {
 
 /** Every text of comment moderation people see; the API answers these and the web shows them as they are. */
 export const MODERATION_TEXTS = {
+  /** The moderation page's "Chế độ chậm" switch saved (issue 38). */
+  slowModeSaved: 'Đã lưu chế độ chậm',
   report: 'Báo cáo',
   spoilerMark: 'Có tiết lộ nội dung',
   reveal: 'Hiện',

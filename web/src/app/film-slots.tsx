@@ -6,7 +6,9 @@ import { warmPlayer } from './warm-player';
 import { RateFilm } from '../features/ratings/components/rate-film';
 
 /** The comments of a film, under its page and under its player. */
-export const filmComments = (data: FilmDetailResponse) => <CommentsSection slug={data.datafilm.slug} comments={data.comments} />;
+export const filmComments = (data: FilmDetailResponse) => (
+  <CommentsSection slug={data.datafilm.slug} comments={data.comments} cursor={data.comments_cursor} total={data.comments_total} />
+);
 
 /** The viewer's own stars on a film's page. */
 export const filmRating = (data: FilmDetailResponse) => <RateFilm slug={data.datafilm.slug} own={data.rating_star.rating} />;

@@ -57,6 +57,8 @@ const DETAIL: FilmDetailResponse = {
     servers: [{ server_name: 'Vietsub #1', linkfilms: LINKS }],
   },
   comments: [],
+  comments_cursor: null,
+  comments_total: 0,
   rating_star: { rating: null },
   general_assessment: { totalRatings: 0, averageRating: null },
   recommended: FILMS,

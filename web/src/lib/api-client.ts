@@ -28,6 +28,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** Seconds to wait, when the server said (a slow mode's 429). */
+    readonly retryAfter?: number,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -54,16 +56,18 @@ async function throwIfFailed(res: { ok: boolean; status: number; json(): Promise
   if (res.ok) return;
   let code = 'http_error';
   let message = `Request failed with status code ${res.status}`;
+  let retryAfter: number | undefined;
   try {
     const body = await res.json();
     if (isErrorBody(body)) {
       if (body.error.message) message = body.error.message;
       if (body.error.code) code = body.error.code;
+      if (typeof body.error.retryAfter === 'number') retryAfter = body.error.retryAfter;
     }
   } catch {
     // not JSON: keep the generic message
   }
-  throw new ApiError(res.status, code, message);
+  throw new ApiError(res.status, code, message, retryAfter);
 }
 
 function isErrorBody(body: unknown): body is { error: Partial<ErrorBody['error']> } {

@@ -9,7 +9,7 @@ import type { EpisodeLink, FilmDetail, FilmDetailResponse, ServerEpisodes, Serve
 import { batchWithViewer } from '../auth/viewer';
 import { vipAccess } from './access';
 import { cardColumns, cardList, cardsFromJson, selectCards, toFilmCard } from './film-card';
-import { filmCommentsQuery, toCommentDtos } from '../comments/comments';
+import { filmThreadQueries, toThreadPage } from '../comments/comments';
 import { FilmMovedError, keptSlugOf } from './film-lookup';
 import { ownRatingQuery, ratingSummaryQuery, toRatingSummary } from '../ratings/ratings';
 
@@ -110,6 +110,8 @@ const kindOf = (key: FilmKey): KeyKind => ('slug' in key ? 'slug' : 'id');
 const valuesOf = (key: FilmKey) => ('slug' in key ? { slug: key.slug } : { id: key.id });
 
 const p = { slug: sql.placeholder('slug'), id: sql.placeholder('id'), viewer: sql.placeholder('viewer') };
+/** The detail carries the newest threads: older than any id. */
+const NEWEST = { before: Number.MAX_SAFE_INTEGER };
 
 /** The film id as SQL: the id itself, or the slug's lookup as a subquery, so dependent reads need not wait for it. */
 const filmIdOf = (kind: KeyKind): SQL =>
@@ -167,9 +169,13 @@ function recordQueries(db: Db, kind: KeyKind) {
 function freshQueries(db: Db, kind: KeyKind | 'hit') {
   // On a record cache hit the id is known: no slug lookup.
   const id = kind === 'slug' ? filmIdOf('slug') : filmIdOf('id');
+  const [thread, roots, total] = filmThreadQueries(db, id, p.viewer as unknown as number, sql.placeholder('before') as unknown as number);
   return [
-    // The viewer's own held comments too, less the members they hid (services/comments/comments.ts).
-    filmCommentsQuery(db, id, p.viewer as unknown as number).prepare(),
+    // The newest threads with their replies, the viewer's own held comments too, less the members they hid, the
+    // next page's cursor and the film's count (services/comments/comments.ts): bounded however long the thread.
+    thread.prepare(),
+    roots.prepare(),
+    total.prepare(),
     ratingSummaryQuery(db, id).prepare(),
     // A placeholder where the builder takes the user id (drizzle binds either); user ids start at 1, so a
     // signed-out viewer (0) has no row.
@@ -232,6 +238,12 @@ export async function loadFilmDetail(db: Db, key: FilmKey, viewer: Viewer | null
   return { ...detailOf(record, viewer), cached: hit !== undefined };
 }
 
+const threadFields = (page: ReturnType<typeof toThreadPage>) => ({
+  comments: page.comments,
+  comments_cursor: page.cursor,
+  comments_total: page.total,
+});
+
 /**
  * GET /api/product/{slug}: the spec's detail response, with the VIP flags of docs/decisions/0003-vip-access.md. One batch, so
  * one round trip on Workers, signed in or not: the record (unless cached) with the comments and ratings,
@@ -257,11 +269,13 @@ export async function filmDetailBySlug(
     ({ viewer, results: fresh } = await batchWithViewer(db, who.session, who.now, statements.fresh.id, {
       id: hit.film.id,
       viewer: viewerId,
+      ...NEWEST,
     }));
   } else {
     const read = await batchWithViewer(db, who.session, who.now, [...statements.record.slug, ...statements.fresh.slug] as const, {
       slug,
       viewer: viewerId,
+      ...NEWEST,
     });
     const [filmRows, genreRows, countryRows, episodeRows, recommendedRows, aliasRows, ...rest] = read.results;
     viewer = read.viewer;
@@ -269,7 +283,7 @@ export async function filmDetailBySlug(
     fresh = rest;
     if (record) cache?.set(cacheKeyOf(key), record);
   }
-  const [commentRows, ratingRows, own] = fresh;
+  const [commentRows, rootRows, countRows, ratingRows, own] = fresh;
   if (!record) {
     // A film merged into another: its slug answers 301 there (docs/decisions/0104).
     const kept = await keptSlugOf(db, slug);
@@ -279,7 +293,7 @@ export async function filmDetailBySlug(
   const { detail, access, recommended: recommendedFilms } = detailOf(record, viewer);
   return {
     datafilm: detail,
-    comments: toCommentDtos(commentRows, viewer?.id ?? 0),
+    ...threadFields(toThreadPage([commentRows, rootRows, countRows], viewer?.id ?? 0)),
     rating_star: { rating: viewer ? (own[0]?.stars ?? null) : null },
     general_assessment: toRatingSummary(ratingRows),
     recommended: recommendedFilms,

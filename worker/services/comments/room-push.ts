@@ -36,11 +36,18 @@ export async function pushToRoom(deps: RoomDeps, filmSlug: string, message: Room
   }
 }
 
-/** A stored comment everyone may see, to its film's room. */
-export function pushCommentToRoom(deps: RoomDeps, filmSlug: string, comment: CommentDto): Promise<boolean> {
-  // The room's copy carries what every reader may see: never an author's own state or reason.
+/**
+ * A stored comment everyone may see, as its room's push: what every reader may see (never an author's own state or
+ * reason), with the parent's author and whether staff wrote it, whom the room's per-socket cap never skips.
+ */
+export function commentPush(comment: CommentDto, about: { parentAuthorId?: number | null; fromStaff?: boolean } = {}): RoomPush {
   const { state: _state, removal_reason: _reason, ...visible } = comment;
-  return pushToRoom(deps, filmSlug, { type: 'comment', comment: visible });
+  return {
+    type: 'comment',
+    comment: visible,
+    ...(about.parentAuthorId ? { parentAuthorId: about.parentAuthorId } : {}),
+    ...(about.fromStaff ? { fromStaff: true as const } : {}),
+  };
 }
 
 /** Several pushes after a response, in order per room; resolves when all are done (never rejects). */

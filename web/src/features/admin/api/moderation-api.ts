@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { ModerationQueueQuery, MuteDuration, WordBody } from '../../../../../worker/schemas/moderation';
+import type { ModerationQueueQuery, MuteDuration, SlowModeSetting, WordBody } from '../../../../../worker/schemas/moderation';
 import { api } from '../../../lib/api-client';
 import { adminCall } from './admin-request';
 
@@ -41,3 +41,11 @@ export const removeCommentWord = (id: number) =>
 
 export const checkCommentText = (text: string) =>
   adminCall((headers) => api.api.admin['comment-words'].check.$post({ json: { text } }, { headers }));
+
+/** GET /api/admin/comments/slow-mode/{slug} (admin, or VIP2 for their own films): a film's "Chế độ chậm". */
+export const readSlowMode = (slug: string) =>
+  adminCall((headers) => api.api.admin.comments['slow-mode'][':slug'].$get({ param: { slug } }, { headers }));
+
+/** PUT /api/admin/comments/slow-mode/{slug}: on, off, or back to the rate ('auto'); audited. */
+export const saveSlowMode = (slug: string, mode: SlowModeSetting) =>
+  adminCall((headers) => api.api.admin.comments['slow-mode'][':slug'].$put({ param: { slug }, json: { mode } }, { headers }));

@@ -5,6 +5,10 @@ import type { ModerationQueueSummary } from '../../../../../worker/schemas/admin
 import {
   type ModerationItem,
   type ModerationQueueQuery,
+  SLOW_MODE_SETTING_TEXT,
+  SLOW_MODE_SETTINGS,
+  type SlowModeResponse,
+  type SlowModeSetting,
   type WordCheckResponse,
   WORD_PHRASE_MAX,
 } from '../../../../../worker/schemas/moderation';
@@ -33,8 +37,10 @@ import {
   commentWordsQuery,
   moderationQueueQuery,
   muteMember,
+  readSlowMode,
   removeComment,
   removeCommentWord,
+  saveSlowMode,
 } from '../api/moderation-api';
 import { undoAuditEntry } from '../api/site-api';
 import { AdminTabs } from './admin-controls';
@@ -141,8 +147,79 @@ export function ModerationPage() {
         <QueueItem key={item.id} item={item} isAdmin={isAdmin} />
       ))}
       {data && data.pagination.totalPages > 1 && <AdminPager pagination={data.pagination} onPage={setPage} />}
+      <SlowModeCard />
       {isAdmin && <WordList />}
     </section>
+  );
+}
+
+/**
+ * "Chế độ chậm" of one film (issue 38): on, off, or automatic (on by itself when comments pour in faster than 10 a
+ * second). Admins for every film, a VIP2 uploader for their own; each change is in the audit log.
+ */
+function SlowModeCard() {
+  const [slug, setSlug] = useState('');
+  const [mode, setMode] = useState<SlowModeSetting>('auto');
+  const [state, setState] = useState<SlowModeResponse | null>(null);
+  const load = useMutation({
+    mutationFn: () => readSlowMode(slug.trim()),
+    onSuccess: (res) => {
+      setState(res);
+      setMode(res.mode);
+    },
+    onError: (e) => toast.error(messageOf(e)),
+  });
+  const save = useMutation({
+    mutationFn: () => saveSlowMode(slug.trim(), mode),
+    onSuccess: (res) => {
+      setState(res);
+      toast.success(res.message ?? 'Đã lưu');
+    },
+    onError: (e) => toast.error(messageOf(e)),
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!slug.trim()) return;
+    if (state?.slug === slug.trim()) save.mutate();
+    else load.mutate();
+  };
+  return (
+    <div className="admin-card moderation-slow">
+      <h2>Chế độ chậm</h2>
+      <p className="muted">
+        Khi bình luận của một phim dồn dập (hơn 10 bình luận mỗi giây), mỗi người chỉ được bình luận một lần mỗi {state?.seconds ?? 10} giây
+        cho đến khi lắng xuống. Có thể bật hoặc tắt hẳn cho từng phim.
+      </p>
+      <form className="admin-form" onSubmit={submit} aria-label="Chế độ chậm của phim">
+        <label htmlFor="slow-slug">Đường dẫn phim (slug)</label>
+        <input
+          id="slow-slug"
+          className="admin-input"
+          value={slug}
+          placeholder="vd. dat-rung-phuong-nam"
+          onChange={(e) => {
+            setSlug(e.target.value);
+            setState(null);
+          }}
+        />
+        {state && (
+          <>
+            <p role="status">{state.on ? `Đang bật: mỗi người một bình luận mỗi ${state.seconds} giây.` : 'Đang tắt.'}</p>
+            <label htmlFor="slow-mode">Chế độ</label>
+            <select id="slow-mode" className="admin-input" value={mode} onChange={(e) => setMode(e.target.value as SlowModeSetting)}>
+              {SLOW_MODE_SETTINGS.map((m) => (
+                <option key={m} value={m}>
+                  {SLOW_MODE_SETTING_TEXT[m]}
+                </option>
+              ))}
+            </select>
+          </>
+        )}
+        <button type="submit" className="btn btn-primary btn-sm" disabled={load.isPending || save.isPending}>
+          {state ? 'Lưu' : 'Xem'}
+        </button>
+      </form>
+    </div>
   );
 }
 

@@ -1,7 +1,7 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useRouterState } from '@tanstack/react-router';
-import { type FormEvent, useState } from 'react';
-import type { CommentDto } from '../../../../../worker/schemas/comments';
+import { type FormEvent, memo, useEffect, useMemo, useRef, useState } from 'react';
+import { COMMENT_MESSAGES, type CommentDto } from '../../../../../worker/schemas/comments';
 import {
   COMMENT_REPORT_NOTE_MAX,
   COMMENT_REPORT_REASON_TEXT,
@@ -15,7 +15,16 @@ import { formatDateTime } from '../../../lib/format';
 import { reportError } from '../../../lib/report-error';
 import { getSession, useSession } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
-import { hideAuthor, mergeComments, postComment, reportComment, withdrawComment } from '../api/comments-api';
+import {
+  fetchOlderComments,
+  hideAuthor,
+  mergeComments,
+  mergeOlderPage,
+  newClientId,
+  postComment,
+  reportComment,
+  withdrawComment,
+} from '../api/comments-api';
 import { useLiveComments } from '../hooks/use-live-comments';
 
 export const LOGIN_TO_COMMENT = 'Bạn cần đăng nhập để có thể bình luận';
@@ -23,27 +32,44 @@ export const LOGIN_TO_COMMENT = 'Bạn cần đăng nhập để có thể bình
 interface CommentsSectionProps {
   /** Film slug: the live room name and the film the comments belong to. */
   slug: string;
+  /** The newest threads the page holds, and every older page loaded since ("Xem thêm bình luận"). */
   comments: CommentDto[];
+  /** Where the next older page starts; null when the oldest thread is shown. */
+  cursor: number | null;
+  /** The film's visible comments ("Bình luận (N)"), kept current by the live room. */
+  total: number;
 }
 
-interface CommentNode extends CommentDto {
-  replies: CommentNode[];
+/**
+ * The thread kept normalized: the comments by id and each one's replies by parent id (0 for top level), newest
+ * top-level threads first. Built from the cached list; a list of replies whose members did not change keeps its
+ * array from the previous build, so a live comment re-renders its own thread only (CommentItem is memoized).
+ */
+export interface ThreadIndex {
+  byId: Map<number, CommentDto>;
+  children: Map<number, CommentDto[]>;
+}
+
+export function indexThread(comments: CommentDto[], previous?: ThreadIndex): ThreadIndex {
+  const byId = new Map(comments.map((c) => [c.id, c]));
+  const children = new Map<number, CommentDto[]>();
+  for (const c of comments) {
+    const parent = c.parent_id != null && byId.has(c.parent_id) ? c.parent_id : 0;
+    const list = children.get(parent);
+    if (list) list.push(c);
+    else children.set(parent, [c]);
+  }
+  children.get(0)?.reverse();
+  if (previous)
+    for (const [parent, list] of children) {
+      const before = previous.children.get(parent);
+      if (before && before.length === list.length && before.every((c, i) => c === list[i])) children.set(parent, before);
+    }
+  return { byId, children };
 }
 
 /** The reply box takes the focus when it opens (a stable ref callback runs once per mount). */
 const focusOnMount = (el: HTMLTextAreaElement | null) => el?.focus();
-
-/** Top-level comments first (parent_id empty), replies nested under their parent. */
-export function buildCommentTree(comments: CommentDto[]): CommentNode[] {
-  const nodes = new Map<number, CommentNode>(comments.map((c) => [c.id, { ...c, replies: [] }]));
-  const roots: CommentNode[] = [];
-  for (const node of nodes.values()) {
-    const parent = node.parent_id != null ? nodes.get(node.parent_id) : undefined;
-    if (parent) parent.replies.push(node);
-    else roots.push(node);
-  }
-  return roots;
-}
 
 type Send = (text: string, parentId: number | null, spoiler?: boolean) => Promise<boolean>;
 
@@ -60,26 +86,57 @@ function useEpisode(): number | undefined {
  * Too many comments, or a mute, shows the server's message; other failures are logged only; an expired session has
  * been told already.
  */
-function useSend(slug: string, queryClient: QueryClient, episode: number | undefined, onMuted: (message: string) => void): Send {
+function useSend(
+  slug: string,
+  queryClient: QueryClient,
+  episode: number | undefined,
+  onMuted: (message: string) => void,
+  onWait: (seconds: number) => void,
+): Send {
+  // One client id per comment being written (per box: the main one, or a reply's parent), kept until it is stored:
+  // a retry after a lost answer sends the same id and gets the first comment back (issue 39).
+  const clientIds = useRef(new Map<number, string>());
   return async (text, parentId, spoiler) => {
     if (!getSession()) {
       window.alert(LOGIN_TO_COMMENT);
       return false;
     }
+    const box = parentId ?? 0;
+    const clientId = clientIds.current.get(box) ?? newClientId();
+    clientIds.current.set(box, clientId);
     try {
-      mergeComments(queryClient, slug, [await postComment(slug, text, parentId, { spoiler, episode })]);
+      mergeComments(queryClient, slug, [await postComment(slug, text, parentId, { spoiler, episode, clientId })]);
+      clientIds.current.delete(box);
       return true;
     } catch (error) {
       // The server's rate-limit text ('Bạn bình luận quá nhanh…') and a mute's reason are for the viewer; other
-      // failures are logged only (the spec), and an expired session has been told already.
+      // failures are logged only (the spec), and an expired session has been told already. Slow mode: the box
+      // counts the wait down.
       if (error instanceof ApiError && error.status === 403 && error.code === 'muted') {
         onMuted(error.message);
         toast.error(error.message);
-      } else if (error instanceof ApiError && error.status === 429) toast.error(error.message);
-      else if (!(error instanceof SessionExpiredError)) reportError('comments', error);
+      } else if (error instanceof ApiError && error.status === 429) {
+        if (error.code === 'slow_mode' && error.retryAfter) onWait(error.retryAfter);
+        toast.error(error.message);
+      } else if (!(error instanceof SessionExpiredError)) reportError('comments', error);
       return false;
     }
   };
+}
+
+/** Seconds left until `until` (ms), ticking each second; 0 once passed. */
+function useCountdown(until: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (until <= Date.now()) return;
+    setNow(Date.now());
+    const timer = setInterval(() => {
+      setNow(Date.now());
+      if (Date.now() >= until) clearInterval(timer);
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [until]);
+  return Math.max(0, Math.ceil((until - now) / 1000));
 }
 
 interface ThreadContext {
@@ -87,33 +144,70 @@ interface ThreadContext {
   send: Send;
   viewerId: number;
   onHide: (userId: number, name: string) => void;
+  /** Replies by parent id (the normalized thread). */
+  children: Map<number, CommentDto[]>;
+  /** Seconds of slow mode left before this member may post again (0: may post). */
+  wait: number;
 }
 
-export function CommentsSection({ slug, comments }: CommentsSectionProps) {
+const NO_REPLIES: CommentDto[] = [];
+
+export function CommentsSection({ slug, comments, cursor, total }: CommentsSectionProps) {
   const session = useSession();
   const viewerId = session ? Number(session.id) || 0 : 0;
   const [text, setText] = useState('');
   const [spoiler, setSpoiler] = useState(false);
   const [sending, setSending] = useState(false);
+  const [loadingOlder, setLoadingOlder] = useState(false);
   const [muted, setMuted] = useState<string | null>(null);
   const [hiddenNow, setHiddenNow] = useState<number[]>([]);
+  const [waitUntil, setWaitUntil] = useState(0);
   const queryClient = useQueryClient();
   const episode = useEpisode();
-  const send = useSend(slug, queryClient, episode, setMuted);
   const live = useLiveComments(slug, viewerId);
-  const hidden = new Set([...live.hiddenAuthors, ...hiddenNow]);
-  const shown = comments.filter((c) => c.user_id === 0 || !hidden.has(c.user_id));
-  const tree = buildCommentTree(shown);
+  const send = useSend(slug, queryClient, episode, setMuted, (seconds) => setWaitUntil(Date.now() + seconds * 1000));
+  const wait = useCountdown(waitUntil);
+  const hiddenKey = [...live.hiddenAuthors, ...hiddenNow].join(',');
+  const shown = useMemo(() => {
+    const hidden = new Set(hiddenKey ? hiddenKey.split(',').map(Number) : []);
+    return hidden.size ? comments.filter((c) => c.user_id === 0 || !hidden.has(c.user_id)) : comments;
+  }, [comments, hiddenKey]);
+  const indexRef = useRef<ThreadIndex | undefined>(undefined);
+  const index = useMemo(() => indexThread(shown, indexRef.current), [shown]);
+  indexRef.current = index;
+  const roots = index.children.get(0) ?? NO_REPLIES;
   const notice = muted ?? live.refused;
+
+  const afterPost = () => {
+    // In slow mode the member's next post waits its seconds: the box says so at once.
+    if (live.slowMode > 0) setWaitUntil(Date.now() + live.slowMode * 1000);
+  };
+  const sendAndWait: Send = async (...args) => {
+    const sent = await send(...args);
+    if (sent) afterPost();
+    return sent;
+  };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setSending(true);
-    if (await send(text, null, spoiler)) {
+    if (await sendAndWait(text, null, spoiler)) {
       setText('');
       setSpoiler(false);
     }
     setSending(false);
+  };
+
+  const loadOlder = async () => {
+    if (cursor === null) return;
+    setLoadingOlder(true);
+    try {
+      mergeOlderPage(queryClient, slug, await fetchOlderComments(slug, cursor));
+    } catch (error) {
+      toast.error(error instanceof Error ? error.message : String(error));
+    } finally {
+      setLoadingOlder(false);
+    }
   };
 
   /** "Ẩn bình luận của người này": gone from this page at once, kept with the account for every device. */
@@ -127,12 +221,35 @@ export function CommentsSection({ slug, comments }: CommentsSectionProps) {
       });
   };
 
-  const thread: ThreadContext = { slug, send, viewerId, onHide };
+  // The items keep one pair of handlers that call the current ones: a memoized item never holds a stale one.
+  const handlers = useRef({ send: sendAndWait, onHide });
+  handlers.current = { send: sendAndWait, onHide };
+  const stable = useMemo(
+    () => ({
+      send: ((...args) => handlers.current.send(...args)) as Send,
+      onHide: (userId: number, name: string) => handlers.current.onHide(userId, name),
+    }),
+    [],
+  );
+  const thread = useMemo<ThreadContext>(
+    () => ({ slug, viewerId, children: index.children, wait, ...stable }),
+    [slug, viewerId, index, wait, stable],
+  );
   return (
     <section className="comments" aria-labelledby={`comments-${slug}`} data-film={slug}>
       <h2 id={`comments-${slug}`} className="section-title">
-        Bình luận ({shown.length})
+        Bình luận ({Math.max(total, roots.length)})
       </h2>
+      {episode !== undefined && live.presence !== null && (
+        <p className="comment-presence muted" aria-live="polite">
+          {live.presence.toLocaleString('vi-VN')} người đang xem
+        </p>
+      )}
+      {live.slowMode > 0 && !notice && (
+        <p className="comment-slow muted" role="status">
+          {COMMENT_MESSAGES.slowModeOn(live.slowMode)}
+        </p>
+      )}
       {notice ? (
         <p className="comment-notice" role="alert">
           {notice}
@@ -155,20 +272,35 @@ export function CommentsSection({ slug, comments }: CommentsSectionProps) {
               <input type="checkbox" checked={spoiler} onChange={(e) => setSpoiler(e.target.checked)} />
               <span>{MODERATION_TEXTS.spoilerMark}</span>
             </label>
-            <button type="submit" className="btn btn-primary" disabled={sending}>
+            <button type="submit" className="btn btn-primary" disabled={sending || wait > 0}>
               Bình luận
             </button>
           </div>
+          {wait > 0 && (
+            <p className="comment-wait" role="timer" aria-live="off">
+              {COMMENT_MESSAGES.slowModeWait(wait)}
+            </p>
+          )}
         </form>
       )}
-      {tree.length === 0 ? (
+      {live.skipped > 0 && (
+        <button type="button" className="btn btn-ghost btn-sm comment-more-new" onClick={() => void live.loadSkipped()}>
+          +{live.skipped.toLocaleString('vi-VN')} bình luận mới
+        </button>
+      )}
+      {roots.length === 0 ? (
         <p className="muted">Chưa có bình luận nào. Hãy là người đầu tiên!</p>
       ) : (
         <ul className="comment-list">
-          {tree.map((node) => (
+          {roots.map((node) => (
             <CommentItem key={node.id} node={node} thread={thread} />
           ))}
         </ul>
+      )}
+      {cursor !== null && (
+        <button type="button" className="btn btn-ghost comment-older" onClick={() => void loadOlder()} disabled={loadingOlder}>
+          {loadingOlder ? 'Đang tải…' : 'Xem thêm bình luận'}
+        </button>
       )}
     </section>
   );
@@ -215,7 +347,7 @@ function SpoilerText({ id, text }: { id: number; text: string }) {
   );
 }
 
-function CommentItem({ node, thread }: { node: CommentNode; thread: ThreadContext }) {
+const CommentItem = memo(function CommentItem({ node, thread }: { node: CommentDto; thread: ThreadContext }) {
   const [replying, setReplying] = useState(false);
   const [reporting, setReporting] = useState(false);
   const [reported, setReported] = useState(false);
@@ -231,9 +363,10 @@ function CommentItem({ node, thread }: { node: CommentNode; thread: ThreadContex
       setReplying(false);
     }
   };
-  const replies = node.replies.length > 0 && (
+  const children = thread.children.get(node.id) ?? NO_REPLIES;
+  const replies = children.length > 0 && (
     <ul className="comment-list replies">
-      {node.replies.map((r) => (
+      {children.map((r) => (
         <CommentItem key={r.id} node={r} thread={thread} />
       ))}
     </ul>
@@ -327,6 +460,23 @@ function CommentItem({ node, thread }: { node: CommentNode; thread: ThreadContex
       </div>
     </li>
   );
+}, sameItem);
+
+/** The same comment with the same replies all the way down (reused arrays), in the same thread: nothing to redraw. */
+function sameSubtree(id: number, a: Map<number, CommentDto[]>, b: Map<number, CommentDto[]>): boolean {
+  const before = a.get(id);
+  if (before !== b.get(id)) return false;
+  return (before ?? NO_REPLIES).every((c) => sameSubtree(c.id, a, b));
+}
+
+function sameItem(prev: { node: CommentDto; thread: ThreadContext }, next: { node: CommentDto; thread: ThreadContext }): boolean {
+  return (
+    prev.node === next.node &&
+    prev.thread.slug === next.thread.slug &&
+    prev.thread.viewerId === next.thread.viewerId &&
+    prev.thread.wait === next.thread.wait &&
+    sameSubtree(next.node.id, prev.thread.children, next.thread.children)
+  );
 }
 
 /** "Báo cáo": a reason (and the reporter's words for "Khác"). */
@@ -336,7 +486,7 @@ function ReportForm({
   viewerId,
   onDone,
 }: {
-  comment: CommentNode;
+  comment: CommentDto;
   slug: string;
   viewerId: number;
   onDone: (sent: boolean) => void;
