@@ -22,10 +22,6 @@ export type PushDeps = Pick<AppDeps, 'db' | 'config' | 'fetch' | 'now'>;
 export const CHUNK_SIZE = 100;
 /** Sends in flight at once within a chunk (Workers open 6 connections at a time per invocation anyway). */
 const PARALLEL = 10;
-/** A run that stopped half-way is considered gone after this; its chunk is then claimed and run again. */
-export const LEASE_MS = 60_000;
-/** A run starts no send (first or retried) after this long, so it settles well inside its lease. */
-const RUN_BUDGET_MS = 30_000;
 /** Tries of one subscription within a run before it waits for the chunk's next run. */
 const TRIES_PER_RUN = 4;
 /** Runs of a chunk (crash re-runs included) before what is still pending is given up. */
@@ -76,6 +72,10 @@ const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 export async function runChunk(deps: PushDeps, chunkId: number): Promise<ChunkOutcome> {
   const { db } = deps;
   const started = deps.now();
+  // A run that stopped half-way is considered gone after its lease (config PUSH_LEASE_MS, a minute); its chunk is
+  // then claimed and run again. A run starts no send (first or retried) after half of it, so it settles inside it.
+  const leaseMs = deps.config.PUSH_LEASE_MS;
+  const runBudgetMs = leaseMs / 2;
   const pendingOf = sql`(SELECT value FROM json_each((SELECT ${pushChunks.pending} FROM ${pushChunks} WHERE ${pushChunks.id} = ${chunkId})))`;
   const filmOf = sql`(SELECT ${episodeReleases.filmId} FROM ${episodeReleases} WHERE ${episodeReleases.id} = (SELECT ${pushChunks.releaseId} FROM ${pushChunks} WHERE ${pushChunks.id} = ${chunkId}))`;
   let claim: { attempts: number; pending: string }[];
@@ -94,7 +94,7 @@ export async function runChunk(deps: PushDeps, chunkId: number): Promise<ChunkOu
     [claim, rows, targets] = await db.batch([
       db
         .update(pushChunks)
-        .set({ status: 'sending', attempts: sql`${pushChunks.attempts} + 1`, leaseUntil: started + LEASE_MS })
+        .set({ status: 'sending', attempts: sql`${pushChunks.attempts} + 1`, leaseUntil: started + leaseMs })
         .where(and(eq(pushChunks.id, chunkId), dueAt(started)))
         .returning({ attempts: pushChunks.attempts, pending: pushChunks.pending }),
       db
@@ -127,13 +127,13 @@ export async function runChunk(deps: PushDeps, chunkId: number): Promise<ChunkOu
     ]);
   } catch (err) {
     console.error(`[push] chunk ${chunkId}: claim failed`, err);
-    return { state: 'later', at: started + LEASE_MS, ...none };
+    return { state: 'later', at: started + leaseMs, ...none };
   }
   const row = rows[0];
   const claimed = claim[0];
   if (!claimed || !row) {
     if (!row || row.status === 'done') return { state: 'done', ...none };
-    if (row.status === 'sending') return { state: 'busy', at: row.leaseUntil ?? started + LEASE_MS, ...none };
+    if (row.status === 'sending') return { state: 'busy', at: row.leaseUntil ?? started + leaseMs, ...none };
     return { state: 'later', at: row.nextAttemptAt, ...none };
   }
   const run = claimed.attempts;
@@ -198,7 +198,7 @@ export async function runChunk(deps: PushDeps, chunkId: number): Promise<ChunkOu
     vapid = { keys: { publicKey: '', privateKey: '' }, subject: '' };
   }
   const message = messageOf(row);
-  const deadline = started + RUN_BUDGET_MS;
+  const deadline = started + runBudgetMs;
   let retryAt = Number.POSITIVE_INFINITY;
   const giveUp = run >= MAX_RUNS;
   const queue = [...remaining].map((id) => byId.get(id)!);
@@ -235,7 +235,7 @@ export async function runChunk(deps: PushDeps, chunkId: number): Promise<ChunkOu
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL, queue.length) }, worker));
   while (flushing) await flushing;
-  if (lost) return { state: 'busy', at: started + LEASE_MS, ...total };
+  if (lost) return { state: 'busy', at: started + leaseMs, ...total };
 
   // Every send of this run has settled: the row settles with the last of the progress.
   const now = deps.now();
@@ -248,14 +248,14 @@ export async function runChunk(deps: PushDeps, chunkId: number): Promise<ChunkOu
     }
     if (remaining.size === 0) {
       await write({ status: 'done', doneAt: now, leaseUntil: null });
-      return lost ? { state: 'busy', at: started + LEASE_MS, ...total } : { state: 'done', ...total };
+      return lost ? { state: 'busy', at: started + leaseMs, ...total } : { state: 'done', ...total };
     }
     const at = Number.isFinite(retryAt) ? retryAt : now;
     await write({ status: 'pending', nextAttemptAt: at, leaseUntil: null });
-    return lost ? { state: 'busy', at: started + LEASE_MS, ...total } : { state: 'later', at, ...total };
+    return lost ? { state: 'busy', at: started + leaseMs, ...total } : { state: 'later', at, ...total };
   } catch (err) {
     console.error(`[push] chunk ${chunkId}: could not settle`, err);
-    return { state: 'busy', at: started + LEASE_MS, ...total };
+    return { state: 'busy', at: started + leaseMs, ...total };
   }
 }
 
