@@ -174,9 +174,9 @@ export async function run(): Promise<void> {
     const mailer = setInterval(() => {
       const mail: { to: string; at: number; left?: number } = { to: `probe${mails.length}@example.test`, at: performance.now() };
       mails.push(mail);
-      void outboxRow(config, { kind: 'password_changed', to: mail.to, params: { name: 'An' } }, Date.now()).then((row) =>
-        outboxInsert(db, [row]),
-      );
+      void outboxRow(config, { kind: 'password_changed', to: mail.to, params: { name: 'An' } }, Date.now())
+        .then((row) => outboxInsert(db, [row]))
+        .catch((err: unknown) => console.log(`   mail probe not queued: ${err instanceof Error ? String(err.cause ?? err) : err}`));
       smtp
         .waitFor((m) => m.to.includes(mail.to), 120_000)
         .then(

@@ -3,7 +3,7 @@
 // kicked by the write's handler through waitUntil (or a floating promise on Node) and by the scheduled job,
 // which also picks up releases a crawl recorded.
 // A release becomes chunks of ≤ 100 subscriptions (push_chunks rows): its followers are walked in id order, and
-// each step moves the release's cursor with a conditional update and writes the chunks in one transaction, so a
+// each step writes the chunks and moves the release's cursor in one atomic batch, conditional on the cursor, so a
 // subscription is in one chunk of a release, once. The chunks then go where the host sends them
 // (`deps.pushQueue`: Cloudflare Queues on Workers, the Node host's pool) or, with no queue (tests, scripts), are
 // drained here. Sending a chunk is chunks.ts.
@@ -50,22 +50,8 @@ async function followerIdsAfter(deps: Pick<AppDeps, 'db'>, filmId: number, curso
   return rows.map((r) => r.id);
 }
 
-/**
- * One planner at a time per database client in this process (the admin's kick and the tick may overlap): they would
- * only lose the release's claim to each other, but a libSQL connection holds one transaction at a time. Planners in
- * other processes or isolates are kept apart by the cursor's conditional update.
- */
-const planning = new WeakMap<object, Promise<unknown>>();
-
 /** Turns pending releases into chunks; returns the new chunks' ids. A release whose followers are all in chunks is done. */
-export function planReleases(deps: Pick<AppDeps, 'db' | 'now'>): Promise<number[]> {
-  const before = planning.get(deps.db) ?? Promise.resolve();
-  const next = before.catch(() => undefined).then(() => planNow(deps));
-  planning.set(deps.db, next);
-  return next;
-}
-
-async function planNow(deps: Pick<AppDeps, 'db' | 'now'>): Promise<number[]> {
+export async function planReleases(deps: Pick<AppDeps, 'db' | 'now'>): Promise<number[]> {
   const { db } = deps;
   const now = deps.now();
   await db
@@ -91,23 +77,29 @@ async function planNow(deps: Pick<AppDeps, 'db' | 'now'>): Promise<number[]> {
         break;
       }
       const last = ids[ids.length - 1]!;
-      const from = cursor;
-      const chunks = await db.transaction(async (tx) => {
-        const claimed = await tx
+      const parts = [];
+      for (let i = 0; i < ids.length; i += CHUNK_SIZE) {
+        const part = ids.slice(i, i + CHUNK_SIZE);
+        parts.push({ p: JSON.stringify(part), n: part.length });
+      }
+      // One atomic batch: the chunks are written only while the cursor is still where this planner read it, then
+      // the cursor moves past them. A planner that lost the race (the cursor moved) writes nothing. A batch, not an
+      // interactive transaction: on a file database another connection of this process would block the event loop
+      // waiting for the transaction's lock (libSQL's calls are synchronous).
+      const [written] = await db.batch([
+        db.all<{ id: number }>(sql`
+          INSERT INTO ${pushChunks} (release_id, pending, size, next_attempt_at, created_at)
+          SELECT ${release.id}, json_extract(value, '$.p'), json_extract(value, '$.n'), ${now}, ${now}
+          FROM json_each(${JSON.stringify(parts)})
+          WHERE (SELECT cursor FROM ${episodeReleases} WHERE id = ${release.id} AND done_at IS NULL) = ${cursor}
+          RETURNING id`),
+        db
           .update(episodeReleases)
           .set({ cursor: last })
-          .where(and(eq(episodeReleases.id, release.id), eq(episodeReleases.cursor, from), isNull(episodeReleases.doneAt)))
-          .returning({ id: episodeReleases.id });
-        if (claimed.length === 0) return null; // another planner holds this release
-        const rows = [];
-        for (let i = 0; i < ids.length; i += CHUNK_SIZE) {
-          const part = ids.slice(i, i + CHUNK_SIZE);
-          rows.push({ releaseId: release.id, pending: JSON.stringify(part), size: part.length, nextAttemptAt: now, createdAt: now });
-        }
-        return tx.insert(pushChunks).values(rows).returning({ id: pushChunks.id });
-      });
-      if (!chunks) break;
-      created.push(...chunks.map((c) => c.id));
+          .where(and(eq(episodeReleases.id, release.id), eq(episodeReleases.cursor, cursor), isNull(episodeReleases.doneAt))),
+      ]);
+      if (written.length === 0) break; // another planner holds this release
+      created.push(...written.map((c) => c.id));
       cursor = last;
     }
   }
