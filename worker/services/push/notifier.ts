@@ -16,8 +16,10 @@ import { vapidKeys } from './vapid';
 
 export type { Target } from './send';
 
-/** Chunks written per planning step (one transaction). */
+/** Chunks written per planning step (one batch). */
 const CHUNKS_PER_STEP = 10;
+/** Follower ids read per query while planning. */
+const READ_AT_ONCE = 100_000;
 /** A release nobody got to within this long is dropped rather than announced late. */
 const STALE_MS = 3 * 24 * 60 * 60 * 1000;
 /** A chunk due this long ago and not taken is sent to the queue again (a message lost or dead-lettered). */
@@ -67,8 +69,12 @@ export async function planReleases(deps: Pick<AppDeps, 'db' | 'now'>): Promise<n
   const created: number[] = [];
   for (const release of releases) {
     let cursor = release.cursor;
+    // The followers are read once (up to READ_AT_ONCE ids: SQLite reads the film's followers by watchlist_film and
+    // sorts them, whatever the limit), then written a step at a time.
+    let followers: number[] = [];
     for (;;) {
-      const ids = await followerIdsAfter(deps, release.filmId, cursor, CHUNK_SIZE * CHUNKS_PER_STEP);
+      if (followers.length === 0) followers = await followerIdsAfter(deps, release.filmId, cursor, READ_AT_ONCE);
+      const ids = followers.splice(0, CHUNK_SIZE * CHUNKS_PER_STEP);
       if (ids.length === 0) {
         await db
           .update(episodeReleases)
