@@ -176,7 +176,7 @@ export async function startPushServer(
   let answered = 0;
   let inFlight = 0;
   let paused: Promise<void> | undefined;
-  let resume = () => undefined as void;
+  let resume: () => void = () => undefined;
   const server = createServer(
     { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
     (req: IncomingMessage, res: ServerResponse) => {
