@@ -75,6 +75,8 @@ export const configSchema = z.object({
   CRAWL_TICK_BUDGET_MS: z.coerce.number().int().min(1_000).max(600_000).default(20_000),
   /** Node host: how often the scheduler ticks (the Cron Trigger's stand-in); tests run it faster. */
   SCHEDULER_TICK_MS: z.coerce.number().int().min(200).max(3_600_000).default(60_000),
+  /** A push chunk's lease (services/push/chunks.ts): a run that stopped is re-run after it; tests shorten it. */
+  PUSH_LEASE_MS: z.coerce.number().int().min(2_000).max(900_000).default(60_000),
   /** Seconds anonymous public catalogue reads are reused (docs/decisions/0006); 0 turns the cache off. */
   /** Node host behind a proxy the operator runs: believe its client-address headers (worker/lib/client-ip.ts). */
   TRUST_PROXY: z

@@ -1,7 +1,7 @@
 // Cloudflare Workers host: wiring only (docs/architecture.md). Turso over HTTP via the Web-standard libSQL client,
 // /api/*, robots.txt and the sitemaps to the shared Hono app, page routes to the shell with the first page rendered
 // in it (worker/ssr/render.ts), both behind the Cache API (lib/edge-cache.ts), files to Workers Static Assets; Cron Triggers
-// to the shared scheduled jobs. Nothing Node-only may be imported here: no node:*, no db/node-client.ts.
+// to the shared scheduled jobs; the push-chunks Queue to services/push/chunks.ts. Nothing Node-only may be imported here: no node:*, no db/node-client.ts.
 import { env as isolateEnv } from 'cloudflare:workers';
 import { createClient } from '@libsql/client/web';
 import { drizzle } from 'drizzle-orm/libsql/web';
@@ -14,6 +14,7 @@ import { type EdgeCacheOptions, layeredStore, memoryStore, publicCacheControl, t
 import { securityHeaders } from './lib/security-headers';
 import { runScheduledJobs } from './scheduled';
 import { workersMailTransport } from './services/mail/workers-smtp';
+import { consumePushChunks } from './services/push/chunks';
 import { catalogueVersion } from './services/catalogue/version';
 import { isSeoPath } from './services/seo/sitemap';
 import { isPagePath, type LoadEntry, renderShell, type SsrEntry } from './ssr/render';
@@ -49,6 +50,21 @@ export interface Env extends ConfigVars {
   DATABASE_AUTH_TOKEN?: string;
   /** Workers Static Assets: web/dist with SPA fallback. */
   ASSETS: Fetcher;
+  /** New-episode push chunks (wrangler.toml [[queues]]; services/push/chunks.ts); absent: sent in the notifier's call. */
+  PUSH_CHUNKS?: Queue<PushChunkMessage>;
+}
+
+interface PushChunkMessage {
+  chunk: number;
+}
+
+/** sendBatch takes at most 100 messages per call. */
+function pushQueueOf(queue: Queue<PushChunkMessage>): AppDeps['pushQueue'] {
+  return {
+    send: async (ids) => {
+      for (let i = 0; i < ids.length; i += 100) await queue.sendBatch(ids.slice(i, i + 100).map((chunk) => ({ body: { chunk } })));
+    },
+  };
 }
 
 interface Host {
@@ -117,6 +133,7 @@ function buildHost(env: Env): Host {
     fetch: (input, init) => fetch(input, init),
     // worker-mailer over cloudflare:sockets to SMTP_URL (or Resend's API); none: mails wait in the outbox.
     mail: workersMailTransport(config, (input, init) => fetch(input, init)),
+    pushQueue: env.PUSH_CHUNKS ? pushQueueOf(env.PUSH_CHUNKS) : undefined,
   };
   const shared: ResponseStore = {
     match: (key) => caches.default.match(key),
@@ -254,5 +271,10 @@ export default {
   async scheduled(_controller, env, ctx) {
     // A misconfigured deploy throws here, so the Cron Trigger shows as failed in the dashboard.
     ctx.waitUntil(runScheduledJobs(hostFor(env).deps));
+  },
+
+  // The push chunks' consumer (wrangler.toml [[queues.consumers]]): each message is one chunk of ≤ 100 subscriptions.
+  async queue(batch, env) {
+    await consumePushChunks(hostFor(env).deps, batch.messages);
   },
 } satisfies ExportedHandler<Env>;

@@ -22,6 +22,7 @@ import { localSecrets } from './local-secrets';
 import { isPagePath, type LoadEntry, renderShell, type SsrEntry } from './ssr/render';
 import { runScheduledJobs } from './scheduled';
 import { nodeMailTransport } from './services/mail/node-smtp';
+import { startPushPool } from './services/push/pool';
 import { catalogueVersion } from './services/catalogue/version';
 import { isSeoPath } from './services/seo/sitemap';
 
@@ -148,6 +149,10 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
     // nodemailer to SMTP_URL (or Resend's API); none: mails wait in the outbox (services/mail).
     mail: nodeMailTransport(options.config, globalThis.fetch),
   };
+  // New-episode pushes: chunks run by a pool beside the ticker (services/push/pool.ts), so a 50,000-follower
+  // release never holds the minute jobs. Without the ticker (tests), the notifier sends in its own call.
+  const pushPool = options.ticker ? startPushPool(deps) : undefined;
+  if (pushPool) deps.pushQueue = pushPool.queue;
   const root = createNodeRoot(deps, options.demoMediaDir);
   // Built by hand rather than with serve(): serve() passes no errorHandler, and the HTTP layer's own 400s
   // (worker/lib/host-errors.ts) should carry the JSON error shape too.
@@ -183,6 +188,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
     close: () =>
       new Promise<void>((done) => {
         if (ticker) clearInterval(ticker);
+        void pushPool?.stop();
         server.close(() => done());
         server.closeAllConnections();
       }),

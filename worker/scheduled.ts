@@ -92,14 +92,19 @@ export const watchHistory: ScheduledJob = {
 };
 
 /**
- * New-episode pushes the write's own kick did not send: releases a crawl recorded, or a kick cut short
- * (services/push/notifier.ts). Runs after the crawls, so this tick's releases go out in this tick.
+ * New-episode pushes the write's own kick did not plan: releases a crawl recorded, or a kick cut short
+ * (services/push/notifier.ts). Runs after the crawls, so this tick's releases are planned in this tick. It only
+ * writes the chunks and hands them to the host's queue (Cloudflare Queues, the Node host's pool): the sending
+ * happens beside the tick, never inside it (docs/decisions/1030).
  */
 export const newEpisodes: ScheduledJob = {
   name: 'new-episodes',
   async run(deps) {
-    const { sent, failed, removed } = await notifyNewEpisodes(deps);
-    if (sent + failed > 0) console.log(`[scheduled] new-episode pushes: ${sent} sent, ${failed} failed, ${removed} subscription(s) gone`);
+    const { chunks, sent, failed, removed } = await notifyNewEpisodes(deps);
+    if (chunks + sent + failed > 0)
+      console.log(
+        `[scheduled] new-episode pushes: ${chunks} chunk(s) planned, ${sent} sent, ${failed} failed, ${removed} subscription(s) gone`,
+      );
   },
 };
 

@@ -1,13 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { episodeReleases, pushSubscriptions } from '../../worker/db/schema';
+import { episodeReleases, pushChunks, pushSubscriptions, users, watchlist } from '../../worker/db/schema';
 import { upsertFilm } from '../../worker/services/films/film-writer';
 import { isAllowedPushEndpoint } from '../../worker/services/push/subscriptions';
 import { newEpisodes, runScheduledJobs } from '../../worker/scheduled';
 import { loadConfig } from '../../worker/config';
 import { createTestApp, errorOf, type TestApp } from '../helpers/app';
 import { bearer, signedInUser } from '../helpers/auth';
-import { pushService, verifyVapid } from '../helpers/push-service';
+import { type PushClient, pushService, verifyVapid } from '../helpers/push-service';
 
 let t: TestApp;
 let push: ReturnType<typeof pushService>;
@@ -39,6 +39,20 @@ async function follower(slug = 'dat-rung-phuong-nam', notify = true) {
   const res = await t.request('/api/me/push-subscriptions', { json: browser.subscription, headers: auth });
   expect(res.status).toBe(201);
   return { member, auth, browser };
+}
+
+/** `n` members following the film with notify on, one browser each, written straight to the tables. */
+async function followers(n: number, filmId = 1): Promise<PushClient[]> {
+  const browsers = Array.from({ length: n }, () => push.client());
+  const ids = await t.deps.db
+    .insert(users)
+    .values(browsers.map((_, i) => ({ email: `follower${i}@example.test`, username: `follower${i}` })))
+    .returning({ id: users.id });
+  await t.deps.db.insert(watchlist).values(ids.map(({ id }) => ({ userId: id, filmId, notify: true, addedAt: 1 })));
+  await t.deps.db
+    .insert(pushSubscriptions)
+    .values(ids.map(({ id }, i) => ({ userId: id, endpoint: browsers[i]!.subscription.endpoint, ...browsers[i]!.subscription.keys })));
+  return browsers;
 }
 
 const addEpisode = (slug: string, episode: number) =>
@@ -132,6 +146,13 @@ describe('new-episode notifications', () => {
     await t.background();
 
     expect(push.received.map((r) => r.endpoint).sort()).toEqual([a.browser.subscription.endpoint, b.browser.subscription.endpoint].sort());
+    // One VAPID token for the push service, reused (RFC 8292 allows it until its exp); the Topic is the film; the
+    // body is the message and the one delimiter octet, not padded to 4 KB.
+    expect(new Set(push.received.map((r) => r.headers.get('authorization'))).size).toBe(1);
+    for (const received of push.received) {
+      expect(received.headers.get('topic')).toBe('dat-rung-phuong-nam');
+      expect(received.body.length).toBeLessThan(600);
+    }
     const { key } = (await (await t.request('/api/push/public-key')).json()) as { key: string };
     for (const received of push.received) {
       const browser = received.endpoint === a.browser.subscription.endpoint ? a.browser : b.browser;
@@ -196,4 +217,57 @@ describe('new-episode notifications', () => {
     const rows = await t.deps.db.select().from(episodeReleases).where(eq(episodeReleases.episode, 12));
     expect(rows[0]?.doneAt).not.toBeNull();
   });
+
+  it('a release of 250 followers goes out in chunks of at most 100, each follower once', async () => {
+    const browsers = await followers(250);
+    expect((await addEpisode('dat-rung-phuong-nam', 12)).status).toBe(201);
+    await t.background();
+    const chunks = await t.deps.db.select().from(pushChunks);
+    expect(chunks.map((c) => c.size)).toEqual([100, 100, 50]);
+    expect(chunks.every((c) => c.status === 'done' && c.pending === '[]')).toBe(true);
+    expect(chunks.reduce((n, c) => n + c.sent, 0)).toBe(250);
+    const per = new Map<string, number>();
+    for (const r of push.received) per.set(r.endpoint, (per.get(r.endpoint) ?? 0) + 1);
+    expect(per.size).toBe(250);
+    expect([...per.values()].every((n) => n === 1)).toBe(true);
+    const last = push.received.find((r) => r.endpoint === browsers[249]!.subscription.endpoint)!;
+    expect(JSON.parse(browsers[249]!.decrypt(last.body)).title).toBe('Đất Rừng Phương Nam: đã có tập 12');
+    // Nothing is sent again by a later tick.
+    await runScheduledJobs(t.deps, [newEpisodes]);
+    expect(push.received).toHaveLength(250);
+  });
+
+  it("503 with Retry-After is tried again after the wait; one still failing waits for the chunk's next run", async () => {
+    const [busy, down, fine] = await followers(3);
+    push.unavailable.set(busy!.subscription.endpoint, 1);
+    push.unavailable.set(down!.subscription.endpoint, 1000);
+    await addEpisode('dat-rung-phuong-nam', 12);
+    await t.background();
+    const tries = (b: PushClient) => push.attempts.filter((a) => a.endpoint === b.subscription.endpoint);
+    // Answered 503 once, then sent no sooner than Retry-After (1 s) said.
+    expect(tries(busy!).map((a) => a.status)).toEqual([503, 201]);
+    expect(tries(busy!)[1]!.at - tries(busy!)[0]!.at).toBeGreaterThanOrEqual(1000);
+    expect(tries(fine!).map((a) => a.status)).toEqual([201]);
+    // The one still unavailable after this run's tries is left pending in the chunk, not deleted, not sent twice.
+    expect(tries(down!).length).toBeGreaterThan(1);
+    expect(tries(down!).every((a) => a.status === 503)).toBe(true);
+    const [chunk] = await t.deps.db.select().from(pushChunks);
+    expect(chunk).toMatchObject({ status: 'pending', sent: 2, pending: JSON.stringify([await idOf(down!)]) });
+    expect(await t.deps.db.$count(pushSubscriptions)).toBe(3);
+    // Its service is back: the next run after the wait sends it, and only it.
+    push.unavailable.delete(down!.subscription.endpoint);
+    t.advance(5 * 60_000);
+    await runScheduledJobs(t.deps, [newEpisodes]);
+    expect(tries(down!).at(-1)?.status).toBe(201);
+    expect(push.received.map((r) => r.endpoint).sort()).toEqual([busy, down, fine].map((b) => b!.subscription.endpoint).sort());
+    expect((await t.deps.db.select().from(pushChunks))[0]).toMatchObject({ status: 'done', sent: 3, pending: '[]' });
+  });
 });
+
+async function idOf(browser: PushClient): Promise<number> {
+  const [row] = await t.deps.db
+    .select({ id: pushSubscriptions.id })
+    .from(pushSubscriptions)
+    .where(eq(pushSubscriptions.endpoint, browser.subscription.endpoint));
+  return row!.id;
+}

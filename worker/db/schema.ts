@@ -808,8 +808,9 @@ export const pushSubscriptions = sqliteTable(
 
 /**
  * An episode number a film gained after it was first written (the film writer records it in the write's
- * transaction). The notifier walks each release's subscribers in id order and advances `cursor` with a
- * conditional update before sending a batch, so no (subscription, episode) is ever sent twice.
+ * transaction). The planner (services/push/chunks.ts) walks each release's subscribers in id order and, in one
+ * transaction, advances `cursor` with a conditional update and writes them as push_chunks, so no (subscription,
+ * episode) is put in two chunks; `doneAt` is set once every follower is in a chunk.
  */
 export const episodeReleases = sqliteTable(
   'episode_releases',
@@ -820,11 +821,44 @@ export const episodeReleases = sqliteTable(
       .references(() => films.id, { onDelete: 'cascade' }),
     episode: integer('episode').notNull(),
     createdAt: integer('created_at').notNull(),
-    /** Highest push subscription id already claimed for sending. */
+    /** Highest push subscription id already put in a chunk. */
     cursor: integer('cursor').notNull().default(0),
     doneAt: integer('done_at'),
   },
   (t) => [uniqueIndex('episode_releases_film_episode').on(t.filmId, t.episode), index('episode_releases_done').on(t.doneAt)],
+);
+
+/**
+ * A release's followers in chunks of at most 100 push subscriptions (services/push/chunks.ts, docs/decisions/1030):
+ * a queue message on Workers, a leased row drained by a pool on Node; the row is the truth on both. `pending`
+ * holds the subscriptions not yet settled (delivered, gone or given up); a sender removes each one as its send
+ * settles, so a run after a crash (its lease ran out) sends only what was not yet recorded.
+ */
+export const pushChunks = sqliteTable(
+  'push_chunks',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    releaseId: integer('release_id')
+      .notNull()
+      .references(() => episodeReleases.id, { onDelete: 'cascade' }),
+    /** JSON array of push subscription ids still to send. */
+    pending: text('pending').notNull(),
+    size: integer('size').notNull(),
+    status: text('status', { enum: ['pending', 'sending', 'done'] })
+      .notNull()
+      .default('pending'),
+    /** Claims so far; a sender's writes count only while the row still carries its claim's number. */
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: integer('next_attempt_at').notNull().default(0),
+    /** While 'sending': when a sender that stopped half-way (a crash, an isolate cut off) is considered gone. */
+    leaseUntil: integer('lease_until'),
+    sent: integer('sent').notNull().default(0),
+    gone: integer('gone').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    createdAt: createdAt(),
+    doneAt: integer('done_at'),
+  },
+  (t) => [index('push_chunks_due').on(t.status, t.nextAttemptAt), index('push_chunks_release').on(t.releaseId)],
 );
 
 // ---------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ import type { FilmRecordCache } from '../services/catalogue/detail';
 import type { CachedResponse } from './public-cache';
 import type { TtlCache } from './ttl-cache';
 import type { MailTransport } from '../services/mail/message';
+import type { PushQueue } from '../services/push/notifier';
 
 /** The signed-in person behind a request, taken only from a verified access token. */
 export interface Viewer {
@@ -43,6 +44,11 @@ export interface AppDeps {
    * Absent: mails wait in the outbox (no SMTP_URL, or a test that does not send).
    */
   mail?: MailTransport;
+  /**
+   * Where new-episode push chunks go (services/push/notifier.ts): Cloudflare Queues on Workers, the pool on Node.
+   * Absent: they are sent in the notifier's own call (tests, scripts).
+   */
+  pushQueue?: PushQueue;
 }
 
 export interface AppCaches {
