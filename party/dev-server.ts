@@ -17,6 +17,8 @@ export interface PartyKitDev {
   host: string;
   /** What the dev server has printed so far (only with `capture`; empty otherwise). */
   output: () => string;
+  /** The dev server's process id: it leads its own process group, which workerd joins (benches read its CPU). */
+  pid: number;
   stop: () => Promise<void>;
 }
 
@@ -135,6 +137,7 @@ export async function startPartyKitDev(options: {
     url,
     host: `127.0.0.1:${port}`,
     output: () => printed,
+    pid: child.pid!,
     stop: async () => {
       await stopChild(child);
       config.remove();
