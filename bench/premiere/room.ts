@@ -288,7 +288,7 @@ export async function run(): Promise<void> {
   }, HARD_STOP_MS);
   hardStop.unref();
   try {
-    const party = await startPartyKitDev({ secret: SECRET });
+    const party = await startPartyKitDev({ secret: SECRET, log: process.env.BENCH_ROOM_LOG === '1' });
     cleanups.push(() => party.stop());
     const start = { t: performance.now() };
     const roomUrl = async (i: number) => {
