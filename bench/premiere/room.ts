@@ -8,9 +8,11 @@
 // broadcast-floor.ts) sending one frame per 250 ms window with every comment to every socket.
 // Then the reconnect variant: the room is told to restart ({type:'reconnect'}); each client waits the `afterMs` it
 // is told, reconnects, and the spread of the returns is measured (the old client came back after exactly 3 s).
+// BENCH_ROOM_REF=main runs the same against the rooms' code of that git ref (extracted with git archive under
+// data/), for a before/after: a room of that age sends one `comment` frame per comment and knows no restart notice.
 // Loopback only; bounded in time (hard stop); stops what it started.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { type ChildProcess, execSync, spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import WebSocket from 'ws';
@@ -27,6 +29,7 @@ const SLUG = 'phim-cong-chieu';
 const SECRET = `bench-room-${crypto.randomUUID()}`;
 const ROOT = resolve(import.meta.dirname, '../..');
 const HARD_STOP_MS = (3 * SECONDS + 240) * 1000;
+const REF = process.env.BENCH_ROOM_REF;
 
 interface Client {
   ws: WebSocket;
@@ -82,7 +85,11 @@ function onFrame(c: Client, data: WebSocket.RawData, phaseStart: () => number): 
     skipped?: number;
     afterMs?: number;
   };
-  if (event.type === 'batch') {
+  if (event.type === 'comment') {
+    // A room before batches: one frame per comment.
+    const id = (event as unknown as { comment: { id: number } }).comment.id;
+    if (!c.got.has(id)) c.got.set(id, at);
+  } else if (event.type === 'batch') {
     for (const e of event.events!) if (e.type === 'comment' && !c.got.has(e.comment!.id)) c.got.set(e.comment!.id, at);
     c.skipped += event.skipped!;
   } else if (event.type === 'reconnect') {
@@ -288,7 +295,16 @@ export async function run(): Promise<void> {
   }, HARD_STOP_MS);
   hardStop.unref();
   try {
-    const party = await startPartyKitDev({ secret: SECRET, log: process.env.BENCH_ROOM_LOG === '1' });
+    let codeRoot: string | undefined;
+    if (REF) {
+      codeRoot = resolve(ROOT, `data/bench-room-${REF.replace(/[^\w.-]/g, '_')}`);
+      rmSync(codeRoot, { recursive: true, force: true });
+      mkdirSync(codeRoot, { recursive: true });
+      execSync(`git archive ${REF} party worker/lib worker/schemas | tar -x -C ${codeRoot}`, { cwd: ROOT });
+      cleanups.push(() => rmSync(codeRoot!, { recursive: true, force: true }));
+      console.log(`   the rooms' code of ${REF} (${execSync(`git rev-parse --short ${REF}`, { cwd: ROOT }).toString().trim()})`);
+    }
+    const party = await startPartyKitDev({ secret: SECRET, log: process.env.BENCH_ROOM_LOG === '1', codeRoot });
     cleanups.push(() => party.stop());
     const start = { t: performance.now() };
     const roomUrl = async (i: number) => {
@@ -321,8 +337,8 @@ export async function run(): Promise<void> {
     report('room (partykit dev)', ours, `workerd CPU ${workerdPct.toFixed(0)} % of one core`);
     const loadRoom = loadavg()[0]!;
 
-    // The reconnect variant, on the same sockets.
-    await reconnectVariant(party, clients, roomUrl);
+    // The reconnect variant, on the same sockets (a room before it knows no restart notice).
+    if (!REF) await reconnectVariant(party, clients, roomUrl);
 
     // The floor: the same clients' count and the same pushes, to a plain broadcast loop.
     for (const c of clients) c.ws.terminate();
