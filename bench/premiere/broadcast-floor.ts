@@ -25,7 +25,7 @@ const server = createServer((req, res) => {
   req.on('end', () => {
     const push = JSON.parse(body) as { comment: unknown };
     pending.push(JSON.stringify({ type: 'comment', comment: push.comment }));
-    timer ??= setTimeout(flush, Math.max(0, lastFlush + WINDOW_MS - Date.now()));
+    if (!timer) timer = setTimeout(flush, Math.max(0, lastFlush + WINDOW_MS - Date.now()));
     res.end('{"ok":true}');
   });
 });
