@@ -334,7 +334,12 @@ export async function run(): Promise<void> {
     );
     const cpu1 = groupCpuSeconds(party.pid);
     const workerdPct = (100 * (cpu1.workerd - cpu0.workerd)) / ours.wallSeconds;
-    report('room (partykit dev)', ours, `workerd CPU ${workerdPct.toFixed(0)} % of one core`);
+    const groupPct = (100 * (cpu1.all - cpu0.all)) / ours.wallSeconds;
+    report(
+      'room (partykit dev)',
+      ours,
+      `workerd CPU ${workerdPct.toFixed(0)} % of one core (the whole partykit dev process group ${groupPct.toFixed(0)} %)`,
+    );
     const loadRoom = loadavg()[0]!;
 
     // The reconnect variant, on the same sockets (a room before it knows no restart notice).
