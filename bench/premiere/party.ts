@@ -1,6 +1,6 @@
 // `npm run bench -- premiere party`: a full watch party (issue 38 §6) at the protocol level. partykit dev (party/
-// watch.ts), the party made with the secret as the API makes it, 20 members as `ws` clients plus one more whose every
-// frame is held 150 ± 15 ms each way (300 ms round trip). Each member runs the web's own sync engine (RoomClock and
+// watch.ts), the party made with the secret as the API makes it, a full party of 20 (WATCH_MAX_MEMBERS) as `ws`
+// clients: 19 on loopback and one whose every frame is held 150 ± 15 ms each way (300 ms round trip). Each member runs the web's own sync engine (RoomClock and
 // correction() of web/src/features/watch-party/sync-engine.ts, pings as the page sends them) over a simulated player
 // ticked every 50 ms (a seek takes 150 ms). The host plays; for BENCH_SECONDS (20) each member's position is
 // compared at 10 Hz with the room's timeline at the true room time (workerd and the bench share this machine's
@@ -9,12 +9,13 @@
 import { loadavg } from 'node:os';
 import WebSocket from 'ws';
 import { startPartyKitDev } from '../../party/dev-server';
-import { parseWatchEvent, type Timeline, timelinePosition, type WatchClientMessage } from '../../party/watch-messages';
+import { parseWatchEvent, type Timeline, timelinePosition, WATCH_MAX_MEMBERS, type WatchClientMessage } from '../../party/watch-messages';
 import { signWatchToken } from '../../party/watch-token';
 import { PARTY_SECRET_HEADER } from '../../worker/schemas/values';
 import { correction, RoomClock } from '../../web/src/features/watch-party/sync-engine';
 
-const MEMBERS = 20;
+/** Members on loopback; with the far one, a full party (WATCH_MAX_MEMBERS). */
+const MEMBERS = WATCH_MAX_MEMBERS - 1;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const SECRET = `bench-party-${crypto.randomUUID()}`;
 const PARTY = crypto.randomUUID().replace(/-/g, '').slice(0, 22);
@@ -146,7 +147,7 @@ export async function run(): Promise<void> {
     if (created.status !== 201) throw new Error(`party not created: ${created.status}`);
     const url = `ws://${party.host}/parties/watch/${PARTY}`;
     members.push(await join(url, 'Chủ phòng', 'u:1', 0));
-    for (let i = 2; i < MEMBERS; i++) members.push(await join(url, `Thành viên ${i}`, `u:${i}`, 0));
+    for (let i = 2; i <= MEMBERS; i++) members.push(await join(url, `Thành viên ${i}`, `u:${i}`, 0));
     const far = await join(url, 'Ở xa', 'g:xa', 150);
     members.push(far);
     for (const m of members) timers.push(setInterval(() => tick(m), TICK_MS));
@@ -168,7 +169,7 @@ export async function run(): Promise<void> {
     const line = (xs: number[]) =>
       `p50 ${q(xs, 0.5).toFixed(0)} ms, p95 ${q(xs, 0.95).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms`;
     console.log(
-      `   ${MEMBERS} members on loopback: drift ${line(near)} (${near.length} samples; seeks ${members
+      `   ${MEMBERS} members on loopback (a simulated player each, no video element): drift ${line(near)} (${near.length} samples; seeks ${members
         .filter((m) => m !== far)
         .reduce((n, m) => n + m.seeks, 0)})`,
     );
