@@ -130,9 +130,12 @@ async function openClients(party: PartyKitDev, tagOf: (comment: string) => strin
           socket.addEventListener('message', (e: MessageEvent) => {
             const at = performance.now();
             const event = parseRoomEvent(e.data);
-            if (event?.type !== 'comment') return;
-            const tag = tagOf(event.comment.comment);
-            if (tag && !got.has(tag)) got.set(tag, at);
+            // The room sends comments in batch frames (one per send window).
+            for (const item of event?.type === 'batch' ? event.events : event ? [event] : []) {
+              if (item.type !== 'comment') continue;
+              const tag = tagOf(item.comment.comment);
+              if (tag && !got.has(tag)) got.set(tag, at);
+            }
           });
           socket.addEventListener('open', () => done(), { once: true });
           socket.addEventListener('error', () => fail(new Error(`client ${i} could not connect`)), { once: true });

@@ -17,6 +17,8 @@ export interface PartyKitDev {
   host: string;
   /** What the dev server has printed so far (only with `capture`; empty otherwise). */
   output: () => string;
+  /** The dev server's process id: it leads its own process group, which workerd joins (benches read its CPU). */
+  pid: number;
   stop: () => Promise<void>;
 }
 
@@ -25,7 +27,7 @@ export interface PartyKitDev {
  * read (mkdtemp is 0700, the file 0600); `partykit dev --config` reads vars from it. Paths are absolute so
  * the file works from anywhere. `remove()` deletes it.
  */
-export function writePartyKitConfig(secret: string): { path: string; remove: () => void } {
+export function writePartyKitConfig(secret: string, codeRoot = REPO_ROOT): { path: string; remove: () => void } {
   const config = JSON.parse(readFileSync(resolve(REPO_ROOT, 'partykit.json'), 'utf8')) as {
     main: string;
     parties?: Record<string, string>;
@@ -33,10 +35,10 @@ export function writePartyKitConfig(secret: string): { path: string; remove: () 
   };
   const dir = mkdtempSync(join(tmpdir(), 'phimviet-partykit-'));
   const path = join(dir, 'partykit.json');
-  const parties = Object.fromEntries(Object.entries(config.parties ?? {}).map(([name, file]) => [name, resolve(REPO_ROOT, file)]));
+  const parties = Object.fromEntries(Object.entries(config.parties ?? {}).map(([name, file]) => [name, resolve(codeRoot, file)]));
   writeFileSync(
     path,
-    JSON.stringify({ ...config, main: resolve(REPO_ROOT, config.main), parties, vars: { ...config.vars, PARTY_SECRET: secret } }),
+    JSON.stringify({ ...config, main: resolve(codeRoot, config.main), parties, vars: { ...config.vars, PARTY_SECRET: secret } }),
     { mode: 0o600 },
   );
   return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
@@ -100,9 +102,11 @@ export async function startPartyKitDev(options: {
   timeoutMs?: number;
   /** Print the dev server's output here (inherit), keep it for `output()` (capture), or drop it (default). */
   log?: boolean | 'capture';
+  /** Where the rooms' code is (default: this checkout); a bench runs an older version extracted with git archive. */
+  codeRoot?: string;
 }): Promise<PartyKitDev> {
   const port = options.port ?? (await freePort());
-  const config = writePartyKitConfig(options.secret);
+  const config = writePartyKitConfig(options.secret, options.codeRoot);
   const child = spawn(resolve(REPO_ROOT, 'node_modules/.bin/partykit'), partyKitDevArgs({ port, configPath: config.path }), {
     cwd: REPO_ROOT,
     detached: true,
@@ -135,6 +139,7 @@ export async function startPartyKitDev(options: {
     url,
     host: `127.0.0.1:${port}`,
     output: () => printed,
+    pid: child.pid!,
     stop: async () => {
       await stopChild(child);
       config.remove();

@@ -54,6 +54,8 @@ export const roomPushSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('refuse'), userId: z.number().check(z.int(), z.positive()), message: reason }),
   /** The film's slow mode changed: each member may post once per `seconds` in this film (0 = off). */
   z.object({ type: z.literal('slow-mode'), seconds: z.number().check(z.int(), z.gte(0), z.lte(3600)) }),
+  /** The room is about to restart (a deploy, a move): every socket is told when to come back, spread, then closed. */
+  z.object({ type: z.literal('reconnect') }),
 ]);
 export type RoomPush = z.infer<typeof roomPushSchema>;
 

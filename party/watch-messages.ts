@@ -12,6 +12,10 @@ export const WATCH_PARTY = 'watch';
 export const WATCH_MAX_MEMBERS = 20;
 /** A party nobody has been in for this long is gone (its link then says so). */
 export const WATCH_EMPTY_TTL_MS = 10 * 60_000;
+/** A member the room has had no frame from for this long (clients ping every 3 s) is away: nobody waits for them. */
+export const WATCH_AWAY_MS = 15_000;
+/** The party's creator who comes back within this long after losing the host role (gone or away) gets it back. */
+export const WATCH_HOST_RETURN_MS = 5 * 60_000;
 /** The party waits at most this long for a member who stalls, then goes on without them. */
 export const WATCH_STALL_WAIT_MS = 10_000;
 /** Chat kept for late joiners. */
@@ -57,6 +61,7 @@ export const WATCH_TEXTS = {
   chatTooFast: 'Bạn gửi tin nhắn quá nhanh, vui lòng chờ một chút.',
   invalid: 'Tin nhắn không hợp lệ đã bị bỏ qua.',
   stale: 'Thao tác đến sau một thao tác khác và đã bị bỏ qua.',
+  away: 'Vắng mặt',
   nameRequired: `Tên hiển thị cần từ ${WATCH_NAME_MIN} đến ${WATCH_NAME_MAX} ký tự.`,
   waitingFor: (names: string[]) => `Đang chờ ${names.join(', ')}…`,
 } as const;
@@ -109,6 +114,8 @@ export const memberSchema = z.object({
   control: z.boolean(),
   /** loading: has not loaded the current timeline yet; ready; stalled: buffering while the party plays. */
   status: z.enum(['loading', 'ready', 'stalled']),
+  /** No frame from this member for WATCH_AWAY_MS (a phone asleep with its socket open): "Vắng mặt", never waited for. */
+  away: z.optional(z.boolean()),
   joinedAt: finite,
 });
 export type WatchMember = z.infer<typeof memberSchema>;
@@ -149,7 +156,22 @@ export type WatchSnapshot = z.infer<typeof snapshotSchema>;
 /** A control action shown briefly to all ("Lan đã tua đến 12:30"). */
 export const noticeSchema = z.object({
   by: z.nullable(z.object({ id: memberId, name: z.string() })),
-  action: z.enum(['play', 'pause', 'seek', 'rate', 'episode', 'waiting', 'resume', 'control', 'host', 'removed', 'joined', 'left']),
+  action: z.enum([
+    'play',
+    'pause',
+    'seek',
+    'rate',
+    'episode',
+    'waiting',
+    'resume',
+    'control',
+    'host',
+    'removed',
+    'joined',
+    'left',
+    'away',
+    'back',
+  ]),
   text: z.string(),
 });
 export type WatchNotice = z.infer<typeof noticeSchema>;

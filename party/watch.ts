@@ -10,6 +10,8 @@ import {
   WATCH_CLOSE,
   WATCH_EMPTY_TTL_MS,
   WATCH_MAX_FRAME,
+  WATCH_AWAY_MS,
+  WATCH_HOST_RETURN_MS,
   WATCH_MAX_MEMBERS,
   WATCH_STALL_WAIT_MS,
   WATCH_TEXTS,
@@ -31,6 +33,8 @@ import { verifyWatchToken } from './watch-token';
 
 /** A host whose socket closed keeps the role this long (a reload, a network blip), then the longest present member gets it. */
 export const HOST_GRACE_MS = 5000;
+/** How often the room looks for members who went silent (away within WATCH_AWAY_MS + this). */
+export const AWAY_CHECK_MS = 1000;
 /** A play starts this far ahead of the room's clock at least, so every screen starts together. */
 const MIN_LEAD_MS = 300;
 const MAX_LEAD_MS = 1500;
@@ -61,6 +65,10 @@ interface PartyState {
   servers: WatchCreate['servers'];
   createdAt: number;
   hostSub: string;
+  /** Who made the party: the host role comes back to them on return within WATCH_HOST_RETURN_MS (absent before issue 38: the host then). */
+  creatorSub?: string;
+  /** When the creator lost the host's place (socket closed, or away); null while they hold it. */
+  hostLeftAt?: number | null;
   mode: 'host' | 'everyone';
   controllerSub: string | null;
   timeline: Timeline;
@@ -86,6 +94,9 @@ interface Present {
   sub: string;
   joinedAt: number;
   status: WatchMember['status'];
+  /** The last frame this connection sent (clients ping every 3 s); silent for WATCH_AWAY_MS = away. */
+  lastFrameAt: number;
+  away: boolean;
   /** Not waited for (a late joiner until it first loads; a member who timed out a wait). */
   exemptUntil: number;
   rtt: number;
@@ -130,6 +141,7 @@ export default class WatchRoom implements Party.Server {
   readonly present = new Map<string, Present>();
   private waitTimer: ReturnType<typeof setTimeout> | null = null;
   private hostTimer: ReturnType<typeof setTimeout> | null = null;
+  private awayTimer: ReturnType<typeof setInterval> | null = null;
 
   constructor(readonly room: Party.Room) {}
 
@@ -189,6 +201,8 @@ export default class WatchRoom implements Party.Server {
       servers: c.servers,
       createdAt: now,
       hostSub: c.host.sub,
+      creatorSub: c.host.sub,
+      hostLeftAt: null,
       mode: 'host',
       controllerSub: null,
       timeline: { episode: c.episode, server: c.server, playing: false, position: 0, at: now, rate: 1, seq: 1 },
@@ -244,6 +258,8 @@ export default class WatchRoom implements Party.Server {
       sub: claims.sub,
       joinedAt: previous?.joinedAt ?? now,
       status: 'loading',
+      lastFrameAt: now,
+      away: false,
       // A late joiner (or one reconnecting) never makes the others wait: it catches up alone until it has loaded.
       exemptUntil: Number.POSITIVE_INFINITY,
       rtt: 0,
@@ -260,11 +276,19 @@ export default class WatchRoom implements Party.Server {
       clearTimeout(this.hostTimer);
       this.hostTimer = null;
     }
+    const reclaimed = this.reclaimHost(claims.sub, now);
+    if (claims.sub === state.hostSub && claims.sub === this.creatorOf(state)) state.hostLeftAt = null;
     state.emptySince = null;
+    this.startAwayChecks();
     await this.persist();
     sendEvent(conn, { type: 'welcome', you: state.people[claims.sub]!.pid, now, snapshot: this.snapshot(), chat: this.chat });
+    const name = this.nameOf(claims.sub);
     this.broadcastSnapshot(
-      previous ? undefined : { by: this.byOf(claims.sub), action: 'joined', text: `${this.nameOf(claims.sub)} đã vào phòng` },
+      reclaimed
+        ? { by: this.byOf(claims.sub), action: 'host', text: `${name} đã quay lại và là chủ phòng` }
+        : previous
+          ? undefined
+          : { by: this.byOf(claims.sub), action: 'joined', text: `${name} đã vào phòng` },
       [conn.id],
     );
   }
@@ -304,7 +328,9 @@ export default class WatchRoom implements Party.Server {
       state.waiting.for = state.waiting.for.filter((s) => s !== p.sub);
       if (state.waiting.for.length === 0) this.finishWait(now);
     }
+    if (p.sub === state.hostSub && p.sub === this.creatorOf(state)) state.hostLeftAt ??= now;
     if (this.present.size === 0) {
+      this.stopAwayChecks();
       state.emptySince = now;
       await this.persist();
       await this.scheduleExpiry();
@@ -318,17 +344,117 @@ export default class WatchRoom implements Party.Server {
     this.broadcastSnapshot({ by: this.byOf(p.sub), action: 'left', text: `${this.nameOf(p.sub)} đã rời phòng` });
   }
 
-  /** The host did not come back: the member present longest becomes the host. */
+  /**
+   * The host did not come back (socket closed past the grace, or away past WATCH_HOST_RETURN_MS): the member present
+   * longest (and not away) becomes the host. The creator still gets the role back on return within
+   * WATCH_HOST_RETURN_MS of leaving (reclaimHost).
+   */
   async passHost(): Promise<void> {
     this.hostTimer = null;
     const state = this.state;
-    if (!state || [...this.present.values()].some((p) => p.sub === state.hostSub)) return;
-    const next = [...this.present.values()].sort((a, b) => a.joinedAt - b.joinedAt)[0];
+    if (!state || this.hostHere()) return;
+    const next = [...this.present.values()].filter((p) => !p.away && p.sub !== state.hostSub).sort((a, b) => a.joinedAt - b.joinedAt)[0];
     if (!next) return;
     state.hostSub = next.sub;
     if (state.controllerSub === next.sub) state.controllerSub = null;
     await this.persist();
     this.broadcastSnapshot({ by: this.byOf(next.sub), action: 'host', text: `${this.nameOf(next.sub)} giờ là chủ phòng` });
+  }
+
+  private creatorOf(state: PartyState): string {
+    return state.creatorSub ?? state.hostSub;
+  }
+
+  /** The host has a connection in the room that is not away. */
+  private hostHere(): boolean {
+    const host = this.state?.hostSub;
+    return [...this.present.values()].some((p) => p.sub === host && !p.away);
+  }
+
+  /**
+   * While the host is gone or away, the member present longest (and not away) may control in their stead: nobody
+   * waits for a phone that fell asleep. Null while the host is here.
+   */
+  standIn(): string | null {
+    const state = this.state;
+    if (!state || this.hostHere()) return null;
+    const next = [...this.present.values()].filter((p) => !p.away && p.sub !== state.hostSub).sort((a, b) => a.joinedAt - b.joinedAt)[0];
+    return next?.sub ?? null;
+  }
+
+  /** The creator is back within WATCH_HOST_RETURN_MS of losing the host's place: the role is theirs again. */
+  private reclaimHost(sub: string, now: number): boolean {
+    const state = this.state!;
+    if (sub !== this.creatorOf(state) || state.hostSub === sub) return false;
+    if (state.hostLeftAt == null || now - state.hostLeftAt > WATCH_HOST_RETURN_MS) return false;
+    state.hostSub = sub;
+    state.hostLeftAt = null;
+    if (state.controllerSub === sub) state.controllerSub = null;
+    return true;
+  }
+
+  private startAwayChecks(): void {
+    this.awayTimer ??= setInterval(() => void this.checkAway(), AWAY_CHECK_MS);
+  }
+
+  private stopAwayChecks(): void {
+    if (this.awayTimer) clearInterval(this.awayTimer);
+    this.awayTimer = null;
+  }
+
+  /**
+   * Marks members silent for WATCH_AWAY_MS as away ("Vắng mặt"): a wait for them ends, the host's stand-in may
+   * control; a host away past WATCH_HOST_RETURN_MS loses the role as a host who left does.
+   */
+  async checkAway(): Promise<void> {
+    const state = this.state;
+    if (!state) return;
+    const now = this.now();
+    const gone: Present[] = [];
+    for (const p of this.present.values()) {
+      if (p.away || now - p.lastFrameAt < WATCH_AWAY_MS) continue;
+      p.away = true;
+      gone.push(p);
+    }
+    const hostAway = [...this.present.values()].some((p) => p.sub === state.hostSub) && !this.hostHere();
+    if (gone.length > 0) {
+      if (state.waiting) {
+        const awaySubs = new Set(gone.map((p) => p.sub));
+        state.waiting.for = state.waiting.for.filter((s) => !awaySubs.has(s));
+        if (state.waiting.for.length === 0) this.finishWait(now);
+      }
+      if (hostAway && state.hostSub === this.creatorOf(state)) state.hostLeftAt ??= now;
+      await this.persist();
+      for (const p of gone) this.broadcastSnapshot(this.awayNotice(p));
+      return;
+    }
+    const host = [...this.present.values()].find((p) => p.sub === state.hostSub);
+    if (hostAway && host && now - host.lastFrameAt >= WATCH_AWAY_MS + WATCH_HOST_RETURN_MS) await this.passHost();
+  }
+
+  private awayNotice(p: Present): WatchNotice {
+    const name = this.nameOf(p.sub);
+    const standIn = p.sub === this.state!.hostSub ? this.standIn() : null;
+    return {
+      by: this.byOf(p.sub),
+      action: 'away',
+      text: standIn ? `${name} đang vắng mặt, ${this.nameOf(standIn)} tạm điều khiển` : `${name} đang vắng mặt`,
+    };
+  }
+
+  /** A frame from a member marked away: they are back (the creator as host again within the return window). */
+  private async returned(p: Present, now: number): Promise<void> {
+    const state = this.state!;
+    p.away = false;
+    const reclaimed = this.reclaimHost(p.sub, now);
+    if (p.sub === state.hostSub && p.sub === this.creatorOf(state)) state.hostLeftAt = null;
+    await this.persist();
+    const name = this.nameOf(p.sub);
+    this.broadcastSnapshot({
+      by: this.byOf(p.sub),
+      action: reclaimed ? 'host' : 'back',
+      text: reclaimed ? `${name} đã quay lại và là chủ phòng` : `${name} đã quay lại`,
+    });
   }
 
   /** The one alarm: the party ends after WATCH_EMPTY_TTL_MS without anyone in it. */
@@ -361,6 +487,8 @@ export default class WatchRoom implements Party.Server {
     const state = this.state;
     if (!p || !state) return;
     const now = this.now();
+    p.lastFrameAt = now;
+    if (p.away) await this.returned(p, now);
     if (now - p.windowStart >= FRAME_WINDOW_MS) {
       p.windowStart = now;
       p.frames = 0;
@@ -426,9 +554,9 @@ export default class WatchRoom implements Party.Server {
     if (resync) sendEvent(p.conn, { type: 'snapshot', snapshot: this.snapshot() });
   }
 
-  canControl(sub: string): boolean {
+  canControl(sub: string, standIn: string | null = this.standIn()): boolean {
     const s = this.state;
-    return !!s && (s.mode === 'everyone' || s.hostSub === sub || s.controllerSub === sub);
+    return !!s && (s.mode === 'everyone' || s.hostSub === sub || s.controllerSub === sub || standIn === sub);
   }
 
   private async command(
@@ -595,7 +723,7 @@ export default class WatchRoom implements Party.Server {
 
   /** Subjects of present members the party would wait for. */
   private awaitable(now: number): string[] {
-    return [...new Set([...this.present.values()].filter((p) => p.exemptUntil <= now).map((p) => p.sub))];
+    return [...new Set([...this.present.values()].filter((p) => p.exemptUntil <= now && !p.away).map((p) => p.sub))];
   }
 
   private startWait(subs: string[], resume: boolean, now: number): void {
@@ -676,6 +804,7 @@ export default class WatchRoom implements Party.Server {
   snapshot(): WatchSnapshot {
     const state = this.state!;
     const pidOf = (sub: string) => state.people[sub]?.pid ?? '';
+    const standIn = this.standIn();
     const members = [...this.present.values()]
       .sort((a, b) => a.joinedAt - b.joinedAt)
       .map((p) => {
@@ -685,8 +814,9 @@ export default class WatchRoom implements Party.Server {
           name: person.name,
           signedIn: person.signedIn,
           host: p.sub === state.hostSub,
-          control: this.canControl(p.sub),
+          control: this.canControl(p.sub, standIn),
           status: p.status,
+          away: p.away,
           joinedAt: p.joinedAt,
         };
       });

@@ -1,6 +1,6 @@
 import type * as Party from 'partykit/server';
-import { describe, expect, it } from 'vitest';
-import CommentsRoom from '../../party/comments';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import CommentsRoom, { SEND_WINDOW_MS } from '../../party/comments';
 import { parseRoomEvent, roomEventSchema } from '../../party/messages';
 
 const SECRET = 'room-secret-0123456789';
@@ -38,6 +38,7 @@ function fakeConnection(id: string): FakeConnection {
 function fakeRoom(env: Record<string, unknown> = { PARTY_SECRET: SECRET }) {
   const connections = [fakeConnection('a'), fakeConnection('b'), fakeConnection('c')];
   const broadcasts: string[] = [];
+  const stored = new Map<string, unknown>();
   const room = {
     id: 'mat-biec',
     name: 'comments',
@@ -46,9 +47,28 @@ function fakeRoom(env: Record<string, unknown> = { PARTY_SECRET: SECRET }) {
       broadcasts.push(message);
     },
     getConnections: () => connections,
+    storage: {
+      get: async (key: string) => stored.get(key),
+      put: async (key: string, value: unknown) => void stored.set(key, value),
+      delete: async (key: string) => stored.delete(key),
+    },
   };
   return { server: new CommentsRoom(room as unknown as Party.Room), broadcasts, connections };
 }
+
+/** A push answered once its window has been sent (the room answers with how many sockets it went to). */
+async function pushed(server: CommentsRoom, req: Party.Request): Promise<Response> {
+  const answer = server.onRequest(req);
+  await vi.advanceTimersByTimeAsync(SEND_WINDOW_MS);
+  return answer;
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const push = (body: unknown, headers: Record<string, string> = { 'x-party-secret': SECRET }, method = 'POST') =>
   new Request('http://127.0.0.1:1999/parties/comments/mat-biec', {
@@ -58,14 +78,16 @@ const push = (body: unknown, headers: Record<string, string> = { 'x-party-secret
   }) as unknown as Party.Request;
 
 describe('comments room: pushes from the API', () => {
-  it('broadcasts a valid, signed push to every connection as a comment event', async () => {
-    const { server, broadcasts } = fakeRoom();
-    const res = await server.onRequest(push({ type: 'comment', comment }));
+  it('sends a valid, signed push to every connection in a batch frame', async () => {
+    const { server, connections } = fakeRoom();
+    const res = await pushed(server, push({ type: 'comment', comment }));
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ ok: true, delivered: 3 });
-    expect(broadcasts).toHaveLength(1);
-    expect(JSON.parse(broadcasts[0]!)).toEqual({ type: 'comment', comment });
-    expect(roomEventSchema.safeParse(JSON.parse(broadcasts[0]!)).success).toBe(true);
+    for (const c of connections) {
+      expect(c.sent).toHaveLength(1);
+      expect(JSON.parse(c.sent[0]!)).toEqual({ type: 'batch', events: [{ type: 'comment', comment }], skipped: 0 });
+      expect(roomEventSchema.safeParse(JSON.parse(c.sent[0]!)).success).toBe(true);
+    }
   });
 
   it.each([
@@ -74,34 +96,36 @@ describe('comments room: pushes from the API', () => {
     ['a secret that is a prefix of the real one', { 'x-party-secret': SECRET.slice(0, -1) }],
     ['a secret with extra characters', { 'x-party-secret': `${SECRET}x` }],
   ])('rejects a push with %s (401) and broadcasts nothing', async (_name, headers) => {
-    const { server, broadcasts } = fakeRoom();
-    expect((await server.onRequest(push({ type: 'comment', comment }, headers))).status).toBe(401);
-    expect(broadcasts).toEqual([]);
+    const { server, connections } = fakeRoom();
+    expect((await pushed(server, push({ type: 'comment', comment }, headers))).status).toBe(401);
+    for (const c of connections) expect(c.sent).toEqual([]);
   });
 
   it('accepts no push at all when the room has no PARTY_SECRET configured (fails closed)', async () => {
-    const { server, broadcasts } = fakeRoom({});
-    expect((await server.onRequest(push({ type: 'comment', comment }, { 'x-party-secret': '' }))).status).toBe(503);
-    expect((await server.onRequest(push({ type: 'comment', comment }, { 'x-party-secret': 'undefined' }))).status).toBe(503);
-    expect(broadcasts).toEqual([]);
+    const { server, connections } = fakeRoom({});
+    expect((await pushed(server, push({ type: 'comment', comment }, { 'x-party-secret': '' }))).status).toBe(503);
+    expect((await pushed(server, push({ type: 'comment', comment }, { 'x-party-secret': 'undefined' }))).status).toBe(503);
+    for (const c of connections) expect(c.sent).toEqual([]);
   });
 
   it('rejects anything but POST, malformed JSON and messages that fail the schema', async () => {
-    const { server, broadcasts } = fakeRoom();
+    const { server, connections } = fakeRoom();
     expect((await server.onRequest(push(null, { 'x-party-secret': SECRET }, 'GET'))).status).toBe(405);
     expect((await server.onRequest(push('{"type":'))).status).toBe(400);
     expect((await server.onRequest(push({ type: 'comment', comment: { ...comment, id: 'x' } }))).status).toBe(400);
     expect((await server.onRequest(push({ type: 'comment' }))).status).toBe(400);
     expect((await server.onRequest(push({ type: 'system', text: 'fake announcement' }))).status).toBe(400);
     expect((await server.onRequest(push({ type: 'comment', comment: { ...comment, comment: 'x'.repeat(70_000) } }))).status).toBe(413);
-    expect(broadcasts).toEqual([]);
+    await vi.advanceTimersByTimeAsync(SEND_WINDOW_MS);
+    for (const c of connections) expect(c.sent).toEqual([]);
   });
 
   it('drops unknown fields instead of relaying them', async () => {
-    const { server, broadcasts } = fakeRoom();
-    await server.onRequest(push({ type: 'comment', comment: { ...comment, email: 'secret@example.com' }, extra: 1 }));
-    expect(broadcasts[0]).not.toContain('secret@example.com');
-    expect(broadcasts[0]).not.toContain('extra');
+    const { server, connections } = fakeRoom();
+    await pushed(server, push({ type: 'comment', comment: { ...comment, email: 'secret@example.com' }, extra: 1 }));
+    expect(connections[0]!.sent[0]).toContain('Phim hay');
+    expect(connections[0]!.sent[0]).not.toContain('secret@example.com');
+    expect(connections[0]!.sent[0]).not.toContain('extra');
   });
 });
 

@@ -6,7 +6,9 @@ import {
   timelinePosition,
   WATCH_CHAT_KEEP,
   WATCH_CLOSE,
+  WATCH_AWAY_MS,
   WATCH_EMPTY_TTL_MS,
+  WATCH_HOST_RETURN_MS,
   WATCH_STALL_WAIT_MS,
   WATCH_TEXTS,
   type WatchEvent,
@@ -496,5 +498,99 @@ describe('watch room: survives a restart, and ends when empty', () => {
     vi.setSystemTime(Date.now() + WATCH_EMPTY_TTL_MS);
     await p.server.onAlarm();
     expect(p.server.state).not.toBeNull();
+  });
+});
+
+describe('watch room: a member whose phone sleeps (issue 38 §6)', () => {
+  /** Everyone but `silent` pings every 3 s (as clients do) for `ms`. */
+  async function time(server: WatchRoom, talking: FakeConn[], ms: number) {
+    for (let t = 0; t < ms; t += 3000) {
+      await vi.advanceTimersByTimeAsync(Math.min(3000, ms - t));
+      for (const c of talking) if (!c.closed) await send(server, c, { type: 'ping', id: t, t });
+    }
+  }
+  const member = (c: FakeConn, name: string) => c.snapshot().members.find((m) => m.name === name)!;
+
+  it('shows a silent member as away within 15 s, and back with their next frame', async () => {
+    const { server, lan, minh, hoa } = await party();
+    await time(server, [lan, minh], 12_000);
+    expect(member(lan, 'Hoa').away).toBe(false);
+    await time(server, [lan, minh], WATCH_AWAY_MS - 12_000 + 1000);
+    expect(member(lan, 'Hoa').away).toBe(true);
+    expect(member(lan, 'Minh').away).toBe(false);
+    expect(lan.last('snapshot')!.notice?.text).toBe('Hoa đang vắng mặt');
+    await send(server, hoa, { type: 'ping', id: 1, t: 1 });
+    expect(member(lan, 'Hoa').away).toBe(false);
+    expect(lan.last('snapshot')!.notice?.text).toBe('Hoa đã quay lại');
+  });
+
+  it('no seek or episode change waits for an away member, and a wait already running ends when its member goes away', async () => {
+    const { server, lan, minh, hoa } = await party();
+    await send(server, lan, { type: 'play', seq: server.state!.timeline.seq });
+    await time(server, [lan, minh], WATCH_AWAY_MS + 1000);
+    expect(member(lan, 'Hoa').away).toBe(true);
+    await send(server, lan, { type: 'seek', seq: server.state!.timeline.seq, position: 300 });
+    expect(lan.snapshot().waiting?.for).toHaveLength(2);
+    expect(lan.snapshot().waiting?.for).not.toContain(hoa.last('welcome')!.you);
+    for (const c of [lan, minh]) await send(server, c, { type: 'ready', seq: server.state!.timeline.seq });
+    expect(lan.snapshot().timeline).toMatchObject({ playing: true, position: 300 });
+    await send(server, lan, { type: 'episode', seq: server.state!.timeline.seq, episode: 2, server: 'Vietsub #1' });
+    expect(lan.snapshot().waiting?.for).toHaveLength(2);
+    // Minh's phone sleeps in the middle of this wait: the party goes on with Lan alone, before the 10 s wait is out.
+    await send(server, lan, { type: 'ready', seq: server.state!.timeline.seq });
+    await time(server, [lan], WATCH_AWAY_MS + 1000);
+    expect(member(lan, 'Minh').away).toBe(true);
+    expect(lan.snapshot().waiting).toBeNull();
+    expect(lan.snapshot().timeline).toMatchObject({ episode: 2, playing: true });
+  });
+
+  it('an away host: the member present longest controls until the host is back, and the host keeps the role', async () => {
+    const { server, lan, minh, hoa } = await party();
+    await time(server, [minh, hoa], WATCH_AWAY_MS + 1000);
+    const s = minh.snapshot();
+    expect(s.members.find((m) => m.name === 'Lan')).toMatchObject({ host: true, away: true });
+    expect(s.members.find((m) => m.name === 'Minh')!.control).toBe(true);
+    expect(s.members.find((m) => m.name === 'Hoa')!.control).toBe(false);
+    expect(minh.last('snapshot')!.notice?.text).toBe('Lan đang vắng mặt, Minh tạm điều khiển');
+    await send(server, minh, { type: 'play', seq: server.state!.timeline.seq });
+    expect(server.state!.timeline.playing).toBe(true);
+    await send(server, hoa, { type: 'pause', seq: server.state!.timeline.seq });
+    expect(hoa.events().at(-2)).toMatchObject({ type: 'refused', code: 'not_allowed' });
+    // The host's phone wakes: Lan controls again, Minh no longer.
+    await send(server, lan, { type: 'ping', id: 1, t: 1 });
+    const back = minh.snapshot();
+    expect(back.members.find((m) => m.name === 'Lan')).toMatchObject({ host: true, away: false, control: true });
+    expect(back.members.find((m) => m.name === 'Minh')!.control).toBe(false);
+    await send(server, minh, { type: 'pause', seq: server.state!.timeline.seq });
+    expect(minh.events().at(-2)).toMatchObject({ type: 'refused', code: 'not_allowed' });
+  });
+
+  it('the creator who left gets the host role back on return within 5 minutes; later, it stays passed', async () => {
+    const { fake, server, lan, minh, hoa } = await party();
+    fake.conns.delete(lan.id);
+    await server.onClose(lan as unknown as Party.Connection);
+    await time(server, [minh, hoa], HOST_GRACE_MS);
+    expect(member(minh, 'Minh').host).toBe(true);
+    await time(server, [minh, hoa], 4 * 60_000);
+    const again = await join(fake, server, 'u:1', 'Lan');
+    expect(member(minh, 'Lan').host).toBe(true);
+    expect(member(minh, 'Minh').host).toBe(false);
+    expect(minh.last('snapshot')!.notice?.text).toBe('Lan đã quay lại và là chủ phòng');
+    // Gone longer than 5 minutes: the role stays with the member it passed to.
+    fake.conns.delete(again.id);
+    await server.onClose(again as unknown as Party.Connection);
+    await time(server, [minh, hoa], WATCH_HOST_RETURN_MS + 1000);
+    await join(fake, server, 'u:1', 'Lan');
+    expect(member(minh, 'Lan').host).toBe(false);
+    expect(member(minh, 'Minh').host).toBe(true);
+  });
+
+  it('a host away longer than 5 minutes loses the role to the member present longest, as one who left does', async () => {
+    const { server, lan, minh, hoa } = await party();
+    await time(server, [minh, hoa], WATCH_AWAY_MS + WATCH_HOST_RETURN_MS + 2000);
+    expect(member(minh, 'Minh').host).toBe(true);
+    expect(member(minh, 'Lan').host).toBe(false);
+    await send(server, lan, { type: 'ping', id: 1, t: 1 });
+    expect(member(minh, 'Lan')).toMatchObject({ host: false, away: false, control: false });
   });
 });

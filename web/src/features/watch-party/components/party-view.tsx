@@ -193,8 +193,14 @@ function Members({ room, members, isHost, everyone }: { room: WatchRoom; members
             </span>
             {m.host && <span className="party-tag">Chủ phòng</span>}
             {m.control && !m.host && <span className="party-tag">Đang điều khiển</span>}
-            {m.status === 'loading' && <span className="party-tag muted">Đang tải…</span>}
-            {m.status === 'stalled' && <span className="party-tag muted">Đang chờ tải…</span>}
+            {m.away ? (
+              <span className="party-tag muted">{WATCH_TEXTS.away}</span>
+            ) : (
+              <>
+                {m.status === 'loading' && <span className="party-tag muted">Đang tải…</span>}
+                {m.status === 'stalled' && <span className="party-tag muted">Đang chờ tải…</span>}
+              </>
+            )}
             {isHost && !m.host && (
               <span className="party-member-actions">
                 {!everyone &&
