@@ -2,9 +2,9 @@
 -- catalogue version on every change, so a new episode of one film made every cached page of every film unreachable.
 -- These raise it the same way and also say what the change concerns: `scoped` = the raise named a film, whose slug
 -- gets the new version in film_versions; `lists` = the change can move a list (a film added, deleted, renamed, a
--- card's field, an episode added or removed, a genre or country link). A raise of `version` by anything else (the
--- word list, a source's health, a comment shown or hidden: services that raise it directly) names no film, and
--- the last trigger makes it an `epoch`: every page's key moves, as before.
+-- card's field, an episode added or removed, a genre or country link). A raise of `version` by anything else (a
+-- source going down or back, a comment shown or hidden: services that raise it directly) names no film, and the
+-- last trigger makes it an `epoch`: every page's key moves, as before.
 UPDATE `catalogue_version` SET `lists` = `version`, `epoch` = `version`, `scoped` = `version` WHERE `id` = 1;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `catalogue_version_films_insert`;

@@ -216,7 +216,7 @@ describe('a release touches only what it changes (per-film versions)', () => {
     expect(film.html).toContain('Victor Vũ');
   });
 
-  it('a change that names no film (the word list, a source going down) still renders every page again', async () => {
+  it('a change that names no film (a source going down, a comment hidden) still renders every page again', async () => {
     await view('/');
     await view('/mat-biec');
     await t.deps.db.run(sql`update catalogue_version set version = version + 1 where id = 1`);

@@ -165,8 +165,8 @@ export const episodes = sqliteTable(
  * films (not their view/like counters), episodes, genre and country links (drizzle/0008_catalogue_version.sql,
  * scoped since drizzle/*_film_versions_triggers.sql). Public caches key their entries by the part that concerns
  * them (docs/decisions/1020-per-film-cache-versions.md): `lists` is the version of the last change that can move
- * a list, `epoch` of the last change that concerns every page (a raise of `version` that named no film: the word
- * list, a source going down, a comment shown or hidden), `scoped` of the last raise that named a film.
+ * a list, `epoch` of the last change that concerns every page (a raise of `version` that named no film: a
+ * source going down or back, a comment shown or hidden), `scoped` of the last raise that named a film.
  */
 export const catalogueVersion = sqliteTable('catalogue_version', {
   id: integer('id').primaryKey(),
