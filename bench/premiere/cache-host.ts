@@ -17,7 +17,9 @@ const node = (await from<Any>('worker/node.ts')) as Any & { SSR_ENTRY: string; W
 const { openMigratedDatabase } = (await from<Any>('worker/db/node-client.ts')) as unknown as {
   openMigratedDatabase: (url: string) => Promise<{ db: unknown; client: { close: () => void } }>;
 };
-const { loadConfig } = (await from<Any>('worker/config.ts')) as unknown as { loadConfig: (env: Record<string, unknown>) => Record<string, unknown> };
+const { loadConfig } = (await from<Any>('worker/config.ts')) as unknown as {
+  loadConfig: (env: Record<string, unknown>) => Record<string, unknown>;
+};
 const { withAdmission, DEFAULT_ADMISSION } = (await from<Any>('worker/lib/admission.ts')) as unknown as {
   withAdmission: (listener: unknown, options: unknown) => Parameters<typeof createServer>[0];
   DEFAULT_ADMISSION: unknown;

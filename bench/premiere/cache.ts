@@ -95,7 +95,14 @@ async function crowd(url: string, count: number) {
     )
       .map(([k, n]) => `${k}×${n}`)
       .join(' ');
-  return { ok: results.every((r) => r.status === 200), statuses: tally('status'), caches: tally('cache'), p50: percentile(ms, 50), p95: percentile(ms, 95), max: ms.at(-1)! };
+  return {
+    ok: results.every((r) => r.status === 200),
+    statuses: tally('status'),
+    caches: tally('cache'),
+    p50: percentile(ms, 50),
+    p95: percentile(ms, 95),
+    max: ms.at(-1)!,
+  };
 }
 
 async function xCache(base: string, path: string): Promise<string> {
@@ -130,8 +137,17 @@ async function side(label: string, root: string, sourceDb: string) {
     // The release: F's episodes plus a new one, through the film writer, as a crawl or an admin edit writes it.
     const film = (await client.execute({ sql: 'select title, category_id from films where id = ?', args: [released.id] })).rows[0]!;
     const episodes = (
-      await client.execute({ sql: 'select server_name, episode, name, m3u8_url, embed_url from episodes where film_id = ?', args: [released.id] })
-    ).rows.map((e) => ({ serverName: String(e.server_name), episode: Number(e.episode), name: String(e.name ?? ''), m3u8Url: String(e.m3u8_url ?? ''), embedUrl: String(e.embed_url ?? '') }));
+      await client.execute({
+        sql: 'select server_name, episode, name, m3u8_url, embed_url from episodes where film_id = ?',
+        args: [released.id],
+      })
+    ).rows.map((e) => ({
+      serverName: String(e.server_name),
+      episode: Number(e.episode),
+      name: String(e.name ?? ''),
+      m3u8Url: String(e.m3u8_url ?? ''),
+      embedUrl: String(e.embed_url ?? ''),
+    }));
     const next = released.last + 1;
     const servers = [...new Set(episodes.map((e) => e.serverName))];
     const renderedBefore = await host.renders();
@@ -141,12 +157,27 @@ async function side(label: string, root: string, sourceDb: string) {
       title: String(film.title),
       categoryId: Number(film.category_id) as 24,
       episodeCountText: `Tập ${next}`,
-      episodes: [...episodes, ...servers.map((serverName) => ({ serverName, episode: next, name: `Tập ${next}`, m3u8Url: `https://cdn.example.com/${released.slug}/${next}/index.m3u8` }))],
+      episodes: [
+        ...episodes,
+        ...servers.map((serverName) => ({
+          serverName,
+          episode: next,
+          name: `Tập ${next}`,
+          m3u8Url: `https://cdn.example.com/${released.slug}/${next}/index.m3u8`,
+          embedUrl: '',
+        })),
+      ],
     });
     const writeMs = performance.now() - written;
     // A write request through the host makes it read the versions at once (as after an admin's release through
     // its API), instead of within PUBLIC_CACHE_SECONDS as for another process's write.
-    await (await fetch(`${host.base}/api/product/update_view`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: released.slug }) })).arrayBuffer();
+    await (
+      await fetch(`${host.base}/api/product/update_view`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ title: released.slug }),
+      })
+    ).arrayBuffer();
 
     // (b) the crowd at the new episode, right after the release.
     const watch = `/xem-phim/${released.slug}/tap-${next}`;
@@ -176,7 +207,11 @@ async function side(label: string, root: string, sourceDb: string) {
     console.log(
       `     floor: ${CROWD} concurrent GETs of /favicon.svg: ${floor.statuses}; p50 ${floor.p50.toFixed(0)} ms, p95 ${floor.p95.toFixed(0)} ms, max ${floor.max.toFixed(0)} ms`,
     );
-    console.log(`     load average ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+    console.log(
+      `     load average ${loadavg()
+        .map((n) => n.toFixed(2))
+        .join(' ')}`,
+    );
   } finally {
     host.stop();
     client.close();
@@ -193,11 +228,15 @@ export async function run(): Promise<void> {
   await checkpoint.execute('PRAGMA wal_checkpoint(TRUNCATE)');
   checkpoint.close();
   const before = argValue('--before') ?? process.env.BENCH_CACHE_BEFORE;
-  console.log(`   ${FILMS} films; PUBLIC_CACHE_SECONDS=${CACHE_SECONDS}; goals: ≥ 95 % of other films' pages still hits, 1 render, all 200, p95 ≤ 1.5 s`);
+  console.log(
+    `   ${FILMS} films; PUBLIC_CACHE_SECONDS=${CACHE_SECONDS}; goals: ≥ 95 % of other films' pages still hits, 1 render, all 200, p95 ≤ 1.5 s`,
+  );
   if (before) {
-    if (!existsSync(resolve(before, 'worker/ssr/dist/entry-server.js'))) throw new Error(`${before}: no worker/ssr/dist (npm run build there)`);
+    if (!existsSync(resolve(before, 'worker/ssr/dist/entry-server.js')))
+      throw new Error(`${before}: no worker/ssr/dist (npm run build there)`);
     await side('before', resolve(before), source);
   }
-  if (!existsSync(resolve(REPO_ROOT, 'worker/ssr/dist/entry-server.js'))) throw new Error('npm run build first: the pages are rendered by the built renderer');
+  if (!existsSync(resolve(REPO_ROOT, 'worker/ssr/dist/entry-server.js')))
+    throw new Error('npm run build first: the pages are rendered by the built renderer');
   await side('after', REPO_ROOT, source);
 }

@@ -174,6 +174,7 @@ describe('a release touches only what it changes (per-film versions)', () => {
         episode: n,
         name: `Tập ${n}`,
         m3u8Url: `https://cdn.example.com/0/${n}/index.m3u8`,
+        embedUrl: '',
       })),
     });
     forgetCatalogueVersion(t.deps.db);

@@ -121,7 +121,10 @@ describe('withEdgeCache: one render per key', () => {
         await far.put(key, response);
       },
     };
-    const store = layeredStore(memoryStore(FRESH, () => clock), slow);
+    const store = layeredStore(
+      memoryStore(FRESH, () => clock),
+      slow,
+    );
     const background: Promise<unknown>[] = [];
     const state = { renders: 0 };
     const options = {
@@ -184,7 +187,14 @@ describe('withEdgeCache: one render per key', () => {
   it('a render that fails or is not storable is not shared: each waiting request renders its own', async () => {
     let calls = 0;
     const store = memoryStore(FRESH, () => 0);
-    const options = { store, publicUrl: 'https://site', freshSeconds: FRESH, version: async () => 1, waitUntil: () => undefined, now: () => 0 };
+    const options = {
+      store,
+      publicUrl: 'https://site',
+      freshSeconds: FRESH,
+      version: async () => 1,
+      waitUntil: () => undefined,
+      now: () => 0,
+    };
     const answers = await Promise.all(
       Array.from({ length: 3 }, () =>
         withEdgeCache(new Request('https://site/tai-khoan'), options, async () => {

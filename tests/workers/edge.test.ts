@@ -17,7 +17,13 @@ const ORIGIN = 'https://phimviet.example.workers.dev';
 const client = createClient({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN });
 const db = drizzle(client, { schema });
 let slug: string;
-const episode = (n: number) => ({ serverName: 'Vietsub #1', episode: n, name: `Tập ${n}`, m3u8Url: `https://cdn.example.com/edge/${n}/index.m3u8` });
+const episode = (n: number) => ({
+  serverName: 'Vietsub #1',
+  episode: n,
+  name: `Tập ${n}`,
+  m3u8Url: `https://cdn.example.com/edge/${n}/index.m3u8`,
+  embedUrl: '',
+});
 
 beforeAll(async () => {
   ({ slug } = await upsertFilm(db, { title: 'Bến Không Chồng (edge)', categoryId: 25, description: 'Làng Đông.' }));
