@@ -1,6 +1,6 @@
 // The Node host of one checkout (CACHE_ROOT: this one, or `--before <path>`'s), built as worker/node.ts
 // startNodeServer builds it (the same root, admission and timeouts), with one difference for the bench: the
-// renderer is wrapped to count its renders, and the count is asked over the IPC channel. Production code counts
+// renderer is wrapped to count its renders, and the count (with the process's CPU time) is asked over the IPC channel. Production code counts
 // nothing. Started by bench/premiere/cache.ts as a child process on loopback; it stops when its parent does.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -57,6 +57,8 @@ server.headersTimeout = 20_000;
 server.requestTimeout = 30_000;
 server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as AddressInfo).port }));
 process.on('message', (message) => {
-  if (message === 'renders') process.send!({ renders });
+  // The host's own CPU (ms, user + system) with the count: what the crowd cost it, whatever the machine's load.
+  const cpu = process.cpuUsage();
+  if (message === 'renders') process.send!({ renders, cpuMs: (cpu.user + cpu.system) / 1000 });
 });
 process.on('disconnect', () => process.exit(0));

@@ -31,7 +31,8 @@ function argValue(name: string): string | undefined {
 
 interface Host {
   base: string;
-  renders: () => Promise<number>;
+  /** Renders so far, and the host process's CPU time (ms). */
+  renders: () => Promise<{ renders: number; cpuMs: number }>;
   stop: () => void;
 }
 
@@ -62,7 +63,7 @@ async function startHost(root: string, dbFile: string): Promise<Host> {
     base: `http://127.0.0.1:${port}`,
     renders: () =>
       new Promise((answer) => {
-        child.once('message', (m) => answer((m as { renders: number }).renders));
+        child.once('message', (m) => answer(m as { renders: number; cpuMs: number }));
         child.send('renders');
       }),
     stop: () => child.kill('SIGTERM'),
@@ -181,8 +182,11 @@ async function side(label: string, root: string, sourceDb: string) {
 
     // (b) the crowd at the new episode, right after the release.
     const watch = `/xem-phim/${released.slug}/tap-${next}`;
+    const crowdStart = await host.renders();
     const premiere = await crowd(host.base + watch, CROWD);
-    const renders = (await host.renders()) - renderedBefore;
+    const renderedAfter = await host.renders();
+    const renders = renderedAfter.renders - renderedBefore.renders;
+    const crowdCpu = renderedAfter.cpuMs - crowdStart.cpuMs;
 
     // (a) the mix after the release.
     const after = await Promise.all(mix.map((path) => xCache(host.base, path)));
@@ -191,7 +195,9 @@ async function side(label: string, root: string, sourceDb: string) {
     const own = await Promise.all([`/${released.slug}`, `/xem-phim/${released.slug}/tap-1`].map((p) => xCache(host.base, p)));
 
     // Floor: the same crowd at a static file of the same host.
+    const floorBefore = await host.renders();
     const floor = await crowd(`${host.base}/favicon.svg`, CROWD);
+    const floorCpu = (await host.renders()).cpuMs - floorBefore.cpuMs;
 
     console.log(`   [${label}] ${root}`);
     console.log(
@@ -202,10 +208,10 @@ async function side(label: string, root: string, sourceDb: string) {
       `     (a) after the release: other films' pages still hits ${filmHits}/${films.length} (${((100 * filmHits) / films.length).toFixed(1)} %), lists ${listHits}/${LISTS.length}; F's own pages ${own.join(' ')}`,
     );
     console.log(
-      `     (b) ${CROWD} concurrent GETs of ${watch}: ${premiere.statuses}; X-Cache ${premiere.caches}; renders ${renders}; p50 ${premiere.p50.toFixed(0)} ms, p95 ${premiere.p95.toFixed(0)} ms, max ${premiere.max.toFixed(0)} ms`,
+      `     (b) ${CROWD} concurrent GETs of ${watch}: ${premiere.statuses}; X-Cache ${premiere.caches}; renders ${renders}; p50 ${premiere.p50.toFixed(0)} ms, p95 ${premiere.p95.toFixed(0)} ms, max ${premiere.max.toFixed(0)} ms; host CPU ${crowdCpu.toFixed(0)} ms (${(crowdCpu / CROWD).toFixed(2)} ms a request)`,
     );
     console.log(
-      `     floor: ${CROWD} concurrent GETs of /favicon.svg: ${floor.statuses}; p50 ${floor.p50.toFixed(0)} ms, p95 ${floor.p95.toFixed(0)} ms, max ${floor.max.toFixed(0)} ms`,
+      `     floor: ${CROWD} concurrent GETs of /favicon.svg: ${floor.statuses}; p50 ${floor.p50.toFixed(0)} ms, p95 ${floor.p95.toFixed(0)} ms, max ${floor.max.toFixed(0)} ms; host CPU ${floorCpu.toFixed(0)} ms (${(floorCpu / CROWD).toFixed(2)} ms a request)`,
     );
     console.log(
       `     load average ${loadavg()
