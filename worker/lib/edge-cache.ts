@@ -103,6 +103,9 @@ export async function withEdgeCache(request: Request, options: EdgeCacheOptions,
     return produce();
   }
   const running = flightsOf(options.store);
+  // A render in flight as the store is asked: if it ends (and leaves `running`) while the store answers "none", this
+  // request still joins it instead of rendering again.
+  const flightAtStart = running.get(key);
   const hit = await options.store.match(key);
   const age = hit ? (options.now() - Number(hit.headers.get(STORED_AT) ?? 0)) / 1000 : Number.POSITIVE_INFINITY;
   // Past its stale window an entry is a miss, whichever store still held it (an isolate's copy of a Cache API
@@ -120,7 +123,7 @@ export async function withEdgeCache(request: Request, options: EdgeCacheOptions,
     return answer;
   }
   hit?.body?.cancel().catch(() => undefined);
-  const inFlight = running.get(key);
+  const inFlight = running.get(key) ?? flightAtStart;
   if (inFlight) {
     const shared = await inFlight;
     // Another request's render, waited for: a hit. Its answer was not storable (or it failed): render our own.
