@@ -48,6 +48,7 @@ export function createApp(deps: AppDeps) {
     responses: new TtlCache<CachedResponse>(ttl, 2_000, deps.now, { weigh: weighResponse, maxWeight: RESPONSE_CACHE_BYTES }),
     films: new TtlCache<FilmRecord>(ttl, 2_000, deps.now),
     version: -1,
+    lists: -1,
   };
 
   app.use('*', async (c, next) => {

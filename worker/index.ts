@@ -15,7 +15,8 @@ import { securityHeaders } from './lib/security-headers';
 import { runScheduledJobs } from './scheduled';
 import { workersMailTransport } from './services/mail/workers-smtp';
 import { consumePushChunks } from './services/push/chunks';
-import { catalogueVersion } from './services/catalogue/version';
+import { scopeVersion } from './services/catalogue/version';
+import { cacheScopeOf } from './lib/cache-scope';
 import { isSeoPath } from './services/seo/sitemap';
 import { isPagePath, type LoadEntry, renderShell, type SsrEntry } from './ssr/render';
 
@@ -225,7 +226,7 @@ async function renderedPage(request: Request, host: Host, env: Env, ctx: Executi
 
 /**
  * The Cache API, behind the isolate's memory, in front of the app and the renderer (lib/edge-cache.ts); entries
- * keyed by the catalogue version.
+ * keyed by the catalogue version of what they show (a film's, the lists', or every change's: lib/cache-scope.ts).
  */
 function edgeCache(host: Host, ctx: ExecutionContext): EdgeCacheOptions {
   const { config, db } = host.deps;
@@ -233,7 +234,7 @@ function edgeCache(host: Host, ctx: ExecutionContext): EdgeCacheOptions {
     store: host.cache,
     publicUrl: config.PUBLIC_URL,
     freshSeconds: config.PUBLIC_CACHE_SECONDS,
-    version: () => catalogueVersion(db, Date.now(), config.PUBLIC_CACHE_SECONDS * 1000),
+    version: (pathname) => scopeVersion(db, cacheScopeOf(pathname), Date.now(), config.PUBLIC_CACHE_SECONDS * 1000),
     waitUntil: (task) => ctx.waitUntil(task),
     now: Date.now,
   };

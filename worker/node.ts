@@ -23,7 +23,8 @@ import { isPagePath, type LoadEntry, renderShell, type SsrEntry } from './ssr/re
 import { runScheduledJobs } from './scheduled';
 import { nodeMailTransport } from './services/mail/node-smtp';
 import { startPushPool } from './services/push/pool';
-import { catalogueVersion } from './services/catalogue/version';
+import { scopeVersion } from './services/catalogue/version';
+import { cacheScopeOf } from './lib/cache-scope';
 import { isSeoPath } from './services/seo/sitemap';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -74,7 +75,7 @@ export function createNodeRoot(deps: AppDeps, demoMediaDir?: string, webDist = W
     store: memoryStore(fresh, deps.now),
     publicUrl: deps.config.PUBLIC_URL,
     freshSeconds: fresh,
-    version: () => catalogueVersion(deps.db, deps.now(), fresh * 1000),
+    version: (pathname) => scopeVersion(deps.db, cacheScopeOf(pathname), deps.now(), fresh * 1000),
     waitUntil: (task) => void task.catch(() => undefined),
     now: deps.now,
   };

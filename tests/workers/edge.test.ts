@@ -17,6 +17,13 @@ const ORIGIN = 'https://phimviet.example.workers.dev';
 const client = createClient({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN });
 const db = drizzle(client, { schema });
 let slug: string;
+const episode = (n: number) => ({
+  serverName: 'Vietsub #1',
+  episode: n,
+  name: `Tập ${n}`,
+  m3u8Url: `https://cdn.example.com/edge/${n}/index.m3u8`,
+  embedUrl: '',
+});
 
 beforeAll(async () => {
   ({ slug } = await upsertFilm(db, { title: 'Bến Không Chồng (edge)', categoryId: 25, description: 'Làng Đông.' }));
@@ -33,6 +40,9 @@ async function call(url: string, init?: RequestInit, bindings: Cloudflare.Env = 
 }
 
 const version = async () => (await db.get<{ version: number }>(sql`select version from catalogue_version where id = 1`))?.version ?? 0;
+/** What a list page is keyed by (services/catalogue/version.ts scopeVersion): the lists' version, or a later epoch. */
+const listsVersion = async () =>
+  (await db.get<{ version: number }>(sql`select max(lists, epoch) as version from catalogue_version where id = 1`))?.version ?? 0;
 
 describe('Workers entry: the Cache API in front of the app', () => {
   it('a second anonymous view of a page is answered from the cache', async () => {
@@ -74,7 +84,7 @@ describe('Workers entry: the Cache API in front of the app', () => {
     // An env of its own: a host (and an isolate memory) of its own, which reads the catalogue version afresh.
     const own = { ...env, PUBLIC_CACHE_SECONDS: '30' } as Cloudflare.Env;
     const path = '/phim-le?v=layers';
-    const key = `${env.PUBLIC_URL}${path}&__catalogue=${await version()}`;
+    const key = `${env.PUBLIC_URL}${path}&__catalogue=${await listsVersion()}`;
     const stored = new Response('<p>Trang của isolate khác</p>', {
       headers: {
         'content-type': 'text/html; charset=utf-8',
@@ -92,6 +102,37 @@ describe('Workers entry: the Cache API in front of the app', () => {
     const second = await call(`${ORIGIN}${path}`, undefined, own);
     expect(second.response.headers.get('x-cache')).toBe('hit');
     expect(second.body).toBe('<p>Trang của isolate khác</p>');
+  });
+
+  it("a new episode of one film: its pages are rendered again, another film's stay hits", async () => {
+    const quick = { ...env, PUBLIC_CACHE_SECONDS: '1' } as Cloudflare.Env;
+    const other = await upsertFilm(db, { title: 'Cánh Đồng Hoang (edge)', categoryId: 25 });
+    const series = await upsertFilm(db, { title: 'Người Phán Xử (edge)', categoryId: 24, episodes: [episode(1)] });
+    const mine = [`${ORIGIN}/${series.slug}?v=release`, `${ORIGIN}/api/product/${series.slug}?v=release`];
+    const theirs = [`${ORIGIN}/${other.slug}?v=release`, `${ORIGIN}/api/product/${other.slug}?v=release`];
+    // Once the isolate has read the versions after those writes (a second), every page is stored.
+    await new Promise((r) => setTimeout(r, 1_100));
+    for (const url of [...mine, ...theirs]) expect((await call(url, undefined, quick)).response.headers.get('x-cache')).toBe('miss');
+    await upsertFilm(db, { id: series.id, title: 'Người Phán Xử (edge)', categoryId: 24, episodes: [episode(1), episode(2)] });
+    // Within PUBLIC_CACHE_SECONDS the isolate sees the release: the film's detail and page are rendered again.
+    let detail = await call(mine[1]!, undefined, quick);
+    for (let i = 0; i < 30 && !detail.body.includes('https://cdn.example.com/edge/2/index.m3u8'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      detail = await call(mine[1]!, undefined, quick);
+    }
+    expect(detail.body).toContain('https://cdn.example.com/edge/2/index.m3u8');
+    expect(detail.response.headers.get('x-cache')).toBe('miss');
+    expect((await call(mine[0]!, undefined, quick)).response.headers.get('x-cache')).toBe('miss');
+    // The other film's entries are still answered (fresh or, a second on, stale while one refresh runs).
+    for (const url of theirs) expect(['hit', 'stale']).toContain((await call(url, undefined, quick)).response.headers.get('x-cache'));
+  });
+
+  it('concurrent first views of one page in one isolate: one render, the others say hit', async () => {
+    const answers = await Promise.all(Array.from({ length: 20 }, () => call(`${ORIGIN}/${slug}?v=crowd`)));
+    const caches = answers.map((a) => a.response.headers.get('x-cache'));
+    expect(caches.filter((c) => c === 'miss')).toHaveLength(1);
+    expect(caches.filter((c) => c === 'hit')).toHaveLength(19);
+    expect(new Set(answers.map((a) => a.body)).size).toBe(1);
   });
 
   it('never answers nor stores a signed-in request or a personal answer', async () => {

@@ -161,14 +161,35 @@ export const episodes = sqliteTable(
 );
 
 /**
- * One row (id 1): the catalogue's version, raised by triggers (drizzle/0008_catalogue_version.sql) on every
- * change to what a catalogue page shows: films (not their view/like counters), episodes, genre and country
- * links. Public caches key their entries by it (docs/decisions/0900-edge-cache.md).
+ * One row (id 1): the catalogue's version, raised by triggers on every change to what a catalogue page shows:
+ * films (not their view/like counters), episodes, genre and country links (drizzle/0008_catalogue_version.sql,
+ * scoped since drizzle/*_film_versions_triggers.sql). Public caches key their entries by the part that concerns
+ * them (docs/decisions/1020-per-film-cache-versions.md): `lists` is the version of the last change that can move
+ * a list, `epoch` of the last change that concerns every page (a raise of `version` that named no film: a
+ * source going down or back, a comment shown or hidden), `scoped` of the last raise that named a film.
  */
 export const catalogueVersion = sqliteTable('catalogue_version', {
   id: integer('id').primaryKey(),
   version: integer('version').notNull().default(0),
+  lists: integer('lists').notNull().default(0),
+  epoch: integer('epoch').notNull().default(0),
+  scoped: integer('scoped').notNull().default(0),
 });
+
+/**
+ * Per film slug: the catalogue version of the last change to that film (its row, episodes, genre or country
+ * links), written by the same triggers. A film's pages are keyed by it, so a release of one film leaves every
+ * other film's cached pages in use. Keyed by slug, the pages' key, and kept after a delete or a rename so the
+ * old slug's pages go too.
+ */
+export const filmVersions = sqliteTable(
+  'film_versions',
+  {
+    slug: text('slug').primaryKey(),
+    version: integer('version').notNull(),
+  },
+  (t) => [index('film_versions_version').on(t.version)],
+);
 
 export const users = sqliteTable('users', {
   id: integer('id').primaryKey({ autoIncrement: true }),

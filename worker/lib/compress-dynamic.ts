@@ -1,7 +1,9 @@
 // Node host: compression of the answers made per request (API JSON, the shell). Static files are
 // compressed once at build time (scripts/precompress.ts) and never here.
 import type { MiddlewareHandler } from 'hono';
+import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { TtlCache } from './ttl-cache';
 
 /** Below this the headers outweigh the saving. */
 const MIN_BYTES = 1024;
@@ -37,6 +39,26 @@ export function compressBody(body: Uint8Array, encoding: 'br' | 'gzip'): Uint8Ar
 }
 
 /**
+ * Bodies compressed lately, by encoding and digest: the host's cache answers the same page to a crowd (a premiere's
+ * watch page: hundreds of hits a second), and brotli took about three quarters of each hit's CPU. A digest costs a
+ * few percent of a compression; what comes out is the same bytes.
+ */
+const compressedLately = new TtlCache<Uint8Array<ArrayBuffer>>(60_000, 512, Date.now, {
+  weigh: (body) => body.byteLength + 128,
+  maxWeight: 16 * 2 ** 20,
+});
+
+function compressOnce(body: Uint8Array, encoding: 'br' | 'gzip'): Uint8Array<ArrayBuffer> {
+  const key = `${encoding}:${createHash('sha256').update(body).digest('base64')}`;
+  let compressed = compressedLately.get(key);
+  if (!compressed) {
+    compressed = compressBody(body, encoding);
+    compressedLately.set(key, compressed);
+  }
+  return compressed;
+}
+
+/**
  * One synchronous compression of the whole body: API answers are small and complete (no streaming),
  * so a stream per response (hono/compress) costs more than the compression itself.
  */
@@ -56,7 +78,7 @@ export const compressDynamic: MiddlewareHandler = async (c, next) => {
     c.res = new Response(body, res);
     return;
   }
-  const compressed = compressBody(body, encoding);
+  const compressed = compressOnce(body, encoding);
   c.res = new Response(compressed, res);
   c.res.headers.set('Content-Encoding', encoding);
   c.res.headers.set('Content-Length', String(compressed.byteLength));

@@ -54,8 +54,10 @@ export interface AppDeps {
 export interface AppCaches {
   responses: TtlCache<CachedResponse>;
   films: FilmRecordCache;
-  /** The catalogue version the entries belong to (services/catalogue/version.ts). */
+  /** The catalogue version the film records belong to (services/catalogue/version.ts): every change empties them. */
   version: number;
+  /** The lists' version the responses belong to (home, listings, search, categories: all lists). */
+  lists: number;
 }
 
 export type AppEnv = {

@@ -18,8 +18,11 @@ export interface EdgeCacheOptions {
   publicUrl: string;
   /** PUBLIC_CACHE_SECONDS: how long an entry is fresh; 0 turns the cache off. */
   freshSeconds: number;
-  /** The current catalogue version (services/catalogue/version.ts). */
-  version: () => Promise<number>;
+  /**
+   * The catalogue version a path's entries are keyed by (services/catalogue/version.ts scopeVersion with
+   * lib/cache-scope.ts): a film's pages by that film's, lists by the lists', anything else by every change.
+   */
+  version: (pathname: string) => Promise<number>;
   /** Runs work after the answer (Workers: ctx.waitUntil); a stale entry is refreshed there. */
   waitUntil: (task: Promise<unknown>) => void;
   now: () => number;
@@ -51,35 +54,66 @@ export function isStorable(response: Response): boolean {
   return !/\b(authorization|cookie)\b/i.test(response.headers.get('vary') ?? '');
 }
 
-function keyOf(request: Request, publicUrl: string, version: number): string {
-  const url = new URL(request.url);
+function keyOf(url: URL, publicUrl: string, version: number): string {
   const key = new URL(url.pathname + url.search, publicUrl);
   // The version goes in the key's URL (the Cache API keys by URL); the request's own query stays first.
   key.searchParams.append('__catalogue', String(version));
   return key.href;
 }
 
+/** A response as the cache shares it: its bytes, once read, answered to every request that asked for it. */
+interface Kept {
+  status: number;
+  headers: [string, string][];
+  body: ArrayBuffer;
+}
+
+/**
+ * Renders in flight per store (the Node process's, or one isolate's), by key: concurrent misses of one key wait
+ * for one render, and a stale entry has one refresh at a time. Done here rather than left to the host's admission
+ * (Node runs one request per turn, but a render spans many turns) or to the platform (the Cache API collapses
+ * nothing).
+ */
+const flights = new WeakMap<ResponseStore, Map<string, Promise<Kept | null>>>();
+
+function flightsOf(store: ResponseStore): Map<string, Promise<Kept | null>> {
+  let running = flights.get(store);
+  if (!running) {
+    running = new Map();
+    flights.set(store, running);
+  }
+  return running;
+}
+
 /**
  * The response for `request`: from the store when a fresh (or stale but revalidating) entry of the current
- * catalogue version exists, else from `produce`, kept when storable. `X-Cache` says which (hit, stale, miss).
+ * catalogue version exists, else from `produce`, kept when storable. Concurrent misses of one key run `produce`
+ * once; the others answer its response. `X-Cache` says which: `hit` (from the store, or another request's render
+ * waited for), `stale` (answered while one refresh runs behind it), `miss` (rendered for this request).
  */
 export async function withEdgeCache(request: Request, options: EdgeCacheOptions, produce: () => Promise<Response>): Promise<Response> {
   if (options.freshSeconds <= 0 || !isAnonymousRead(request)) return produce();
+  const url = new URL(request.url);
   let key: string;
   try {
-    key = keyOf(request, options.publicUrl, await options.version());
+    key = keyOf(url, options.publicUrl, await options.version(url.pathname));
   } catch (error) {
     // The database cannot say its version: answer without the cache rather than fail the request.
     console.error('[edge-cache] catalogue version unavailable:', error);
     return produce();
   }
+  const running = flightsOf(options.store);
+  // A render in flight as the store is asked: if it ends (and leaves `running`) while the store answers "none", this
+  // request still joins it instead of rendering again.
+  const flightAtStart = running.get(key);
   const hit = await options.store.match(key);
   const age = hit ? (options.now() - Number(hit.headers.get(STORED_AT) ?? 0)) / 1000 : Number.POSITIVE_INFINITY;
   // Past its stale window an entry is a miss, whichever store still held it (an isolate's copy of a Cache API
   // entry lives from when it was copied).
   if (hit && age < keptSeconds(options.freshSeconds)) {
     const stale = age >= options.freshSeconds;
-    if (stale) options.waitUntil(refresh(key, options, produce));
+    // One refresh at a time: the stale hits that arrive while it runs only answer.
+    if (stale && !running.has(key)) options.waitUntil(lead(key, options, produce, running).catch(refreshFailed));
     const answer = new Response(hit.body, hit);
     answer.headers.set('Cache-Control', hit.headers.get(CONTROL) ?? 'no-cache');
     answer.headers.delete(CONTROL);
@@ -89,41 +123,78 @@ export async function withEdgeCache(request: Request, options: EdgeCacheOptions,
     return answer;
   }
   hit?.body?.cancel().catch(() => undefined);
-  const response = await produce();
-  if (!isStorable(response)) return response;
-  options.waitUntil(store(key, response.clone(), options));
-  const answer = new Response(response.body, response);
-  answer.headers.set('X-Cache', 'miss');
+  const inFlight = running.get(key) ?? flightAtStart;
+  if (inFlight) {
+    const shared = await inFlight;
+    // Another request's render, waited for: a hit. Its answer was not storable (or it failed): render our own.
+    return shared ? answerOf(shared, 'hit') : produce();
+  }
+  const led = await lead(key, options, produce, running);
+  return 'kept' in led ? answerOf(led.kept, 'miss') : led.response;
+}
+
+const refreshFailed = (error: unknown) => console.error('[edge-cache] refresh failed:', error);
+
+function answerOf(kept: Kept, cache: 'hit' | 'miss'): Response {
+  const answer = new Response(kept.body.slice(0), { status: kept.status, headers: kept.headers });
+  answer.headers.set('X-Cache', cache);
+  if (cache === 'hit') answer.headers.set('Age', '0');
   return answer;
 }
 
-async function store(key: string, response: Response, options: EdgeCacheOptions): Promise<void> {
-  const kept = new Response(response.body, response);
-  kept.headers.set(STORED_AT, String(options.now()));
-  kept.headers.set(CONTROL, response.headers.get('cache-control') ?? '');
-  // The store keeps it while it may be answered: fresh, then stale while a refresh runs.
-  kept.headers.set('Cache-Control', `public, max-age=${keptSeconds(options.freshSeconds)}`);
-  kept.headers.delete('X-Cache');
+/**
+ * Renders `key` for every request waiting on it: the render is in `running` from its start until the store holds
+ * its answer (a request in between joins it rather than rendering again). A storable answer is read once and
+ * shared; any other is this request's alone, and those waiting render their own. On Workers the render runs
+ * under waitUntil, so those waiting are answered even if the request that started it goes away.
+ */
+async function lead(
+  key: string,
+  options: EdgeCacheOptions,
+  produce: () => Promise<Response>,
+  running: Map<string, Promise<Kept | null>>,
+): Promise<{ kept: Kept } | { response: Response }> {
+  let settle: (kept: Kept | null) => void = () => undefined;
+  running.set(
+    key,
+    new Promise<Kept | null>((resolve) => {
+      settle = resolve;
+    }),
+  );
+  const done = (kept: Kept | null) => {
+    settle(kept);
+    if (!kept) running.delete(key);
+  };
   try {
-    await options.store.put(key, kept);
+    const produced = produce();
+    options.waitUntil(produced.catch(() => undefined));
+    const response = await produced;
+    if (!isStorable(response)) {
+      done(null);
+      return { response };
+    }
+    const headers = [...response.headers].filter(([name]) => name.toLowerCase() !== 'x-cache');
+    const kept: Kept = { status: response.status, headers, body: await response.arrayBuffer() };
+    settle(kept);
+    options.waitUntil(store(key, kept, options).finally(() => running.delete(key)));
+    return { kept };
+  } catch (error) {
+    done(null);
+    throw error;
+  }
+}
+
+async function store(key: string, kept: Kept, options: EdgeCacheOptions): Promise<void> {
+  const entry = new Response(kept.body.slice(0), { status: kept.status, headers: kept.headers });
+  entry.headers.set(STORED_AT, String(options.now()));
+  entry.headers.set(CONTROL, entry.headers.get('cache-control') ?? '');
+  // The store keeps it while it may be answered: fresh, then stale while a refresh runs.
+  entry.headers.set('Cache-Control', `public, max-age=${keptSeconds(options.freshSeconds)}`);
+  try {
+    await options.store.put(key, entry);
   } catch (error) {
     console.error('[edge-cache] put failed:', error);
   }
-}
-
-async function refresh(key: string, options: EdgeCacheOptions, produce: () => Promise<Response>): Promise<void> {
-  try {
-    const response = await produce();
-    if (isStorable(response)) await store(key, response, options);
-  } catch (error) {
-    console.error('[edge-cache] refresh failed:', error);
-  }
-}
-
-interface Kept {
-  status: number;
-  headers: [string, string][];
-  body: ArrayBuffer;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { catalogueVersion } from '../services/catalogue/version';
+import { catalogueVersions } from '../services/catalogue/version';
 import type { AppEnv } from './context';
 
 interface CachedResponse {
@@ -18,24 +18,30 @@ function answerFrom(entry: CachedResponse): Response {
 }
 
 /**
- * Empties the app instance's caches when the catalogue version moved on (a write here or in any other
- * process, seen within PUBLIC_CACHE_SECONDS): a crawl or an admin edit is never hidden behind them. False
- * when the version cannot be read: the request then goes without the caches.
+ * Empties the app instance's caches when the catalogue versions moved on (a write here or in any other
+ * process, seen within PUBLIC_CACHE_SECONDS): a crawl or an admin edit is never hidden behind them. The film
+ * records go with any change; the whole responses (all of them lists: home, listings, search, categories) only
+ * with a change that can move a list, as the hosts' cache keys them (docs/decisions/1020). False when the
+ * version cannot be read: the request then goes without the caches.
  */
 async function catalogueCachesCurrent(c: Context<AppEnv>): Promise<boolean> {
   const { deps, caches } = c.var;
   const ttl = deps.config.PUBLIC_CACHE_SECONDS * 1000;
   if (ttl <= 0) return false;
-  let version: number;
+  let versions: Awaited<ReturnType<typeof catalogueVersions>>;
   try {
-    version = await catalogueVersion(deps.db, deps.now(), ttl);
+    versions = await catalogueVersions(deps.db, deps.now(), ttl);
   } catch {
     return false;
   }
-  if (caches.version !== version) {
+  const lists = Math.max(versions.epoch, versions.lists);
+  if (caches.lists !== lists) {
     caches.responses.clear();
+    caches.lists = lists;
+  }
+  if (caches.version !== versions.version) {
     caches.films.clear();
-    caches.version = version;
+    caches.version = versions.version;
   }
   return true;
 }
