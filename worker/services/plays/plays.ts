@@ -2,6 +2,7 @@
 // of a film, counted once per device, film and Asia/Ho_Chi_Minh day by the plays primary key; a trigger keeps
 // play_counts (the Top 10's table) and the trending rollup. Film-page loads (update_view) rank nothing.
 import { and, desc, eq, gte, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { films, playCounts, plays } from '../../db/schema';
 import { notFound } from '../../lib/errors';
@@ -103,16 +104,18 @@ export const TOP10_LISTS = Object.entries(TOP10_CATEGORIES) as [keyof Top10Rows,
  * shown is how many films of the category have enough viewers (up to ten); the row is shown when it is ten.
  */
 export function filmRankStatement(db: Db, filmId: SQL) {
+  // Qualified by hand: drizzle leaves a one-table select's columns bare, which the subqueries would read as their own.
+  const pc = alias(playCounts, 'pc');
   return db
     .select({
-      category: playCounts.categoryId,
-      rank: sql<number>`1 + (select count(*) from ${playCounts} z where z.day = ${playCounts.day} and z.category_id = ${playCounts.categoryId}
-        and (z.plays > ${playCounts.plays} or (z.plays = ${playCounts.plays} and z.film_id > ${playCounts.filmId})))`,
-      shown: sql<number>`(select count(*) from (select 1 from ${playCounts} w where w.day = ${playCounts.day} and w.category_id = ${playCounts.categoryId}
+      category: pc.categoryId,
+      rank: sql<number>`1 + (select count(*) from ${playCounts} z where z.day = pc.day and z.category_id = pc.category_id
+        and (z.plays > pc.plays or (z.plays = pc.plays and z.film_id > pc.film_id)))`,
+      shown: sql<number>`(select count(*) from (select 1 from ${playCounts} w where w.day = pc.day and w.category_id = pc.category_id
         and w.plays >= ${TOP10_MIN_VIEWERS} limit ${TOP10_SIZE}))`,
     })
-    .from(playCounts)
-    .where(and(eq(playCounts.day, p.today), sql`${playCounts.filmId} = ${filmId}`, gte(playCounts.plays, TOP10_MIN_VIEWERS)));
+    .from(pc)
+    .where(sql`pc.day = ${p.today} and pc.film_id = ${filmId} and pc.plays >= ${TOP10_MIN_VIEWERS}`);
 }
 
 /** A filmRankStatement's rows → "#3 phim bộ hôm nay", or null. */
