@@ -68,12 +68,12 @@ function watchedIn(db: Db, span: Span, limit: number) {
 }
 
 /**
- * The most viewed then most recently updated films: what tops up a trending list too few were watched for (a
- * fresh install). Asked in the same batch as the lists, whether needed or not (a few index rows): a second
+ * The most recently updated films: what tops up a trending list too few were watched for (a fresh install). Not
+ * the most viewed: page loads rank nothing (issue 40 §3, docs/decisions/1071), and a reload loop would move a
+ * film into the top-up. Asked in the same batch as the lists, whether needed or not (a few index rows): a second
  * round trip would cost more. HOT of them cover every window, whatever it already holds.
  */
-const topUpCandidates = (db: Db) =>
-  cardList(db, selectCards(db).orderBy(desc(films.views), desc(films.updatedAt), desc(films.id)).limit(HOT));
+const topUpCandidates = (db: Db) => cardList(db, selectCards(db).orderBy(desc(films.updatedAt), desc(films.id)).limit(HOT));
 
 const WINDOWS = [
   { span: 'day' as const, hours: 24, limit: SIDEBAR },
