@@ -262,7 +262,7 @@ describe('POST /api/product/update_view', () => {
     const detail = await getJson<FilmDetailResponse>('/api/product/mat-biec');
     expect(detail.datafilm.views).toBe(data.views + 1);
     const home = await getJson<HomeData>('/api/product/product-home');
-    const slugs = (h: HomeData) => Object.values(h.phimtrending).map((list) => list.map((f) => f.slug));
+    const slugs = (h: HomeData) => Object.values(h.phimtrending).map((list: FilmCard[]) => list.map((f) => f.slug));
     expect(slugs(home)).toEqual(slugs(before));
     await t.request('/api/product/play', { json: { slug: 'mat-biec', device: 'catalogue-device-0001', seconds: 125 } });
     t.advance(11_000);

@@ -42,7 +42,8 @@ describe('POST /api/product/play', () => {
     for (let i = 0; i < 100; i++) expect((await t.request('/api/product/update_view', { json: { title: 'bo-1' } })).status).toBe(200);
     expect(await playsOf('bo-1')).toBe(0);
     const answers = [];
-    for (let i = 0; i < 20; i++) answers.push(((await (await play('bo-1', device(1))).json()) as { data: { counted: boolean } }).data.counted);
+    for (let i = 0; i < 20; i++)
+      answers.push(((await (await play('bo-1', device(1))).json()) as { data: { counted: boolean } }).data.counted);
     expect(answers.filter(Boolean)).toHaveLength(1);
     expect(await playsOf('bo-1')).toBe(1);
     await play('bo-1', device(2));

@@ -9,7 +9,15 @@ import { unwrap } from '../../web/src/lib/api-client';
 import type { AccountResponse } from '../../worker/schemas/account';
 import type { AppType } from '../../worker/app';
 import type { LoginResponse, RefreshResponse } from '../../worker/schemas/auth';
-import type { EpisodeResponse, FilmCard, FilmDetailResponse, HomeData, HomeTopData, Paginated, SearchResults } from '../../worker/schemas/catalogue';
+import type {
+  EpisodeResponse,
+  FilmCard,
+  FilmDetailResponse,
+  HomeData,
+  HomeTopData,
+  Paginated,
+  SearchResults,
+} from '../../worker/schemas/catalogue';
 import type { CommentDto, CommentsSinceResponse } from '../../worker/schemas/comments';
 import type { RateFilmResult } from '../../worker/schemas/ratings';
 

@@ -29,14 +29,18 @@ describe('people from a source', () => {
     expect(film.tmdbVoteCount).toBe(4010);
     expect(film.tmdbVoteAverage).toBeCloseTo(8.287);
     expect(film.director).toBe('');
-    expect(film.actors.split(', ')).toContain('Lomon');
+    expect(film.actors?.split(', ')).toContain('Lomon');
     expect(film.chieurap).toBe(false);
   });
 
   it.runIf(haveSourceSamples)('reads the real OPhim details: no trailer, actor [""] is no one, few TMDB votes kept as they are', () => {
-    const legacy = mapDetail(parseDetail(sample('ophim-legacy-detail-that-nghiep-chuyen-sinh-1-part-1.json')), { origin: 'https://ophim1.com' });
+    const legacy = mapDetail(parseDetail(sample('ophim-legacy-detail-that-nghiep-chuyen-sinh-1-part-1.json')), {
+      origin: 'https://ophim1.com',
+    });
     expect([legacy.trailerId, legacy.actors, legacy.director, legacy.showtimes, legacy.notify]).toEqual(['', '', '', '', '']);
-    const v1 = mapDetail(parseDetail(sample('ophim-v1-detail-anh-cung-co-ngay-nay.episodes-trimmed.json')), { origin: 'https://ophim1.com' });
+    const v1 = mapDetail(parseDetail(sample('ophim-v1-detail-anh-cung-co-ngay-nay.episodes-trimmed.json')), {
+      origin: 'https://ophim1.com',
+    });
     expect(v1.tmdbVoteCount).toBe(5);
     expect(v1.actors).toBe('Chen Xingxu, 章若楠, Chen Xiaoyun');
   });

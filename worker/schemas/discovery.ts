@@ -2,14 +2,11 @@
 // extras. Pure types, zod and the texts the web shows: importable by web/.
 import { z } from 'zod';
 import type { FilmCard, Pagination } from './catalogue';
+import { PLAY_SECONDS } from './discovery-texts';
+
+export * from './discovery-texts';
 
 export type PersonRole = 'actor' | 'director';
-
-/** The role's path segment and its label: /dien-vien/{slug} "Diễn viên", /dao-dien/{slug} "Đạo diễn". */
-export const PERSON_ROLES = {
-  actor: { path: 'dien-vien', label: 'Diễn viên' },
-  director: { path: 'dao-dien', label: 'Đạo diễn' },
-} as const satisfies Record<PersonRole, { path: string; label: string }>;
 
 /** A person named on a film page, linked to their page. */
 export interface PersonRef {
@@ -42,18 +39,13 @@ export const personQuerySchema = z.object({
   ),
 });
 
-/** A play counts after this much real playback (Netflix's Top 10 counts 2 minutes). */
-export const PLAY_SECONDS = 120;
-
 /**
  * POST /api/product/play: this device watched `slug` for `seconds` (≥ PLAY_SECONDS) of real playback. Counted once
  * per device, film and Asia/Ho_Chi_Minh day. `device` is the random id the web keeps in this browser.
  */
 export const playSchema = z.object({
   slug: z.string({ error: 'is required' }).trim().min(1, 'is required').max(200),
-  device: z
-    .string({ error: 'is required' })
-    .regex(/^[A-Za-z0-9_-]{16,64}$/, 'must be 16 to 64 letters, digits, - or _'),
+  device: z.string({ error: 'is required' }).regex(/^[A-Za-z0-9_-]{16,64}$/, 'must be 16 to 64 letters, digits, - or _'),
   seconds: z.number({ error: 'must be a number' }).min(PLAY_SECONDS, `must be at least ${PLAY_SECONDS}`).max(86_400),
 });
 export type PlayInput = z.infer<typeof playSchema>;
@@ -69,21 +61,6 @@ export interface Top10Entry {
 export interface Top10Rows {
   phimbo: Top10Entry[];
   phimle: Top10Entry[];
-}
-
-export const TOP10_SIZE = 10;
-export const TOP10_MIN_VIEWERS = 3;
-/** Which Top 10 a category ranks in: phim bộ (24) and phim lẻ (25). */
-export const TOP10_CATEGORIES = { phimbo: 24, phimle: 25 } as const;
-
-export const TOP10_TITLES = { phimbo: 'Top 10 phim bộ hôm nay', phimle: 'Top 10 phim lẻ hôm nay' } as const;
-
-/** "▲2", "▼1", "=" or "Mới" against yesterday's rank. */
-export function rankChange(rank: number, previous: number | null): string {
-  if (previous === null) return 'Mới';
-  if (previous > rank) return `▲${previous - rank}`;
-  if (previous < rank) return `▼${rank - previous}`;
-  return '=';
 }
 
 /** The film page's extras (issue 40 §2): what the source says beside the film, its seasons and its rank today. */
@@ -103,8 +80,3 @@ export interface FilmExtras {
   /** "#3 phim bộ hôm nay": the film's place in today's shown Top 10; null when not in it. */
   top10: { rank: number; list: keyof Top10Rows } | null;
 }
-
-export const TMDB_MIN_VOTES = 20;
-
-/** "TMDB 8,3": one decimal, Vietnamese decimal comma. */
-export const tmdbLabel = (score: number) => `TMDB ${(Math.round(score * 10) / 10).toFixed(1).replace('.', ',')}`;

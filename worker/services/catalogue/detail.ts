@@ -2,7 +2,19 @@ import { and, asc, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { batchPrepared, type PreparedResults, preparedOnce } from '../../db/prepared';
 import { alias } from 'drizzle-orm/sqlite-core';
-import { countries, episodes, filmAliases, filmCountries, filmGenres, filmPeople, films, filmSources, genres, people, sources } from '../../db/schema';
+import {
+  countries,
+  episodes,
+  filmAliases,
+  filmCountries,
+  filmGenres,
+  filmPeople,
+  films,
+  filmSources,
+  genres,
+  people,
+  sources,
+} from '../../db/schema';
 import type { Session, Viewer } from '../../lib/context';
 import { notFound } from '../../lib/errors';
 import type { TtlCache } from '../../lib/ttl-cache';
@@ -222,7 +234,17 @@ const statementsFor = preparedOnce((db: Db) => ({
 type RecordStatements = ReturnType<typeof recordQueries>;
 type RecordResults = Awaited<ReturnType<typeof batchPrepared<RecordStatements>>>;
 
-function toRecord([[film], genreRows, countryRows, episodeRows, recommendedRows, aliasRows, peopleRows, seasonRows, rankRows]: RecordResults) {
+function toRecord([
+  [film],
+  genreRows,
+  countryRows,
+  episodeRows,
+  recommendedRows,
+  aliasRows,
+  peopleRows,
+  seasonRows,
+  rankRows,
+]: RecordResults) {
   if (!film) return null;
   const person = (role: string) => peopleRows.filter((r) => r.role === role).map(({ slug, name }) => ({ slug, name }));
   const extras: FilmExtras = {

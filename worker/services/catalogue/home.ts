@@ -116,9 +116,10 @@ export async function homeData(db: Db, now: number): Promise<HomeData> {
   const windows = windowsAt(now);
   const home = homeStatements(db);
   const results = await batchPrepared(db, [...home, ...top10Statements(db)], { ...windowValues(windows), ...top10Values(now) });
-  const [bo, le, hoanThanh, hoatHinh, tamLy, vienTuong, hanhDong, sapChieu, candidates, ...lists] = results.slice(0, home.length) as PreparedResults<
-    ReturnType<typeof homeStatements>
-  >;
+  const [bo, le, hoanThanh, hoatHinh, tamLy, vienTuong, hanhDong, sapChieu, candidates, ...lists] = results.slice(
+    0,
+    home.length,
+  ) as PreparedResults<ReturnType<typeof homeStatements>>;
   const [topBo, topLe] = results.slice(home.length) as PreparedResults<ReturnType<typeof top10Statements>>;
   const [day, week, month] = trendingLists(windows, lists, candidates);
   return {

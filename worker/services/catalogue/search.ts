@@ -4,7 +4,7 @@ import { fold } from '../../db/fold';
 import { batchPrepared, preparedOnce, sqlLimit } from '../../db/prepared';
 import { films } from '../../db/schema';
 import { type AnySQLiteColumn, alias } from 'drizzle-orm/sqlite-core';
-import type { FilmCard, Paginated, SearchResults } from '../../schemas/catalogue';
+import type { SearchResults } from '../../schemas/catalogue';
 import { PEOPLE_SUGGESTIONS, peopleSuggestionStatement, toPersonSuggestions } from '../people/people';
 import { cardArray, cardJson, cardsFromJson } from './film-card';
 import { ftsPhrase, likeLiteral, pagination } from './listing';
@@ -148,10 +148,7 @@ const statementsFor = preparedOnce((db: Db) => ({
  * Pages within the first SEARCH_CANDIDATES results rank the bounded candidate sets (the whole ranking
  * whenever a query matches fewer titles); a deeper page ranks every match, as rare as it is costly.
  */
-export async function searchFilms(
-  db: Db,
-  input: { q: string; limit: number; page: number },
-): Promise<SearchResults> {
+export async function searchFilms(db: Db, input: { q: string; limit: number; page: number }): Promise<SearchResults> {
   const folded = fold(input.q);
   if (!folded) return { data: [], pagination: pagination(input.page, input.limit, 0), people: [] };
   const literal = likeLiteral(folded);
@@ -182,6 +179,6 @@ export async function searchFilms(
     };
   }
   const rows = await statement.all(values);
-  const total = rows[0]?.total ?? ((await count.all(values))[0]?.n ?? 0);
+  const total = rows[0]?.total ?? (await count.all(values))[0]?.n ?? 0;
   return { data: cardsFromJson(rows), pagination: pagination(input.page, input.limit, total), people: [] };
 }

@@ -282,7 +282,12 @@ export function youtubeId(value: string): string {
   if (host === 'youtu.be') id = url.pathname.split('/')[1] ?? '';
   else if (host === 'youtube.com' || host === 'youtube-nocookie.com') {
     const path = url.pathname.split('/');
-    id = path[1] === 'watch' ? (url.searchParams.get('v') ?? '') : ['embed', 'shorts', 'v', 'live'].includes(path[1] ?? '') ? (path[2] ?? '') : '';
+    id =
+      path[1] === 'watch'
+        ? (url.searchParams.get('v') ?? '')
+        : ['embed', 'shorts', 'v', 'live'].includes(path[1] ?? '')
+          ? (path[2] ?? '')
+          : '';
   }
   return YOUTUBE_ID.test(id) ? id : '';
 }
@@ -294,7 +299,10 @@ export function tmdbVotes(raw: unknown): { average: number | null; count: number
   const average = Number(r.vote_average);
   const count = Number(r.vote_count);
   return {
-    average: r.vote_average !== null && r.vote_average !== '' && Number.isFinite(average) && average >= 0 && average <= 10 ? Math.round(average * 1000) / 1000 : null,
+    average:
+      r.vote_average !== null && r.vote_average !== '' && Number.isFinite(average) && average >= 0 && average <= 10
+        ? Math.round(average * 1000) / 1000
+        : null,
     count: r.vote_count !== null && r.vote_count !== '' && Number.isInteger(count) && count >= 0 ? count : null,
   };
 }

@@ -13,7 +13,7 @@ export function peopleStatements(filmId: SQL, director: string, actors: string):
     ['director', director],
     ['actor', actors],
   ] as const)
-    namesOf(text).forEach((name, position) => rows.push({ slug: personSlug(name), name, role, position }));
+    for (const [position, name] of namesOf(text).entries()) rows.push({ slug: personSlug(name), name, role, position });
   const statements: SQL[] = [sql`delete from ${filmPeople} where ${filmPeople.filmId} = ${filmId}`];
   if (!rows.length) return statements;
   const unique = [...new Map(rows.map((r) => [r.slug, r])).values()];

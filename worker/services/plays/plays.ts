@@ -7,14 +7,7 @@ import type { Db } from '../../db/client';
 import { films, playCounts, plays } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import type { FilmCard } from '../../schemas/catalogue';
-import {
-  type PlayInput,
-  TOP10_CATEGORIES,
-  TOP10_MIN_VIEWERS,
-  TOP10_SIZE,
-  type Top10Entry,
-  type Top10Rows,
-} from '../../schemas/discovery';
+import { type PlayInput, TOP10_CATEGORIES, TOP10_MIN_VIEWERS, TOP10_SIZE, type Top10Entry, type Top10Rows } from '../../schemas/discovery';
 import { cardJson, cardsFromJson } from '../catalogue/film-card';
 import { enforceRateLimits, RATE_LIMITS } from '../rate-limit';
 
@@ -51,7 +44,12 @@ export async function recordPlay(db: Db, input: PlayInput, ip: string, now: numb
       .insert(plays)
       .select(
         db
-          .select({ day: sql<number>`${dayOf(now)}`.as('day'), filmId: films.id, device: sql<string>`${device}`.as('device'), playedAt: sql<number>`${now}`.as('played_at') })
+          .select({
+            day: sql<number>`${dayOf(now)}`.as('day'),
+            filmId: films.id,
+            device: sql<string>`${device}`.as('device'),
+            playedAt: sql<number>`${now}`.as('played_at'),
+          })
           .from(films)
           .where(eq(films.slug, input.slug)),
       )
