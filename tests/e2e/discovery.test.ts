@@ -47,7 +47,9 @@ describe('people, the film page extras and the Top 10 on a phone', () => {
       if (YOUTUBE.test(r.url())) asked.push(r.url());
     });
     // No network in the test: the embed answers with an empty page.
-    await context.route(YOUTUBE, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>yt</title>' }));
+    await context.route(YOUTUBE, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>yt</title>' }),
+    );
     await page.goto(`/${film!.slug}`);
     await page.getByRole('button', { name: 'Xem trailer' }).waitFor();
     const note = page.locator('.film-note-notify');
@@ -100,7 +102,7 @@ describe('people, the film page extras and the Top 10 on a phone', () => {
           await page.waitForTimeout(1_000);
           return heading.count();
         },
-        { timeout: 90_000, intervals: [2_000] },
+        { timeout: 90_000, interval: 2_000 },
       )
       .toBe(1);
     const row = page.locator('.top10-row').first();
