@@ -52,6 +52,11 @@ export interface DemoFilm {
   /** As OPhim's API gives them today (issue 32): what tells one film from another across sources. */
   tmdb: { type: 'movie' | 'tv'; id: string; season: number | null; vote_average: number; vote_count: number };
   imdb: { id: string | null };
+  /** What OPhim's CMS keeps beside a film (issue 40 §2): a YouTube link, the schedule and notice (HTML allowed), "chiếu rạp". */
+  trailer_url: string;
+  showtimes: string;
+  notify: string;
+  chieurap: boolean;
   servers: DemoServer[];
   /** Poster colours. */
   palette: [string, string];
@@ -522,7 +527,7 @@ export function buildDemoCatalogue(currentYear = new Date().getFullYear(), size 
 
   const usedSlugs = new Set<string>();
   const newest = Date.UTC(currentYear, 0, 1);
-  return seeds.map((seed, index): DemoFilm => {
+  const films = seeds.map((seed, index): DemoFilm => {
     let slug = slugify(seed.name);
     if (usedSlugs.has(slug)) slug = `${slug}-${seed.year}`;
     usedSlugs.add(slug);
@@ -562,11 +567,49 @@ export function buildDemoCatalogue(currentYear = new Date().getFullYear(), size 
       modified: { time: modified.toISOString() },
       // Made-up ids in the real shape (not rand(): the catalogue's other values stay what they were).
       tmdb: seriesLike
-        ? { type: 'tv', id: String(700_000 + index), season: 1, vote_average: 7.5, vote_count: 10 + index }
-        : { type: 'movie', id: String(600_000 + index), season: null, vote_average: 7.5, vote_count: 10 + index },
+        ? { type: 'tv', id: String(700_000 + index), season: 1, vote_average: tmdbScore(index), vote_count: 10 + index }
+        : { type: 'movie', id: String(600_000 + index), season: null, vote_average: tmdbScore(index), vote_count: 10 + index },
       imdb: { id: `tt${9_000_000 + index}` },
+      // Issue 40's fields, from the index alone (no rand(): every other value stays what it was).
+      trailer_url: trailer || index % 3 === 0 ? `https://www.youtube.com/watch?v=${DEMO_TRAILERS[index % DEMO_TRAILERS.length]}` : '',
+      showtimes: ongoing ? SHOWTIMES[index % SHOWTIMES.length]! : '',
+      // A source's notice may be HTML: the site shows it as text (the crawler removes the tags).
+      notify: ongoing && index % 4 === 1 ? 'Tuần này <b>hoãn chiếu</b> 1 tập, lịch cũ trở lại tuần sau.' : '',
+      chieurap: !seriesLike && !trailer && index % 4 === 2,
       servers,
       palette: pick(rand, PALETTES),
     };
   });
+  return withSeasons(films);
+}
+
+/** Made-up YouTube ids in the real shape: the film page loads nothing from YouTube until "Xem trailer" is tapped. */
+const DEMO_TRAILERS = ['IN5TD4VRcSM', 'dQw4w9WgXcQ', 'aqz-KE-bpKQ', 'M7lc1UVf-VE'];
+const SHOWTIMES = ['21h tối thứ 4, thứ 5 hàng tuần', '20h tối hàng ngày', '19h30 thứ 7 và chủ nhật'];
+const tmdbScore = (index: number) => Math.round((5.8 + ((index * 37) % 35) / 10) * 1000) / 1000;
+
+/**
+ * "Các phần" (issue 40 §2): the last two generated series become seasons 2 and 3 of "Trò Chơi Con Mực", sharing its
+ * TMDB tv id as real sources send seasons (The Boys, 76479: S3 and S4). Their episodes and times stay as built.
+ */
+function withSeasons(films: DemoFilm[]): DemoFilm[] {
+  const first = films.find((f) => f.slug === 'tro-choi-con-muc');
+  if (!first) return films;
+  const later = films.filter((f, i) => i >= CURATED.length && f.type === 'series' && f.status !== 'trailer').slice(-2);
+  later.forEach((film, i) => {
+    const season = i + 2;
+    film.name = `${first.name} ${season}`;
+    film.slug = `${first.slug}-${season}`;
+    film.origin_name = `${first.origin_name} Season ${season}`;
+    film.thumb_url = `${film.slug}.webp`;
+    film.poster_url = `${film.slug}.webp`;
+    film.year = first.year + 3 + i;
+    film.country = first.country;
+    film.category = first.category;
+    film.actor = first.actor;
+    film.director = first.director;
+    film.tmdb = { ...first.tmdb, season };
+    film.imdb = first.imdb;
+  });
+  return films;
 }

@@ -1,3 +1,4 @@
+import { peopleRoutes, playRoutes } from './routes/discovery';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppCaches, AppDeps, AppEnv } from './lib/context';
@@ -102,6 +103,8 @@ export function createApp(deps: AppDeps) {
     .route('/product', commentRoutes)
     .route('/product', ratingRoutes)
     .route('/product', checkoutRoutes)
+    .route('/product', playRoutes)
+    .route('/people', peopleRoutes)
     .route('/payment', paymentRoutes)
     .route('/vip', vipRoutes)
     .route('/admin/orders', adminOrderRoutes)

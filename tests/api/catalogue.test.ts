@@ -252,7 +252,8 @@ describe('film detail and watch data', () => {
 });
 
 describe('POST /api/product/update_view', () => {
-  it('records a view event that counts toward the total and trending', async () => {
+  it('records a view event that counts toward the total, not trending (plays rank: issue 40 §3)', async () => {
+    const before = await getJson<HomeData>('/api/product/product-home');
     const res = await t.request('/api/product/update_view', { json: { title: 'mat-biec' } });
     expect(res.status).toBe(200);
     const { data } = (await res.json()) as { data: { views: number } };
@@ -261,8 +262,13 @@ describe('POST /api/product/update_view', () => {
     const detail = await getJson<FilmDetailResponse>('/api/product/mat-biec');
     expect(detail.datafilm.views).toBe(data.views + 1);
     const home = await getJson<HomeData>('/api/product/product-home');
-    expect(home.phimtrending.day[0]?.slug).toBe('mat-biec');
-    expect(home.phimtrending.month[0]?.slug).toBe('mat-biec');
+    const slugs = (h: HomeData) => Object.values(h.phimtrending).map((list: FilmCard[]) => list.map((f) => f.slug));
+    expect(slugs(home)).toEqual(slugs(before));
+    await t.request('/api/product/play', { json: { slug: 'mat-biec', device: 'catalogue-device-0001', seconds: 125 } });
+    t.advance(11_000);
+    const played = await getJson<HomeData>('/api/product/product-home');
+    expect(played.phimtrending.day[0]?.slug).toBe('mat-biec');
+    expect(played.phimtrending.month[0]?.slug).toBe('mat-biec');
   });
 
   it('counts no view for a visit the VIP rule refuses, and one for a viewer who may watch', async () => {
@@ -288,11 +294,13 @@ describe('POST /api/product/update_view', () => {
     expect(await views()).toEqual({ views: before.views + 1, events: before.events + 1 });
   });
 
-  it('keeps trending windows apart: a view 10 days ago counts for the month, not the day or week', async () => {
+  it('keeps trending windows apart: plays 10 days ago count for the month, not the day or week', async () => {
     const conan = await getJson<FilmDetailResponse>('/api/product/tham-tu-lung-danh-conan');
     const old = t.deps.now() - 10 * 24 * 3600 * 1000;
     for (let i = 0; i < 5; i++)
-      await t.deps.db.run(sql`insert into view_events (film_id, viewed_at) values (${conan.datafilm.id}, ${old})`);
+      await t.deps.db.run(
+        sql`insert into plays (day, film_id, device, played_at) values (${Math.floor(old / 86_400_000)}, ${conan.datafilm.id}, ${`old-${i}`}, ${old})`,
+      );
     t.advance(11_000);
     const home = await getJson<HomeData>('/api/product/product-home');
     expect(home.phimtrending.month[0]?.slug).toBe('tham-tu-lung-danh-conan');
@@ -494,10 +502,10 @@ describe('POST /api/product/report_error from the player (a server it moved away
 });
 
 describe('hot and trending lists on a catalogue with few views', () => {
-  it('fill up to their size with the most viewed, then most recent films', async () => {
+  it('fill up to their size with the most recently updated films', async () => {
     const fresh = await createTestApp();
     await seedCatalogue(fresh.deps.db);
-    await fresh.request('/api/product/update_view', { json: { title: 'mat-biec' } });
+    await fresh.request('/api/product/play', { json: { slug: 'mat-biec', device: 'fresh-device-00001', seconds: 121 } });
     const home = (await (await fresh.request('/api/product/product-home')).json()) as HomeData;
     expect(home.phimhot).toHaveLength(10);
     expect(home.phimhot[0]?.slug).toBe('mat-biec');

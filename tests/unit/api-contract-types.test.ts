@@ -9,7 +9,15 @@ import { unwrap } from '../../web/src/lib/api-client';
 import type { AccountResponse } from '../../worker/schemas/account';
 import type { AppType } from '../../worker/app';
 import type { LoginResponse, RefreshResponse } from '../../worker/schemas/auth';
-import type { EpisodeResponse, FilmCard, FilmDetailResponse, HomeData, HomeTopData, Paginated } from '../../worker/schemas/catalogue';
+import type {
+  EpisodeResponse,
+  FilmCard,
+  FilmDetailResponse,
+  HomeData,
+  HomeTopData,
+  Paginated,
+  SearchResults,
+} from '../../worker/schemas/catalogue';
 import type { CommentDto, CommentsSinceResponse } from '../../worker/schemas/comments';
 import type { RateFilmResult } from '../../worker/schemas/ratings';
 
@@ -23,7 +31,7 @@ describe('wire contract types', () => {
     expectTypeOf<Body<Product['product-home']['$get']>>().toEqualTypeOf<HomeData>();
     expectTypeOf<Body<Product['home-top']['$get']>>().toEqualTypeOf<HomeTopData>();
     expectTypeOf<Body<Product[':listing{product-[a-z0-9+-]+}']['$get']>>().toEqualTypeOf<Paginated<FilmCard>>();
-    expectTypeOf<Body<Product['search']['$get']>>().toEqualTypeOf<Paginated<FilmCard>>();
+    expectTypeOf<Body<Product['search']['$get']>>().toEqualTypeOf<SearchResults>();
     expectTypeOf<Body<Product[':slug']['$get']>>().toEqualTypeOf<FilmDetailResponse>();
     expectTypeOf<Body<Product[':slug'][':episode']['$get']>>().toEqualTypeOf<EpisodeResponse>();
   });

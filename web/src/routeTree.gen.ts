@@ -44,6 +44,8 @@ import { Route as AdminOrdersRouteImport } from './routes/admin/orders'
 import { Route as AdminSettingsRouteImport } from './routes/admin/settings'
 import { Route as AdminUsersRouteImport } from './routes/admin/users'
 import { Route as DangKyGoiVipIndexRouteImport } from './routes/dang-ky-goi-vip.index'
+import { Route as DaoDienSlugRouteImport } from './routes/dao-dien.$slug'
+import { Route as DienVienSlugRouteImport } from './routes/dien-vien.$slug'
 import { Route as TheLoaiSlugRouteImport } from './routes/the-loai.$slug'
 import { Route as TimKiemQRouteImport } from './routes/tim-kiem.$q'
 import { Route as XemChungPartyIdRouteImport } from './routes/xem-chung.$partyId'
@@ -232,6 +234,16 @@ const DangKyGoiVipIndexRoute = DangKyGoiVipIndexRouteImport.update({
   path: '/dang-ky-goi-vip/',
   getParentRoute: () => rootRouteImport,
 } as any)
+const DaoDienSlugRoute = DaoDienSlugRouteImport.update({
+  id: '/dao-dien/$slug',
+  path: '/dao-dien/$slug',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const DienVienSlugRoute = DienVienSlugRouteImport.update({
+  id: '/dien-vien/$slug',
+  path: '/dien-vien/$slug',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const TheLoaiSlugRoute = TheLoaiSlugRouteImport.update({
   id: '/the-loai/$slug',
   path: '/the-loai/$slug',
@@ -330,6 +342,8 @@ export interface FileRoutesByFullPath {
   '/admin/orders': typeof AdminOrdersRoute
   '/admin/settings': typeof AdminSettingsRoute
   '/admin/users': typeof AdminUsersRoute
+  '/dao-dien/$slug': typeof DaoDienSlugRoute
+  '/dien-vien/$slug': typeof DienVienSlugRoute
   '/the-loai/$slug': typeof TheLoaiSlugRoute
   '/tim-kiem/$q': typeof TimKiemQRoute
   '/xem-chung/$partyId': typeof XemChungPartyIdRoute
@@ -378,6 +392,8 @@ export interface FileRoutesByTo {
   '/admin/orders': typeof AdminOrdersRoute
   '/admin/settings': typeof AdminSettingsRoute
   '/admin/users': typeof AdminUsersRoute
+  '/dao-dien/$slug': typeof DaoDienSlugRoute
+  '/dien-vien/$slug': typeof DienVienSlugRoute
   '/the-loai/$slug': typeof TheLoaiSlugRoute
   '/tim-kiem/$q': typeof TimKiemQRoute
   '/xem-chung/$partyId': typeof XemChungPartyIdRoute
@@ -428,6 +444,8 @@ export interface FileRoutesById {
   '/admin/orders': typeof AdminOrdersRoute
   '/admin/settings': typeof AdminSettingsRoute
   '/admin/users': typeof AdminUsersRoute
+  '/dao-dien/$slug': typeof DaoDienSlugRoute
+  '/dien-vien/$slug': typeof DienVienSlugRoute
   '/the-loai/$slug': typeof TheLoaiSlugRoute
   '/tim-kiem/$q': typeof TimKiemQRoute
   '/xem-chung/$partyId': typeof XemChungPartyIdRoute
@@ -479,6 +497,8 @@ export interface FileRouteTypes {
     | '/admin/orders'
     | '/admin/settings'
     | '/admin/users'
+    | '/dao-dien/$slug'
+    | '/dien-vien/$slug'
     | '/the-loai/$slug'
     | '/tim-kiem/$q'
     | '/xem-chung/$partyId'
@@ -527,6 +547,8 @@ export interface FileRouteTypes {
     | '/admin/orders'
     | '/admin/settings'
     | '/admin/users'
+    | '/dao-dien/$slug'
+    | '/dien-vien/$slug'
     | '/the-loai/$slug'
     | '/tim-kiem/$q'
     | '/xem-chung/$partyId'
@@ -576,6 +598,8 @@ export interface FileRouteTypes {
     | '/admin/orders'
     | '/admin/settings'
     | '/admin/users'
+    | '/dao-dien/$slug'
+    | '/dien-vien/$slug'
     | '/the-loai/$slug'
     | '/tim-kiem/$q'
     | '/xem-chung/$partyId'
@@ -615,6 +639,8 @@ export interface RootRouteChildren {
   TaiVeRoute: typeof TaiVeRoute
   TuPhimRoute: typeof TuPhimRoute
   XacMinhEmailRoute: typeof XacMinhEmailRoute
+  DaoDienSlugRoute: typeof DaoDienSlugRoute
+  DienVienSlugRoute: typeof DienVienSlugRoute
   TheLoaiSlugRoute: typeof TheLoaiSlugRoute
   TimKiemQRoute: typeof TimKiemQRoute
   XemChungPartyIdRoute: typeof XemChungPartyIdRoute
@@ -872,6 +898,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DangKyGoiVipIndexRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/dao-dien/$slug': {
+      id: '/dao-dien/$slug'
+      path: '/dao-dien/$slug'
+      fullPath: '/dao-dien/$slug'
+      preLoaderRoute: typeof DaoDienSlugRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/dien-vien/$slug': {
+      id: '/dien-vien/$slug'
+      path: '/dien-vien/$slug'
+      fullPath: '/dien-vien/$slug'
+      preLoaderRoute: typeof DienVienSlugRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/the-loai/$slug': {
       id: '/the-loai/$slug'
       path: '/the-loai/$slug'
@@ -1024,6 +1064,8 @@ const rootRouteChildren: RootRouteChildren = {
   TaiVeRoute: TaiVeRoute,
   TuPhimRoute: TuPhimRoute,
   XacMinhEmailRoute: XacMinhEmailRoute,
+  DaoDienSlugRoute: DaoDienSlugRoute,
+  DienVienSlugRoute: DienVienSlugRoute,
   TheLoaiSlugRoute: TheLoaiSlugRoute,
   TimKiemQRoute: TimKiemQRoute,
   XemChungPartyIdRoute: XemChungPartyIdRoute,

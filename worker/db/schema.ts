@@ -81,9 +81,19 @@ export const films = sqliteTable(
      * writer field names, and '{server}\u0000{episode}' of episodes an admin deleted).
      */
     locked: text('locked').notNull().default('{}'),
+    // What the source says beside the film (issue 40 §2, docs/decisions/1070): a YouTube video id (11 characters,
+    // else ''), the source's schedule and notice as plain text (never HTML), "Phim chiếu rạp", TMDB's score and
+    // how many votes it rests on.
+    trailerId: text('trailer_id').notNull().default(''),
+    showtimes: text('showtimes').notNull().default(''),
+    notify: text('notify').notNull().default(''),
+    chieurap: integer('chieurap', { mode: 'boolean' }).notNull().default(false),
+    tmdbVoteAverage: real('tmdb_vote_average'),
+    tmdbVoteCount: integer('tmdb_vote_count'),
   },
   (t) => [
     index('films_created_by').on(t.createdBy),
+    index('films_chieurap_updated').on(t.chieurap, t.updatedAt),
     index('films_tmdb').on(t.tmdbId),
     index('films_imdb').on(t.imdbId),
     index('films_origin_key').on(t.originKey, t.year),
@@ -461,6 +471,68 @@ export const ratings = sqliteTable(
     updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex('ratings_film_user').on(t.filmId, t.userId)],
+);
+
+/**
+ * Actors and directors (issue 40 §1, docs/decisions/1070): one row per folded name (slug unique), first spelling
+ * kept as the name. Derived from films.director / films.actors by the film writer.
+ */
+export const people = sqliteTable(
+  'people',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    slug: text('slug').notNull().unique(),
+    name: text('name').notNull(),
+    /** fold(name): search suggestions match it by prefix. */
+    folded: text('folded').notNull(),
+  },
+  (t) => [index('people_folded').on(t.folded)],
+);
+
+/** Who is in or directed a film, in the source's order. */
+export const filmPeople = sqliteTable(
+  'film_people',
+  {
+    filmId: integer('film_id')
+      .notNull()
+      .references(() => films.id, { onDelete: 'cascade' }),
+    personId: integer('person_id')
+      .notNull()
+      .references(() => people.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ['actor', 'director'] }).notNull(),
+    position: integer('position').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.filmId, t.role, t.personId] }), index('film_people_person').on(t.personId, t.role, t.filmId)],
+);
+
+/**
+ * A play (issue 40 §3, docs/decisions/1071): a device watched a film for 120 s on a day (Asia/Ho_Chi_Minh day
+ * number). The primary key is the dedupe: once per device, film and day. `device` is a hash of the device's
+ * random id; no IP is kept.
+ */
+export const plays = sqliteTable(
+  'plays',
+  {
+    day: integer('day').notNull(),
+    filmId: integer('film_id')
+      .notNull()
+      .references(() => films.id, { onDelete: 'cascade' }),
+    device: text('device').notNull(),
+    playedAt: integer('played_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.filmId, t.device] })],
+);
+
+/** Viewers per film and day, with the film's category, kept by a trigger on plays: the Top 10 walks (day, category, plays). */
+export const playCounts = sqliteTable(
+  'play_counts',
+  {
+    day: integer('day').notNull(),
+    filmId: integer('film_id').notNull(),
+    categoryId: integer('category_id').notNull(),
+    plays: integer('plays').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.filmId] }), index('play_counts_rank').on(t.day, t.categoryId, t.plays, t.filmId)],
 );
 
 /** One row per recorded view; trending by day/week/month aggregates these. */

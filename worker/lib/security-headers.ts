@@ -18,7 +18,7 @@ export function securityHeaders(config: Config): Record<string, string> {
     `media-src 'self' ${site} blob: https:`,
     "font-src 'self' data:",
     `connect-src 'self' ${site} ${party.origin} ${partyWs} https: https://accounts.google.com https://www.google-analytics.com`,
-    'frame-src https://accounts.google.com https://*.opstream1.com https://*.opstream2.com https://*.opstream3.com https://*.opstream4.com https://*.opstream5.com https://*.opstream10.com https://*.opstream11.com https://*.opstream12.com https://*.opstream13.com https://*.opstream14.com https://*.opstream15.com https://*.opstream16.com https://*.opstream17.com https://*.phimapi.com https://*.kkphimplayer6.com https://player.phimapi.com',
+    'frame-src https://accounts.google.com https://www.youtube-nocookie.com https://*.opstream1.com https://*.opstream2.com https://*.opstream3.com https://*.opstream4.com https://*.opstream5.com https://*.opstream10.com https://*.opstream11.com https://*.opstream12.com https://*.opstream13.com https://*.opstream14.com https://*.opstream15.com https://*.opstream16.com https://*.opstream17.com https://*.phimapi.com https://*.kkphimplayer6.com https://player.phimapi.com',
     "worker-src 'self' blob:",
     "manifest-src 'self'",
     "frame-ancestors 'none'",

@@ -57,7 +57,13 @@ export const catalogueRoutes = new Hono<AppEnv>()
     return c.json(await searchFilms(c.var.db, c.req.valid('query')), 200);
   })
   .get('/getdetail_xemphim/:id', withViewer, currentCatalogueCaches, validate('param', filmIdParamSchema), async (c) => {
-    const { detail, access } = await loadFilmDetail(c.var.db, { id: c.req.valid('param').id }, c.var.viewer, c.var.caches.films);
+    const { detail, access } = await loadFilmDetail(
+      c.var.db,
+      { id: c.req.valid('param').id },
+      c.var.viewer,
+      c.var.caches.films,
+      c.var.deps.now(),
+    );
     c.header('Cache-Control', detailCache(c, c.var.viewer));
     return c.json({ data: detail, ...(access === 'allowed' ? {} : { [access]: true }) }, 200);
   })

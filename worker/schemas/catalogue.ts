@@ -1,6 +1,7 @@
 // Wire contract of the catalogue API (legacy field names + slug). Pure types and zod: importable by web/.
 import { z } from 'zod';
 import type { CommentDto } from './comments';
+import type { FilmExtras, PersonSuggestion, Top10Rows } from './discovery';
 import type { RatingSummary } from './ratings';
 
 export { VIP_ERROR_CODES, VIP_MESSAGES, type VipBlock } from './values';
@@ -57,7 +58,7 @@ export interface ServerEpisodes {
   linkfilms: EpisodeLink[];
 }
 
-export interface FilmDetail extends FilmCard {
+export interface FilmDetail extends FilmCard, FilmExtras {
   daodien: string;
   dienvien: string;
   /** Genre and country entries with slugs, for links. */
@@ -100,6 +101,12 @@ export interface Paginated<T> {
   pagination: Pagination;
 }
 
+/** GET /api/product/search: the films, and on the first page the people whose name starts with the query. */
+export interface SearchResults extends Paginated<FilmCard> {
+  /** People whose folded name starts with the query ("Trấn Thành · Diễn viên · 3 phim"); [] past the first page. */
+  people: PersonSuggestion[];
+}
+
 export interface TrendingLists {
   day: FilmCard[];
   week: FilmCard[];
@@ -131,6 +138,8 @@ export interface HomeData {
   /** Most viewed by view events in the last day, week and month. */
   phimtrending: TrendingLists;
   phimsapchieu: FilmCard[];
+  /** "Top 10 phim bộ hôm nay" / "Top 10 phim lẻ hôm nay" by plays (issue 40 §3); a row is [] until it may show. */
+  top10: Top10Rows;
 }
 
 /** GET /api/product/home-top: the home's first screen (the hot carousel and the first tab), its other lists left out. */
@@ -168,6 +177,14 @@ export const listingQuerySchema = z.object({
     z.coerce.number({ error: 'must be a year' }).int('must be a year').min(1900, 'must be a year').max(2100, 'must be a year').optional(),
   ),
   keyword: z.preprocess(emptyToUndefined, z.string().trim().max(100, 'must be at most 100 characters').optional()),
+  /** "Phim chiếu rạp" only: chieurap=1. */
+  chieurap: z.preprocess(
+    emptyToUndefined,
+    z
+      .enum(['1', '0'], { error: "must be '1' or '0'" })
+      .optional()
+      .transform((v) => v === '1' || undefined),
+  ),
 });
 export type ListingQuery = z.infer<typeof listingQuerySchema>;
 

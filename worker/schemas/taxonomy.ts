@@ -155,6 +155,10 @@ export const RESERVED_FILM_SLUGS: ReadonlySet<string> = new Set([
   'dieu-khoan',
   'bao-mat',
   'gioi-thieu',
+  // People pages live at /dien-vien/{slug} and /dao-dien/{slug} (issue 40, docs/decisions/1070): the bare words stay
+  // free for an index page, though an older film with one of these slugs stays reachable at /{slug}.
+  'dien-vien',
+  'dao-dien',
 ]);
 
 /** Crawl categories: the 23 genre names and the four category names, as the admin picks them. */

@@ -103,6 +103,8 @@ export const SERVER_RENDERED_ROUTES: ReadonlySet<string> = new Set([
   '/phim-sap-chieu',
   '/$slug',
   '/the-loai/$slug',
+  '/dien-vien/$slug',
+  '/dao-dien/$slug',
   '/tim-kiem/$q',
   '/xem-phim/$slug/$episode',
 ]);

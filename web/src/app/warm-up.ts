@@ -46,6 +46,7 @@ const LINKS = [1, 2].map((episode) => ({
 
 const HOME_TOP: HomeTopData = { phimhot: FILMS, phimbomoicapnhat: FILMS };
 const LIST: Paginated<FilmCard> = { data: FILMS, pagination: { page: 1, pageSize: 25, totalItems: 2, totalPages: 1 } };
+const PERSON = { person: { slug: 'dien-vien', name: 'Diễn viên', role: 'actor' }, ...LIST };
 const DETAIL: FilmDetailResponse = {
   datafilm: {
     ...FILM,
@@ -55,6 +56,15 @@ const DETAIL: FilmDetailResponse = {
     countries: [{ slug: 'viet-nam', name: 'Việt Nam' }],
     linkfilms: LINKS,
     servers: [{ server_name: 'Vietsub #1', linkfilms: LINKS }],
+    directors: [{ slug: 'dao-dien', name: 'Đạo diễn' }],
+    actors: [{ slug: 'dien-vien', name: 'Diễn viên' }],
+    trailer: '',
+    showtimes: 'Lịch chiếu',
+    notify: '',
+    chieurap: true,
+    tmdb: { score: 8.3, votes: 100 },
+    seasons: [],
+    top10: { rank: 1, list: 'phimbo' },
   },
   comments: [],
   comments_cursor: null,
@@ -69,6 +79,7 @@ function answerFor(pathname: string): unknown {
   if (pathname === '/api/product/home-top') return HOME_TOP;
   if (pathname === '/api/product/search' || pathname.startsWith('/api/product/product-')) return LIST;
   if (pathname === `/api/product/${FILM.slug}`) return DETAIL;
+  if (pathname === '/api/people/actor/dien-vien') return PERSON;
   return undefined;
 }
 

@@ -1,12 +1,27 @@
 import { and, asc, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { batchPrepared, type PreparedResults, preparedOnce } from '../../db/prepared';
-import { countries, episodes, filmAliases, filmCountries, filmGenres, films, filmSources, genres, sources } from '../../db/schema';
+import { alias } from 'drizzle-orm/sqlite-core';
+import {
+  countries,
+  episodes,
+  filmAliases,
+  filmCountries,
+  filmGenres,
+  filmPeople,
+  films,
+  filmSources,
+  genres,
+  people,
+  sources,
+} from '../../db/schema';
 import type { Session, Viewer } from '../../lib/context';
 import { notFound } from '../../lib/errors';
 import type { TtlCache } from '../../lib/ttl-cache';
 import type { EpisodeLink, FilmDetail, FilmDetailResponse, ServerEpisodes, ServerSource } from '../../schemas/catalogue';
+import { type FilmExtras, TMDB_MIN_VOTES } from '../../schemas/discovery';
 import { batchWithViewer } from '../auth/viewer';
+import { filmRankStatement, filmTop10, top10Values } from '../plays/plays';
 import { vipAccess } from './access';
 import { cardColumns, cardList, cardsFromJson, selectCards, toFilmCard } from './film-card';
 import { filmThreadQueries, toThreadPage } from '../comments/comments';
@@ -14,6 +29,9 @@ import { FilmMovedError, keptSlugOf } from './film-lookup';
 import { ownRatingQuery, ratingSummaryQuery, toRatingSummary } from '../ratings/ratings';
 
 const RECOMMENDED = 8;
+/** "Các phần" shows at most this many seasons of a show. */
+const MAX_SEASONS = 30;
+const seasonFilms = alias(films, 'season_films');
 
 /** What a film page needs of an episode. */
 type EpisodeRow = Pick<typeof episodes.$inferSelect, 'id' | 'serverName' | 'episode' | 'name' | 'm3u8Url' | 'embedUrl'> & {
@@ -107,7 +125,7 @@ export function groupByServer(rows: EpisodeRow[], withLinks: boolean): ServerEpi
 type FilmKey = { slug: string } | { id: number };
 type KeyKind = 'slug' | 'id';
 const kindOf = (key: FilmKey): KeyKind => ('slug' in key ? 'slug' : 'id');
-const valuesOf = (key: FilmKey) => ('slug' in key ? { slug: key.slug } : { id: key.id });
+const valuesOf = (key: FilmKey, now: number) => ({ ...('slug' in key ? { slug: key.slug } : { id: key.id }), ...top10Values(now) });
 
 const p = { slug: sql.placeholder('slug'), id: sql.placeholder('id'), viewer: sql.placeholder('viewer') };
 /** The detail carries the newest threads: older than any id. */
@@ -128,7 +146,17 @@ function recordQueries(db: Db, kind: KeyKind) {
   const mainGenre = sql`(select min(${filmGenres.genreId}) from ${filmGenres} where ${filmGenres.filmId} = ${id})`;
   return [
     db
-      .select({ ...cardColumns, director: films.director, actors: films.actors })
+      .select({
+        ...cardColumns,
+        director: films.director,
+        actors: films.actors,
+        trailerId: films.trailerId,
+        showtimes: films.showtimes,
+        notify: films.notify,
+        chieurap: films.chieurap,
+        tmdbVoteAverage: films.tmdbVoteAverage,
+        tmdbVoteCount: films.tmdbVoteCount,
+      })
       .from(films)
       .where(kind === 'slug' ? eq(films.slug, p.slug) : eq(films.id, p.id))
       .limit(1)
@@ -162,6 +190,26 @@ function recordQueries(db: Db, kind: KeyKind) {
     ).prepare(),
     // Slugs merged into this film (docs/decisions/0104): a device's downloads under one of them are this film's.
     db.select({ slug: filmAliases.slug }).from(filmAliases).where(eq(filmAliases.filmId, id)).prepare(),
+    // Its directors and actors, linked (issue 40 §1), in the source's order.
+    db
+      .select({ slug: people.slug, name: people.name, role: filmPeople.role })
+      .from(filmPeople)
+      .innerJoin(people, eq(people.id, filmPeople.personId))
+      .where(eq(filmPeople.filmId, id))
+      .orderBy(asc(filmPeople.role), asc(filmPeople.position))
+      .prepare(),
+    // "Các phần": the films of the same TMDB tv show, by season (no season or a junk one last, by year).
+    db
+      .select({ slug: seasonFilms.slug, title: seasonFilms.title, season: seasonFilms.tmdbSeason, year: seasonFilms.year })
+      .from(seasonFilms)
+      .where(
+        sql`${seasonFilms.tmdbType} = 'tv' and ${seasonFilms.tmdbId} = (select ${films.tmdbId} from ${films} where ${films.id} = ${id} and ${films.tmdbType} = 'tv')`,
+      )
+      .orderBy(sql`${seasonFilms.tmdbSeason} is null`, asc(seasonFilms.tmdbSeason), asc(seasonFilms.year), asc(seasonFilms.id))
+      .limit(MAX_SEASONS)
+      .prepare(),
+    // "#3 phim bộ hôm nay" (issue 40 §3).
+    filmRankStatement(db, id).prepare(),
   ] as const;
 }
 
@@ -192,9 +240,35 @@ const statementsFor = preparedOnce((db: Db) => ({
 type RecordStatements = ReturnType<typeof recordQueries>;
 type RecordResults = Awaited<ReturnType<typeof batchPrepared<RecordStatements>>>;
 
-function toRecord([[film], genreRows, countryRows, episodeRows, recommendedRows, aliasRows]: RecordResults) {
+function toRecord([
+  [film],
+  genreRows,
+  countryRows,
+  episodeRows,
+  recommendedRows,
+  aliasRows,
+  peopleRows,
+  seasonRows,
+  rankRows,
+]: RecordResults) {
   if (!film) return null;
+  const person = (role: string) => peopleRows.filter((r) => r.role === role).map(({ slug, name }) => ({ slug, name }));
+  const extras: FilmExtras = {
+    directors: person('director'),
+    actors: person('actor'),
+    trailer: film.trailerId,
+    showtimes: film.showtimes,
+    notify: film.notify,
+    chieurap: film.chieurap,
+    tmdb:
+      film.tmdbVoteAverage !== null && film.tmdbVoteCount !== null && film.tmdbVoteCount >= TMDB_MIN_VOTES && film.tmdbVoteAverage > 0
+        ? { score: film.tmdbVoteAverage, votes: film.tmdbVoteCount }
+        : null,
+    seasons: seasonRows.length > 1 ? seasonRows : [],
+    top10: filmTop10(rankRows),
+  };
   return {
+    extras,
     film,
     genreRows,
     countryRows,
@@ -213,7 +287,7 @@ const cacheKeyOf = (key: FilmKey) => ('slug' in key ? `slug:${key.slug}` : `id:$
 
 /** The film's detail for this viewer from its record: links are withheld unless the viewer may watch it. */
 function detailOf(record: FilmRecord, viewer: Viewer | null) {
-  const { film, genreRows, countryRows, episodeRows, recommendedFilms, aliases } = record;
+  const { film, genreRows, countryRows, episodeRows, recommendedFilms, aliases, extras } = record;
   const access = vipAccess(film.vipOnly, viewer);
   const servers = groupByServer(episodeRows, access === 'allowed');
   const detail: FilmDetail = {
@@ -225,14 +299,15 @@ function detailOf(record: FilmRecord, viewer: Viewer | null) {
     linkfilms: servers[0]?.linkfilms ?? [],
     servers,
     ...(aliases.length ? { aliases } : {}),
+    ...extras,
   };
   return { detail, access, recommended: recommendedFilms };
 }
 
 /** The film's detail for this viewer: links are withheld unless the viewer may watch it. */
-export async function loadFilmDetail(db: Db, key: FilmKey, viewer: Viewer | null, cache?: FilmRecordCache) {
+export async function loadFilmDetail(db: Db, key: FilmKey, viewer: Viewer | null, cache?: FilmRecordCache, now = Date.now()) {
   const hit = cache?.get(cacheKeyOf(key));
-  const record = hit ?? toRecord(await batchPrepared(db, statementsFor(db).record[kindOf(key)], valuesOf(key)));
+  const record = hit ?? toRecord(await batchPrepared(db, statementsFor(db).record[kindOf(key)], valuesOf(key, now)));
   if (!record) throw notFound('Không tìm thấy phim');
   if (!hit) cache?.set(cacheKeyOf(key), record);
   return { ...detailOf(record, viewer), cached: hit !== undefined };
@@ -276,10 +351,12 @@ export async function filmDetailBySlug(
       slug,
       viewer: viewerId,
       ...NEWEST,
+      ...top10Values(who.now),
     });
-    const [filmRows, genreRows, countryRows, episodeRows, recommendedRows, aliasRows, ...rest] = read.results;
+    const [filmRows, genreRows, countryRows, episodeRows, recommendedRows, aliasRows, peopleRows, seasonRows, rankRows, ...rest] =
+      read.results;
     viewer = read.viewer;
-    record = toRecord([filmRows, genreRows, countryRows, episodeRows, recommendedRows, aliasRows]);
+    record = toRecord([filmRows, genreRows, countryRows, episodeRows, recommendedRows, aliasRows, peopleRows, seasonRows, rankRows]);
     fresh = rest;
     if (record) cache?.set(cacheKeyOf(key), record);
   }

@@ -1,11 +1,13 @@
 import { and, between, desc, eq, gte, not, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { batchPrepared, preparedOnce } from '../../db/prepared';
+import { batchPrepared, type PreparedResults, preparedOnce } from '../../db/prepared';
 import { filmViewsHourly, films, trendingViews, trendingWindows } from '../../db/schema';
 import type { FilmCard, HomeData, HomeTopData, SideFilm, SidebarData } from '../../schemas/catalogue';
 import { cardJson, cardList, cardsFromJson, selectCards } from './film-card';
 import { hasGenre } from './listing';
 import { HOUR } from './trending';
+import { TOP10_CATEGORIES } from '../../schemas/discovery';
+import { top10Entries, top10Statement, top10Values } from '../plays/plays';
 
 const RAIL = 12;
 const SIDEBAR = 8;
@@ -66,12 +68,12 @@ function watchedIn(db: Db, span: Span, limit: number) {
 }
 
 /**
- * The most viewed then most recently updated films: what tops up a trending list too few were watched for (a
- * fresh install). Asked in the same batch as the lists, whether needed or not (a few index rows): a second
+ * The most recently updated films: what tops up a trending list too few were watched for (a fresh install). Not
+ * the most viewed: page loads rank nothing (issue 40 §3, docs/decisions/1071), and a reload loop would move a
+ * film into the top-up. Asked in the same batch as the lists, whether needed or not (a few index rows): a second
  * round trip would cost more. HOT of them cover every window, whatever it already holds.
  */
-const topUpCandidates = (db: Db) =>
-  cardList(db, selectCards(db).orderBy(desc(films.views), desc(films.updatedAt), desc(films.id)).limit(HOT));
+const topUpCandidates = (db: Db) => cardList(db, selectCards(db).orderBy(desc(films.updatedAt), desc(films.id)).limit(HOT));
 
 const WINDOWS = [
   { span: 'day' as const, hours: 24, limit: SIDEBAR },
@@ -100,6 +102,11 @@ const homeStatements = preparedOnce(
     ] as const,
 );
 
+/** The Top 10 rows (issue 40 §3), in the home's batch. */
+const top10Statements = preparedOnce(
+  (db: Db) => [top10Statement(db, TOP10_CATEGORIES.phimbo), top10Statement(db, TOP10_CATEGORIES.phimle)] as const,
+);
+
 /**
  * GET /api/product/product-home: both readings of the spec's home data. Every rail and trending list,
  * with the films that top up a list too few were watched for, in one batch: one round trip to the
@@ -107,13 +114,16 @@ const homeStatements = preparedOnce(
  */
 export async function homeData(db: Db, now: number): Promise<HomeData> {
   const windows = windowsAt(now);
-  const [bo, le, hoanThanh, hoatHinh, tamLy, vienTuong, hanhDong, sapChieu, candidates, ...lists] = await batchPrepared(
-    db,
-    homeStatements(db),
-    windowValues(windows),
-  );
+  const home = homeStatements(db);
+  const results = await batchPrepared(db, [...home, ...top10Statements(db)], { ...windowValues(windows), ...top10Values(now) });
+  const [bo, le, hoanThanh, hoatHinh, tamLy, vienTuong, hanhDong, sapChieu, candidates, ...lists] = results.slice(
+    0,
+    home.length,
+  ) as PreparedResults<ReturnType<typeof homeStatements>>;
+  const [topBo, topLe] = results.slice(home.length) as PreparedResults<ReturnType<typeof top10Statements>>;
   const [day, week, month] = trendingLists(windows, lists, candidates);
   return {
+    top10: { phimbo: top10Entries(topBo), phimle: top10Entries(topLe) },
     phimhot: week,
     phimtrending: { day, week: week.slice(0, SIDEBAR), month },
     phimbomoicapnhat: cardsFromJson(bo),

@@ -74,6 +74,8 @@ export function filterConditions(query: Omit<ListingQuery, 'page' | 'sort'>): SQ
   if (query.type !== undefined) conditions.push(eq(films.categoryId, query.type));
   if (query.year !== undefined) conditions.push(eq(films.year, query.year));
   if (query.keyword) conditions.push(containsFolded(query.keyword));
+  // "Phim chiếu rạp" (issue 40 §2): counted per request, like a keyword (not a kept facet).
+  if (query.chieurap) conditions.push(eq(films.chieurap, true));
   return conditions;
 }
 
@@ -114,7 +116,7 @@ function limitFromKept(kept: SQL, offset: number | Placeholder): number {
  * category's). A genre or country missing from its table is id -1: no key, a count of 0.
  */
 function facetKey(scope: ListingScope, query: Omit<ListingQuery, 'page' | 'sort'>): SQL | null {
-  if (query.keyword) return null;
+  if (query.keyword || query.chieurap) return null;
   const genre = scope.kind === 'genre' ? scope.genre.slug : undefined;
   const country = scope.kind === 'country' ? scope.country.slug : undefined;
   const category = scope.kind === 'category' ? scope.category.id : undefined;

@@ -1,10 +1,11 @@
 import { desc, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { fold } from '../../db/fold';
-import { preparedOnce, sqlLimit } from '../../db/prepared';
+import { batchPrepared, preparedOnce, sqlLimit } from '../../db/prepared';
 import { films } from '../../db/schema';
 import { type AnySQLiteColumn, alias } from 'drizzle-orm/sqlite-core';
-import type { FilmCard, Paginated } from '../../schemas/catalogue';
+import type { SearchResults } from '../../schemas/catalogue';
+import { PEOPLE_SUGGESTIONS, peopleSuggestionStatement, toPersonSuggestions } from '../people/people';
 import { cardArray, cardJson, cardsFromJson } from './film-card';
 import { ftsPhrase, likeLiteral, pagination } from './listing';
 
@@ -147,9 +148,9 @@ const statementsFor = preparedOnce((db: Db) => ({
  * Pages within the first SEARCH_CANDIDATES results rank the bounded candidate sets (the whole ranking
  * whenever a query matches fewer titles); a deeper page ranks every match, as rare as it is costly.
  */
-export async function searchFilms(db: Db, input: { q: string; limit: number; page: number }): Promise<Paginated<FilmCard>> {
+export async function searchFilms(db: Db, input: { q: string; limit: number; page: number }): Promise<SearchResults> {
   const folded = fold(input.q);
-  if (!folded) return { data: [], pagination: pagination(input.page, input.limit, 0) };
+  if (!folded) return { data: [], pagination: pagination(input.page, input.limit, 0), people: [] };
   const literal = likeLiteral(folded);
   const values = {
     folded,
@@ -164,7 +165,20 @@ export async function searchFilms(db: Db, input: { q: string; limit: number; pag
     needed: input.page * input.limit,
   };
   const { bounded, page, count } = statementsFor(db)[folded.length < TRIGRAM ? 'prefix' : 'fts'];
-  const rows = await (input.page * input.limit <= SEARCH_CANDIDATES ? bounded : page).all(values);
-  const total = rows[0]?.total ?? (input.page > 1 ? ((await count.all(values))[0]?.n ?? 0) : 0);
-  return { data: cardsFromJson(rows), pagination: pagination(input.page, input.limit, total) };
+  const statement = input.page * input.limit <= SEARCH_CANDIDATES ? bounded : page;
+  // The first page also suggests people whose name starts with the query (issue 40 §1), in the same round trip.
+  if (input.page === 1) {
+    const [rows, peopleRows] = await batchPrepared(db, [statement, peopleSuggestionStatement(db)] as const, {
+      ...values,
+      peopleLimit: PEOPLE_SUGGESTIONS,
+    });
+    return {
+      data: cardsFromJson(rows),
+      pagination: pagination(input.page, input.limit, rows[0]?.total ?? 0),
+      people: toPersonSuggestions(peopleRows),
+    };
+  }
+  const rows = await statement.all(values);
+  const total = rows[0]?.total ?? (await count.all(values))[0]?.n ?? 0;
+  return { data: cardsFromJson(rows), pagination: pagination(input.page, input.limit, total), people: [] };
 }

@@ -5,6 +5,7 @@ import { fold } from '../../db/fold';
 import { COUNTRIES, GENRES, type CategoryId } from '../../schemas/taxonomy';
 import type { EpisodeInput, FilmInput, FilmStatus } from '../films/film-writer';
 import { type FilmIdentity, type FilmKind, originKeyOf, parseImdb, parseTmdb } from '../films/film-identity';
+import { namesOf } from '../people/names';
 import { parseHttpUrl } from './fetch-guard';
 import { type ImageBase, type ListItem, type NamedRef, type SourceDetail, type SourceServer, sourceIdOf } from './source-shapes';
 
@@ -264,6 +265,48 @@ export function identityOf(
   };
 }
 
+const YOUTUBE_ID = /^[A-Za-z0-9_-]{11}$/;
+
+/**
+ * The YouTube video id of a trailer link (watch?v=, youtu.be/, /embed/, /shorts/, or the bare id); '' for anything
+ * else: the film page embeds only youtube-nocookie.com/embed/{id}, never a source's URL.
+ */
+export function youtubeId(value: string): string {
+  const raw = value.trim();
+  if (!raw) return '';
+  if (YOUTUBE_ID.test(raw)) return raw;
+  const url = parseHttpUrl(raw.startsWith('//') ? `https:${raw}` : raw);
+  if (!url) return '';
+  const host = url.hostname.toLowerCase().replace(/^(www|m|music)\./, '');
+  let id = '';
+  if (host === 'youtu.be') id = url.pathname.split('/')[1] ?? '';
+  else if (host === 'youtube.com' || host === 'youtube-nocookie.com') {
+    const path = url.pathname.split('/');
+    id =
+      path[1] === 'watch'
+        ? (url.searchParams.get('v') ?? '')
+        : ['embed', 'shorts', 'v', 'live'].includes(path[1] ?? '')
+          ? (path[2] ?? '')
+          : '';
+  }
+  return YOUTUBE_ID.test(id) ? id : '';
+}
+
+/** TMDB's score and vote count as the source copies them into `tmdb`; null when absent or nonsense. */
+export function tmdbVotes(raw: unknown): { average: number | null; count: number | null } {
+  if (typeof raw !== 'object' || raw === null) return { average: null, count: null };
+  const r = raw as Record<string, unknown>;
+  const average = Number(r.vote_average);
+  const count = Number(r.vote_count);
+  return {
+    average:
+      r.vote_average !== null && r.vote_average !== '' && Number.isFinite(average) && average >= 0 && average <= 10
+        ? Math.round(average * 1000) / 1000
+        : null,
+    count: r.vote_count !== null && r.vote_count !== '' && Number.isInteger(count) && count >= 0 ? count : null,
+  };
+}
+
 /** What the crawler hands the film writer: the film, the source's key for it, and who it is. */
 export type CrawledFilm = FilmInput & { sourceKey: string; sourceSlug: string; identity: FilmIdentity };
 
@@ -286,6 +329,7 @@ export function mapDetail(
   if (type === 'hoathinh' && !genreSlugs.includes(ANIMATION_GENRE)) genreSlugs.push(ANIMATION_GENRE);
   const categoryId = categoryFor(type, status, episodes, movie.episode_total);
   const { identity, problems } = identityOf(detail, context.listItem, categoryId, episodes);
+  const votes = tmdbVotes(movie.tmdb);
   return {
     sourceKey: `${context.keyPrefix ?? context.origin}:${sourceIdOf(movie._id) ?? movie.slug}`,
     sourceSlug: movie.slug,
@@ -303,9 +347,17 @@ export function mapDetail(
     duration: clip(movie.time, 50),
     year: movie.year,
     quality: clip(movie.quality, 30),
-    director: clip(movie.director, 1000),
-    actors: clip(movie.actor, 2000),
+    // Placeholders ("Đang cập nhật", "N/A", "") are no one (services/people/names.ts).
+    director: clip(namesOf(movie.director).join(', '), 1000),
+    actors: clip(namesOf(movie.actor).join(', '), 2000),
     description: htmlToText(movie.content),
+    trailerId: youtubeId(movie.trailer_url),
+    // A source's HTML is shown as text, never rendered: tags out, entities decoded (docs/decisions/1070).
+    showtimes: htmlToText(movie.showtimes, 500),
+    notify: htmlToText(movie.notify, 500),
+    chieurap: movie.chieurap,
+    tmdbVoteAverage: votes.average,
+    tmdbVoteCount: votes.count,
     categoryId,
     vipOnly: movie.is_vip,
     genreSlugs,

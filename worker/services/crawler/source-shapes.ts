@@ -158,6 +158,11 @@ const movie = z.object({
   category: namedRefs,
   country: namedRefs,
   is_vip: flag,
+  /** What OPhim's CMS keeps beside a film (issue 40 §2): a YouTube URL, the schedule and notice (HTML or text), "Phim chiếu rạp". */
+  trailer_url: text,
+  showtimes: text,
+  notify: text,
+  chieurap: flag,
   created: sourceTime,
   modified: sourceTime,
   /** Parsed by services/films/film-identity.ts, which knows every way they come wrong. */

@@ -23,6 +23,7 @@ import {
 import { RESERVED_FILM_SLUGS, type CategoryId } from '../../schemas/taxonomy';
 import { forgetCatalogueVersion } from '../catalogue/version';
 import { episodeNumbers, newEpisodeNumbers, recordEpisodeReleases, releaseInserts } from '../library/episode-releases';
+import { peopleStatements } from '../people/people-writes';
 import { assertNotDeleted } from './deleted-films';
 import {
   type Candidate,
@@ -85,6 +86,13 @@ export interface FilmInput {
   identity?: FilmIdentity;
   /** A crawled film's slug at its source. */
   sourceSlug?: string;
+  /** YouTube video id of the trailer ('' none), the source's schedule and notice as plain text, "Phim chiếu rạp", TMDB score. */
+  trailerId?: string;
+  showtimes?: string;
+  notify?: string;
+  chieurap?: boolean;
+  tmdbVoteAverage?: number | null;
+  tmdbVoteCount?: number | null;
 }
 
 export interface UpsertFilmResult {
@@ -161,6 +169,10 @@ export async function upsertFilm(db: Db, input: FilmInput, options: UpsertFilmOp
           .onConflictDoNothing();
     }
 
+    if (input.director !== undefined || input.actors !== undefined) {
+      const [named] = await tx.select({ director: films.director, actors: films.actors }).from(films).where(eq(films.id, id));
+      for (const statement of peopleStatements(sql`${id}`, named?.director ?? '', named?.actors ?? '')) await tx.run(statement);
+    }
     if (genreRows) {
       await tx.delete(filmGenres).where(eq(filmGenres.filmId, id));
       if (genreRows.length) await tx.insert(filmGenres).values(genreRows.map((g) => ({ filmId: id, genreId: g.id })));
@@ -222,6 +234,12 @@ function filmValues(
     description: input.description,
     categoryId: input.categoryId,
     vipOnly: input.vipOnly,
+    trailerId: input.trailerId,
+    showtimes: input.showtimes,
+    notify: input.notify,
+    chieurap: input.chieurap,
+    tmdbVoteAverage: input.tmdbVoteAverage,
+    tmdbVoteCount: input.tmdbVoteCount,
     genreNames: genreRows?.map((g) => g.name).join(', '),
     countryNames: countryRows?.map((c) => c.name).join(', '),
     titleFolded: fold(title),
@@ -811,6 +829,7 @@ function plannedSourceWrite(
         updatedAt,
       }),
     );
+    for (const statement of peopleStatements(filmId, values.director ?? '', values.actors ?? '')) statements.push(db.run(statement));
   } else {
     const values: Record<string, unknown> = {};
     if (leads) {
@@ -838,6 +857,11 @@ function plannedSourceWrite(
         .set({ ...values, ...identityValues, updatedAt: sql`max(${films.updatedAt}, ${updatedAt})` })
         .where(sql`${films.id} = ${filmId}`),
     );
+    if (values.director !== undefined || values.actors !== undefined) {
+      const director = (values.director as string | undefined) ?? stored?.director ?? '';
+      const actors = (values.actors as string | undefined) ?? stored?.actors ?? '';
+      for (const statement of peopleStatements(filmId, director, actors)) statements.push(db.run(statement));
+    }
   }
   if (leads && genreRows && !locked.has('genreSlugs')) {
     statements.push(db.delete(filmGenres).where(sql`${filmGenres.filmId} = ${filmId}`));

@@ -16,6 +16,8 @@ export interface ListingSearch {
   type?: number;
   year?: number;
   keyword?: string;
+  /** "Phim chiếu rạp" only (issue 40 §2): chieurap=1. */
+  chieurap?: 1;
 }
 
 /** A whole number in [min, max] from a number or numeric string, else undefined. */
@@ -39,6 +41,7 @@ export function validateListingSearch(raw: Record<string, unknown>): ListingSear
     type: intParam(raw.type, 24, 27),
     year: intParam(raw.year, 1900, 2100),
     keyword: textParam(raw.keyword, 100),
+    chieurap: intParam(raw.chieurap, 1, 1) as 1 | undefined,
   };
   // Drop absent keys so URLs stay clean (?page=2 rather than ?page=2&sort=undefined).
   return Object.fromEntries(Object.entries(parsed).filter(([, v]) => v !== undefined)) as ListingSearch;

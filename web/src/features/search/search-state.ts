@@ -1,9 +1,9 @@
-import type { FilmCard, Paginated } from '../../../../worker/schemas/catalogue';
+import type { SearchResults } from '../../../../worker/schemas/catalogue';
 
 /** Results handed from the header search to /tim-kiem/{q} as navigation state. */
 export interface SearchNavState {
   q: string;
-  results: Paginated<FilmCard>;
+  results: SearchResults;
   /** When the results were fetched (unix ms): older state is refetched like any stale query. */
   at: number;
 }

@@ -47,6 +47,7 @@ export const listingQuery = (endpoint: string, search: ListingSearch) =>
             type: search.type === undefined ? undefined : String(search.type),
             year: search.year === undefined ? undefined : String(search.year),
             keyword: search.keyword,
+            chieurap: search.chieurap ? '1' : undefined,
           },
         }),
       ),
@@ -90,3 +91,10 @@ async function fetchFilm(slug: string) {
 export async function recordView(slug: string): Promise<void> {
   await unwrap(api.api.product.update_view.$post({ json: { title: slug } }, { headers: await readHeaders() }));
 }
+
+/** A person's page (issue 40 §1): /api/people/{actor|director}/{slug}?page=. */
+export const personQuery = (role: 'actor' | 'director', slug: string, page: number) =>
+  queryOptions({
+    queryKey: ['person', role, slug, page],
+    queryFn: () => unwrap(api.api.people[':role'][':slug'].$get({ param: { role, slug }, query: { page: String(page) } })),
+  });

@@ -17,6 +17,8 @@ import { useWatchEntry } from '../../../lib/watch-history';
 import { WatchlistButton } from '../../../components/film/watchlist-button';
 import { filmQuery, recordView } from '../api/catalogue-queries';
 import { filmOgType, filmStructuredData } from '../structured-data';
+import { TOP10_BADGES, tmdbLabel } from '../../../../../worker/schemas/discovery-texts';
+import { PeopleLinks, Seasons, SourceNotes, TrailerFacade } from './film-extras';
 import { RatingSummary } from './rating-summary';
 
 export const NO_EPISODES_MESSAGE = 'Hiện tại phim này chưa cập nhật để xem !';
@@ -167,6 +169,7 @@ export function FilmPage({ slug, rating, comments, download, prepareWatch }: { s
               </svg>
               {resume ? `Xem tiếp tập ${resume.episode}${resume.time > 0 ? ` từ ${formatClock(resume.time)}` : ''}` : 'Xem phim'}
             </button>
+            {film.trailer && <TrailerFacade id={film.trailer} title={film.title} />}
             <WatchlistButton film={film} variant="page" />
             {download && hasEpisodes(film) && !blocked && <div className="film-download">{download(data)}</div>}
           </div>
@@ -179,7 +182,19 @@ export function FilmPage({ slug, rating, comments, download, prepareWatch }: { s
               {film.namphathanh && <li className="tag">{film.namphathanh}</li>}
               {film.thoiluong && <li className="tag">{film.thoiluong}</li>}
               {film.VIP1 === 1 && <li className="tag tag-vip">VIP</li>}
+              {film.chieurap && <li className="tag tag-cinema">Chiếu rạp</li>}
+              {film.tmdb && (
+                <li className="tag" title={`${formatNumber(film.tmdb.votes)} lượt bình chọn trên TMDB`}>
+                  {tmdbLabel(film.tmdb.score)}
+                </li>
+              )}
+              {film.top10 && (
+                <li className="tag tag-top10">
+                  #{film.top10.rank} {TOP10_BADGES[film.top10.list]}
+                </li>
+              )}
             </ul>
+            <SourceNotes film={film} />
             <RatingSummary average={data.general_assessment.averageRating} total={data.general_assessment.totalRatings} />
             {rating(data)}
             <dl className="meta-list">
@@ -223,11 +238,15 @@ export function FilmPage({ slug, rating, comments, download, prepareWatch }: { s
               </div>
               <div>
                 <dt>Đạo diễn</dt>
-                <dd>{film.daodien || '—'}</dd>
+                <dd>
+                  <PeopleLinks people={film.directors} kind="director" fallback={film.daodien} />
+                </dd>
               </div>
               <div>
                 <dt>Diễn viên</dt>
-                <dd>{film.dienvien || '—'}</dd>
+                <dd>
+                  <PeopleLinks people={film.actors} kind="actor" fallback={film.dienvien} />
+                </dd>
               </div>
               <div>
                 <dt>Lượt xem</dt>
@@ -236,6 +255,8 @@ export function FilmPage({ slug, rating, comments, download, prepareWatch }: { s
             </dl>
           </div>
         </section>
+
+        <Seasons film={film} />
 
         <section className="film-tabs-section">
           <div className="tabs" role="tablist" aria-label="Thông tin phim">

@@ -90,6 +90,18 @@ export function FilterBar({ applied, onApply }: { applied: Filters; onApply: (fi
           ))}
         </select>
       </div>
+      <div className="filter-field">
+        <label htmlFor={`${id}-chieurap`}>Chiếu rạp</label>
+        <select
+          id={`${id}-chieurap`}
+          name="chieurap"
+          value={draft.chieurap ? '1' : ''}
+          onChange={(e) => set('chieurap', e.target.value === '1' ? 1 : undefined)}
+        >
+          <option value="">- Tất cả -</option>
+          <option value="1">Phim chiếu rạp</option>
+        </select>
+      </div>
       <div className="filter-field filter-keyword">
         <label htmlFor={`${id}-keyword`}>Từ khóa</label>
         <input

@@ -12,6 +12,7 @@ import { ContinueWatching } from './continue-watching';
 import { HomeSidebar } from './home-sidebar';
 import { HotCarousel } from './hot-carousel';
 import { PlaceholderGrid } from './placeholder-grid';
+import { Top10Row } from './top10-row';
 
 const TABS = [
   { key: 'phimbomoicapnhat', label: 'Phim bộ mới cập nhật' },
@@ -66,6 +67,8 @@ export function HomePage() {
       <div className="layout-with-sidebar">
         <div className="layout-main">
           <HomeTabs lists={lists} onRetry={retryRest} />
+          <Top10Row list="phimbo" entries={rest.data?.top10.phimbo} />
+          <Top10Row list="phimle" entries={rest.data?.top10.phimle} />
           {SECTIONS.map((s) => (
             <section key={s.key} className="home-section" aria-labelledby={`sec-${s.key}`}>
               <div className="section-head">

@@ -21,6 +21,7 @@ import { useLightsOff } from '../hooks/use-lights-off';
 import { usePlayerShortcuts } from '../hooks/use-player-shortcuts';
 import { nextSource } from '../stream/failover';
 import { startServer } from '../../../lib/start-server';
+import { playCounterFor } from '../play-counter';
 import { ReportErrorDialog } from './report-error-dialog';
 import { ShortcutsDialog } from './shortcuts-dialog';
 import { UpNext } from './up-next';
@@ -240,9 +241,17 @@ function Watch({
     setUpNext(false);
     upNextDismissed.current = false;
   }, [film.slug, episode, serverName]);
-  const onTime = useCallback((time: number, duration: number) => {
-    if (!upNextDismissed.current && duration > 0 && time >= duration * CREDITS_AT) setUpNext(true);
-  }, []);
+  // The Top 10's play: reported once 120 s of this film really played (play-counter.ts).
+  const playCounter = playCounterFor(film.slug);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new episode or server starts a new run of time updates.
+  useEffect(() => playCounter.restart(), [playCounter, episode, serverName]);
+  const onTime = useCallback(
+    (time: number, duration: number) => {
+      playCounter.tick(time);
+      if (!upNextDismissed.current && duration > 0 && time >= duration * CREDITS_AT) setUpNext(true);
+    },
+    [playCounter],
+  );
   const onEnded = useCallback(() => {
     if (!upNextDismissed.current) setUpNext(true);
   }, []);

@@ -7,7 +7,12 @@ import { isNetworkError } from '../../../lib/api-client';
 import { useOnline } from '../../../lib/online';
 import { useDebounced } from '../../../lib/use-debounced';
 import type { SearchNavState } from '../search-state';
+import type { FilmCard } from '../../../../../worker/schemas/catalogue';
+import type { PersonSuggestion } from '../../../../../worker/schemas/discovery';
+import { PERSON_ROLES } from '../../../../../worker/schemas/discovery-texts';
 import { RESULTS_PAGE_SIZE, SUGGESTION_LIMIT, searchQuery } from '../api/search-queries';
+
+type Suggestion = { kind: 'person'; key: string; person: PersonSuggestion } | { kind: 'film'; key: string; film: FilmCard };
 
 /**
  * The header search as an ARIA combobox: suggestions (image, title, English name) for
@@ -28,7 +33,14 @@ export function SearchBox() {
   // Offline, an unanswered query is not "no match": the viewer is told why instead.
   const online = useOnline();
   const unreachable = isNetworkError(error) || (!online && !data);
-  const suggestions = q.length > 0 && text.trim().length > 0 ? (data?.data ?? []).slice(0, SUGGESTION_LIMIT) : [];
+  // People whose name starts with the query first ("Trấn Thành · Diễn viên · 3 phim", issue 40 §1), then films.
+  const suggestions: Suggestion[] =
+    q.length > 0 && text.trim().length > 0
+      ? [
+          ...(data?.people ?? []).map((person) => ({ kind: 'person' as const, key: `p-${person.role}-${person.slug}`, person })),
+          ...(data?.data ?? []).slice(0, SUGGESTION_LIMIT).map((film) => ({ kind: 'film' as const, key: `f-${film.id}`, film })),
+        ]
+      : [];
   const showList = open && text.trim().length > 0 && (suggestions.length > 0 || (!isFetching && q === text.trim()));
 
   // A new query starts with no suggestion highlighted (state adjusted while rendering, no effect).
@@ -43,11 +55,13 @@ export function SearchBox() {
     setActive(-1);
   };
 
-  const openFilm = (slug: string) => {
+  const openSuggestion = (item: Suggestion) => {
     close();
     setText('');
     inputRef.current?.blur();
-    void navigate({ to: '/$slug', params: { slug } });
+    if (item.kind === 'film') void navigate({ to: '/$slug', params: { slug: item.film.slug } });
+    else if (item.person.role === 'director') void navigate({ to: '/dao-dien/$slug', params: { slug: item.person.slug } });
+    else void navigate({ to: '/dien-vien/$slug', params: { slug: item.person.slug } });
   };
 
   const submit = async () => {
@@ -79,10 +93,10 @@ export function SearchBox() {
         close();
       }
     } else if (e.key === 'Enter') {
-      const film = active >= 0 ? suggestions[active] : undefined;
-      if (film && showList) {
+      const item = active >= 0 ? suggestions[active] : undefined;
+      if (item && showList) {
         e.preventDefault();
-        openFilm(film.slug);
+        openSuggestion(item);
       }
     }
   };
@@ -138,27 +152,43 @@ export function SearchBox() {
         </svg>
       </button>
       <div id={listId} role="listbox" aria-label="Gợi ý tìm kiếm" className="search-suggestions" hidden={!showList}>
-        {suggestions.map((film, i) => (
+        {suggestions.map((item, i) => (
           // biome-ignore lint/a11y/useKeyWithClickEvents: keys are the combobox input's (arrows, Enter; aria-activedescendant), as the ARIA pattern has it.
           <div
-            key={film.id}
+            key={item.key}
             id={`${listId}-opt-${i}`}
             role="option"
             tabIndex={-1}
             aria-selected={i === active}
             className={`suggestion ${i === active ? 'active' : ''}`}
             onMouseDown={(e) => e.preventDefault()}
-            onClick={() => openFilm(film.slug)}
+            onClick={() => openSuggestion(item)}
             onMouseEnter={() => setActive(i)}
           >
-            <Poster src={film.thumb || film.hinhanh} alt="" width={44} height={62} className="suggestion-poster" />
-            <span className="suggestion-text">
-              <span className="suggestion-title">
-                <VipBadge film={film} variant="inline" />
-                {film.title}
-              </span>
-              {film.nameenglish && <span className="suggestion-sub">{film.nameenglish}</span>}
-            </span>
+            {item.kind === 'person' ? (
+              <>
+                <span className="suggestion-poster suggestion-person" aria-hidden="true">
+                  {item.person.name.slice(0, 1)}
+                </span>
+                <span className="suggestion-text">
+                  <span className="suggestion-title">{item.person.name}</span>
+                  <span className="suggestion-sub">
+                    {PERSON_ROLES[item.person.role].label} · {item.person.films} phim
+                  </span>
+                </span>
+              </>
+            ) : (
+              <>
+                <Poster src={item.film.thumb || item.film.hinhanh} alt="" width={44} height={62} className="suggestion-poster" />
+                <span className="suggestion-text">
+                  <span className="suggestion-title">
+                    <VipBadge film={item.film} variant="inline" />
+                    {item.film.title}
+                  </span>
+                  {item.film.nameenglish && <span className="suggestion-sub">{item.film.nameenglish}</span>}
+                </span>
+              </>
+            )}
           </div>
         ))}
         {showList && suggestions.length === 0 && (
