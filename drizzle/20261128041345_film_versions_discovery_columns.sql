@@ -1,0 +1,7 @@
+-- The film page's new fields (trailer, the source's schedule and notice, TMDB votes) change that film's pages; "Chiếu
+-- rạp" also filters listings, so it moves the lists too (docs/decisions/1020-per-film-cache-versions.md).
+DROP TRIGGER IF EXISTS `film_versions_films_update_listed`;--> statement-breakpoint
+DROP TRIGGER IF EXISTS `film_versions_films_update_page`;--> statement-breakpoint
+CREATE TRIGGER `film_versions_films_update_listed` AFTER UPDATE OF `slug`, `title`, `name_english`, `poster_url`, `thumb_url`, `status_text`, `status`, `language`, `episode_count_text`, `duration`, `year`, `quality`, `genre_names`, `country_names`, `description`, `category_id`, `vip_only`, `title_folded`, `search_text`, `updated_at`, `chieurap` ON `films` BEGIN UPDATE catalogue_version SET version = version + 1, scoped = version + 1, lists = version + 1 WHERE id = 1; INSERT OR REPLACE INTO film_versions (slug, version) SELECT OLD.slug, version FROM catalogue_version WHERE id = 1; INSERT OR REPLACE INTO film_versions (slug, version) SELECT NEW.slug, version FROM catalogue_version WHERE id = 1; END;
+--> statement-breakpoint
+CREATE TRIGGER `film_versions_films_update_page` AFTER UPDATE OF `director`, `actors`, `trailer_id`, `showtimes`, `notify`, `tmdb_vote_average`, `tmdb_vote_count` ON `films` BEGIN UPDATE catalogue_version SET version = version + 1, scoped = version + 1 WHERE id = 1; INSERT OR REPLACE INTO film_versions (slug, version) SELECT NEW.slug, version FROM catalogue_version WHERE id = 1; END;
