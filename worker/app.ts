@@ -31,6 +31,7 @@ import { vipRoutes } from './routes/vip';
 import { ratingRoutes } from './routes/ratings';
 import { adminSitePageRoutes, sitePageRoutes } from './routes/pages';
 import { seoRoutes } from './routes/seo';
+import { adminPrivacyRoutes, privacyRoutes } from './routes/privacy';
 
 /** The read cache's bound in bytes of cached answers (a listing page is about 35 KB as a JS string). */
 const RESPONSE_CACHE_BYTES = 32 * 2 ** 20;
@@ -93,6 +94,8 @@ export function createApp(deps: AppDeps) {
     .route('/admin', moderationRoutes)
     .route('/admin', adminSitePageRoutes)
     .route('/pages', sitePageRoutes)
+    .route('/privacy', privacyRoutes)
+    .route('/admin', adminPrivacyRoutes)
     // Before the catalogue: its /product/:slug/:episode would otherwise catch /product/delete_product.
     .route('/product', adminProductRoutes)
     // Before the catalogue: its /product/:slug/:episode would otherwise catch /product/:slug/comments.

@@ -9,11 +9,13 @@ import { notifyNewEpisodes } from './services/push/notifier';
 import { CRAWL_LOG_RETENTION_MS } from './services/sources/registry';
 import { deliverMail, pruneOutbox } from './services/mail/outbox';
 import { remindExpiringPlans } from './services/payments/vip-reminders';
+import { retentionMs } from './schemas/retention';
 
-const DAY = 24 * 60 * 60 * 1000;
+// Every figure below is the one the privacy page shows (worker/schemas/retention.ts).
 /** Trending looks back 30 days at most; older view events only cost space. */
-const VIEW_EVENT_RETENTION = 35 * DAY;
-const RATE_LIMIT_RETENTION = DAY;
+const VIEW_EVENT_RETENTION = retentionMs('viewEvents');
+const RATE_LIMIT_RETENTION = retentionMs('rateLimits');
+const EMAIL_LINK_RETENTION = retentionMs('emailLink');
 
 export interface ScheduledJob {
   name: string;
@@ -30,7 +32,9 @@ export const housekeeping: ScheduledJob = {
       db.delete(refreshTokens).where(lt(refreshTokens.expiresAt, now)),
       db.delete(crawlLog).where(lt(crawlLog.at, now - CRAWL_LOG_RETENTION_MS)),
       // Mailed links a day after they were used or ran out; passkey challenges once expired; old mail.
-      db.delete(emailTokens).where(or(lt(emailTokens.expiresAt, now - DAY), lt(emailTokens.usedAt, now - DAY))),
+      db
+        .delete(emailTokens)
+        .where(or(lt(emailTokens.expiresAt, now - EMAIL_LINK_RETENTION), lt(emailTokens.usedAt, now - EMAIL_LINK_RETENTION))),
       db.delete(webauthnChallenges).where(lt(webauthnChallenges.expiresAt, now)),
       pruneOutbox(db, now),
     ]);
