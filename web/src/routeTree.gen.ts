@@ -42,6 +42,7 @@ import { Route as AdminNguonPhimRouteImport } from './routes/admin/nguon-phim'
 import { Route as AdminOrdersRouteImport } from './routes/admin/orders'
 import { Route as AdminSettingsRouteImport } from './routes/admin/settings'
 import { Route as AdminUsersRouteImport } from './routes/admin/users'
+import { Route as AdminYeuCauDuLieuRouteImport } from './routes/admin/yeu-cau-du-lieu'
 import { Route as DangKyGoiVipIndexRouteImport } from './routes/dang-ky-goi-vip.index'
 import { Route as TheLoaiSlugRouteImport } from './routes/the-loai.$slug'
 import { Route as TimKiemQRouteImport } from './routes/tim-kiem.$q'
@@ -221,6 +222,11 @@ const AdminUsersRoute = AdminUsersRouteImport.update({
   path: '/users',
   getParentRoute: () => AdminRoute,
 } as any)
+const AdminYeuCauDuLieuRoute = AdminYeuCauDuLieuRouteImport.update({
+  id: '/yeu-cau-du-lieu',
+  path: '/yeu-cau-du-lieu',
+  getParentRoute: () => AdminRoute,
+} as any)
 const DangKyGoiVipIndexRoute = DangKyGoiVipIndexRouteImport.update({
   id: '/dang-ky-goi-vip/',
   path: '/dang-ky-goi-vip/',
@@ -323,6 +329,7 @@ export interface FileRoutesByFullPath {
   '/admin/orders': typeof AdminOrdersRoute
   '/admin/settings': typeof AdminSettingsRoute
   '/admin/users': typeof AdminUsersRoute
+  '/admin/yeu-cau-du-lieu': typeof AdminYeuCauDuLieuRoute
   '/the-loai/$slug': typeof TheLoaiSlugRoute
   '/tim-kiem/$q': typeof TimKiemQRoute
   '/xem-chung/$partyId': typeof XemChungPartyIdRoute
@@ -370,6 +377,7 @@ export interface FileRoutesByTo {
   '/admin/orders': typeof AdminOrdersRoute
   '/admin/settings': typeof AdminSettingsRoute
   '/admin/users': typeof AdminUsersRoute
+  '/admin/yeu-cau-du-lieu': typeof AdminYeuCauDuLieuRoute
   '/the-loai/$slug': typeof TheLoaiSlugRoute
   '/tim-kiem/$q': typeof TimKiemQRoute
   '/xem-chung/$partyId': typeof XemChungPartyIdRoute
@@ -419,6 +427,7 @@ export interface FileRoutesById {
   '/admin/orders': typeof AdminOrdersRoute
   '/admin/settings': typeof AdminSettingsRoute
   '/admin/users': typeof AdminUsersRoute
+  '/admin/yeu-cau-du-lieu': typeof AdminYeuCauDuLieuRoute
   '/the-loai/$slug': typeof TheLoaiSlugRoute
   '/tim-kiem/$q': typeof TimKiemQRoute
   '/xem-chung/$partyId': typeof XemChungPartyIdRoute
@@ -469,6 +478,7 @@ export interface FileRouteTypes {
     | '/admin/orders'
     | '/admin/settings'
     | '/admin/users'
+    | '/admin/yeu-cau-du-lieu'
     | '/the-loai/$slug'
     | '/tim-kiem/$q'
     | '/xem-chung/$partyId'
@@ -516,6 +526,7 @@ export interface FileRouteTypes {
     | '/admin/orders'
     | '/admin/settings'
     | '/admin/users'
+    | '/admin/yeu-cau-du-lieu'
     | '/the-loai/$slug'
     | '/tim-kiem/$q'
     | '/xem-chung/$partyId'
@@ -564,6 +575,7 @@ export interface FileRouteTypes {
     | '/admin/orders'
     | '/admin/settings'
     | '/admin/users'
+    | '/admin/yeu-cau-du-lieu'
     | '/the-loai/$slug'
     | '/tim-kiem/$q'
     | '/xem-chung/$partyId'
@@ -845,6 +857,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminUsersRouteImport
       parentRoute: typeof AdminRoute
     }
+    '/admin/yeu-cau-du-lieu': {
+      id: '/admin/yeu-cau-du-lieu'
+      path: '/yeu-cau-du-lieu'
+      fullPath: '/admin/yeu-cau-du-lieu'
+      preLoaderRoute: typeof AdminYeuCauDuLieuRouteImport
+      parentRoute: typeof AdminRoute
+    }
     '/dang-ky-goi-vip/': {
       id: '/dang-ky-goi-vip/'
       path: '/dang-ky-goi-vip'
@@ -951,6 +970,7 @@ interface AdminRouteChildren {
   AdminOrdersRoute: typeof AdminOrdersRoute
   AdminSettingsRoute: typeof AdminSettingsRoute
   AdminUsersRoute: typeof AdminUsersRoute
+  AdminYeuCauDuLieuRoute: typeof AdminYeuCauDuLieuRoute
   AdminIndexRoute: typeof AdminIndexRoute
   AdminProductsAdd_episodeRoute: typeof AdminProductsAdd_episodeRoute
   AdminProductsAdd_phimRoute: typeof AdminProductsAdd_phimRoute
@@ -971,6 +991,7 @@ const AdminRouteChildren: AdminRouteChildren = {
   AdminOrdersRoute: AdminOrdersRoute,
   AdminSettingsRoute: AdminSettingsRoute,
   AdminUsersRoute: AdminUsersRoute,
+  AdminYeuCauDuLieuRoute: AdminYeuCauDuLieuRoute,
   AdminIndexRoute: AdminIndexRoute,
   AdminProductsAdd_episodeRoute: AdminProductsAdd_episodeRoute,
   AdminProductsAdd_phimRoute: AdminProductsAdd_phimRoute,
