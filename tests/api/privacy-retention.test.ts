@@ -55,8 +55,22 @@ describe('the privacy page says what the scheduler does', () => {
       { kind: 'receipt', toAddress: 'd@example.com', status: 'failed', createdAt: within('mailFailed') },
     ]);
     await db.insert(emailTokens).values([
-      { userId: user.id, purpose: 'verify_email', tokenHash: 'old', email: 'a@example.com', expiresAt: now + DAY, usedAt: past('emailLink') },
-      { userId: user.id, purpose: 'verify_email', tokenHash: 'new', email: 'a@example.com', expiresAt: now + DAY, usedAt: within('emailLink') },
+      {
+        userId: user.id,
+        purpose: 'verify_email',
+        tokenHash: 'old',
+        email: 'a@example.com',
+        expiresAt: now + DAY,
+        usedAt: past('emailLink'),
+      },
+      {
+        userId: user.id,
+        purpose: 'verify_email',
+        tokenHash: 'new',
+        email: 'a@example.com',
+        expiresAt: now + DAY,
+        usedAt: within('emailLink'),
+      },
     ]);
     // A session issued just over its lifetime ago has expired; one issued just under has not.
     await issueRefreshToken(db, user.id, past('session'));

@@ -185,7 +185,7 @@ export function LoginPage({ redirectTo }: { redirectTo?: string }) {
           />
         )}
         {pendingGoogle && (
-          <div className="google-consent" role="group" aria-labelledby="google-consent-lead">
+          <section className="google-consent" aria-labelledby="google-consent-lead">
             <p id="google-consent-lead">{CONSENT_TEXTS.googleFirstTime}</p>
             <PrivacyConsentCheck
               id="google-accept-privacy"
@@ -210,7 +210,7 @@ export function LoginPage({ redirectTo }: { redirectTo?: string }) {
             >
               {CONSENT_TEXTS.googleContinue}
             </button>
-          </div>
+          </section>
         )}
         <p className="auth-switch">
           Chưa có tài khoản? <Link to="/dang-ky">Đăng ký ngay</Link>
