@@ -3,6 +3,7 @@ import { crawlLog, emailTokens, rateLimits, refreshTokens, viewEvents, webauthnC
 import type { AppDeps } from './lib/context';
 import { crawlTick } from './services/admin/crawls';
 import { cancelStaleOrders } from './services/payments/orders';
+import { reconcilePendingOrders } from './services/payments/reconcile';
 import { refreshTrending } from './services/catalogue/trending';
 import { pruneHistory } from './services/library/progress';
 import { notifyNewEpisodes } from './services/push/notifier';
@@ -62,6 +63,19 @@ export const mail: ScheduledJob = {
   },
 };
 
+/**
+ * Gateway orders pending 15 minutes or more whose IPN never came: VNPay (querydr) and MoMo (query) are asked and a
+ * final answer is recorded as the IPN would have (services/payments/reconcile.ts). Runs before stale-orders, so an
+ * order paid at the gateway is settled before its lifetime would cancel it.
+ */
+export const reconcileOrders: ScheduledJob = {
+  name: 'reconcile-orders',
+  async run(deps, now) {
+    const { paid, failed, error } = await reconcilePendingOrders(deps, now);
+    if (paid + failed + error > 0) console.log(`[scheduled] reconciliation: ${paid} paid, ${failed} failed, ${error} not answered`);
+  },
+};
+
 /** Unpaid VIP orders past their lifetime (services/payments/orders.ts) become 'cancelled'. */
 export const staleOrders: ScheduledJob = {
   name: 'stale-orders',
@@ -108,7 +122,17 @@ export const newEpisodes: ScheduledJob = {
 };
 
 /** Every job the Cron Trigger (Workers) or the minute ticker (Node) runs; each job's failure is isolated. */
-export const SCHEDULED_JOBS: ScheduledJob[] = [housekeeping, trending, staleOrders, vipReminders, mail, crawls, newEpisodes, watchHistory];
+export const SCHEDULED_JOBS: ScheduledJob[] = [
+  housekeeping,
+  trending,
+  reconcileOrders,
+  staleOrders,
+  vipReminders,
+  mail,
+  crawls,
+  newEpisodes,
+  watchHistory,
+];
 
 export async function runScheduledJobs(deps: AppDeps, jobs: ScheduledJob[] = SCHEDULED_JOBS): Promise<{ name: string; ok: boolean }[]> {
   const now = deps.now();
