@@ -6,6 +6,9 @@
 // A bank ("Ngân hàng mô phỏng", /bank) lets a tester transfer an amount with a note to the demo account;
 // it then posts SePay's transaction notification to our webhook with the API key, retrying on failure as
 // SePay does (docs/decisions/0403-bank-notifications.md).
+// Both gateways also answer the merchant's status queries (docs/decisions/1051): VNPay's querydr at
+// /merchant_webapi/api/transaction (pipe-joined HMAC-SHA512 both ways) and MoMo's /momo/v2/gateway/api/query
+// (HMAC-SHA256 request signature), from what was paid or cancelled on their pages, whether or not the IPN arrived.
 import { createHmac, randomInt } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -72,6 +75,39 @@ function momoResultSignature(accessKey: string, secretKey: string, r: Record<str
   return hmac('sha256', secretKey, `accessKey=${accessKey}&${order.map((k) => `${k}=${r[k]}`).join('&')}`);
 }
 
+/** querydr's request hash: vnp_RequestId|vnp_Version|vnp_Command|vnp_TmnCode|vnp_TxnRef|vnp_TransactionDate|vnp_CreateDate|vnp_IpAddr|vnp_OrderInfo. */
+const VNPAY_QUERY_FIELDS = [
+  'vnp_RequestId',
+  'vnp_Version',
+  'vnp_Command',
+  'vnp_TmnCode',
+  'vnp_TxnRef',
+  'vnp_TransactionDate',
+  'vnp_CreateDate',
+  'vnp_IpAddr',
+  'vnp_OrderInfo',
+];
+/** querydr's answer hash, in VNPay's published order. */
+const VNPAY_ANSWER_FIELDS = [
+  'vnp_ResponseId',
+  'vnp_Command',
+  'vnp_ResponseCode',
+  'vnp_Message',
+  'vnp_TmnCode',
+  'vnp_TxnRef',
+  'vnp_Amount',
+  'vnp_BankCode',
+  'vnp_PayDate',
+  'vnp_TransactionNo',
+  'vnp_TransactionType',
+  'vnp_TransactionStatus',
+  'vnp_OrderInfo',
+  'vnp_PromotionCode',
+  'vnp_PromotionAmount',
+];
+const pipeHash = (secret: string, fields: string[], r: Record<string, unknown>) =>
+  hmac('sha512', secret, fields.map((k) => (r[k] === undefined || r[k] === null ? '' : String(r[k]))).join('|'));
+
 const vnd = (n: number) => `${n.toLocaleString('vi-VN')} VND`;
 
 function page(title: string, brand: string, color: string, body: string): string {
@@ -120,6 +156,9 @@ function sepayDate(ms: number): string {
 export async function startPaymentStandins(options: PaymentStandinOptions): Promise<PaymentStandins> {
   const log = options.log ?? (() => {});
   const momoOrders = new Map<string, MomoPending>();
+  /** What each payment page ended with (paid or cancelled), for the status queries. */
+  const vnpayResults = new Map<string, Record<string, string>>();
+  const momoResults = new Map<string, Record<string, string | number>>();
   let base = '';
   let nextTransactionId = Date.now();
   const deliveries = new Set<NodeJS.Timeout>();
@@ -171,6 +210,7 @@ export async function startPaymentStandins(options: PaymentStandinOptions): Prom
       vnp_TxnRef: request.vnp_TxnRef ?? '',
       ...(paid ? { vnp_BankTranNo: `VNP${randomInt(10_000_000, 99_999_999)}` } : {}),
     };
+    vnpayResults.set(result.vnp_TxnRef as string, result);
     const query = new URLSearchParams(Object.entries(result).filter(([, v]) => v !== ''));
     query.set('vnp_SecureHash', vnpayHash(options.vnpay.hashSecret, result));
     try {
@@ -251,6 +291,7 @@ export async function startPaymentStandins(options: PaymentStandinOptions): Prom
       extraData: order.extraData,
     };
     result.signature = momoResultSignature(options.momo.accessKey, options.momo.secretKey, result);
+    momoResults.set(order.orderId, result);
     try {
       const ipn = await fetch(order.ipnUrl, {
         method: 'POST',
@@ -263,6 +304,85 @@ export async function startPaymentStandins(options: PaymentStandinOptions): Prom
     }
     const query = new URLSearchParams(Object.entries(result).map(([k, v]) => [k, String(v)]));
     redirect(res, `${order.redirectUrl}?${query}`);
+  }
+
+  /** VNPay querydr: the request's hash checked, the answer signed; 91 for an order never paid or cancelled here. */
+  async function vnpayQuery(req: IncomingMessage, res: ServerResponse) {
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(await readBody(req)) as Record<string, unknown>;
+    } catch {
+      return send(res, 400, 'application/json', JSON.stringify({ vnp_ResponseCode: '03', vnp_Message: 'Invalid data format' }));
+    }
+    const secret = options.vnpay.hashSecret;
+    const base = { vnp_ResponseId: String(randomInt(10_000_000, 99_999_999)), vnp_Command: 'querydr', vnp_TmnCode: options.vnpay.tmnCode };
+    const answer = (fields: Record<string, string>) => {
+      const all: Record<string, string> = { ...base, ...fields };
+      return send(res, 200, 'application/json', JSON.stringify({ ...all, vnp_SecureHash: pipeHash(secret, VNPAY_ANSWER_FIELDS, all) }));
+    };
+    if (body.vnp_Command !== 'querydr' || body.vnp_Version !== '2.1.0' || body.vnp_TmnCode !== options.vnpay.tmnCode)
+      return answer({ vnp_ResponseCode: '02', vnp_Message: 'Merchant is not valid' });
+    if (String(body.vnp_SecureHash ?? '').toLowerCase() !== pipeHash(secret, VNPAY_QUERY_FIELDS, body))
+      return answer({ vnp_ResponseCode: '97', vnp_Message: 'Invalid Checksum' });
+    const result = vnpayResults.get(String(body.vnp_TxnRef ?? ''));
+    if (!result) return answer({ vnp_ResponseCode: '91', vnp_Message: 'Transaction not found', vnp_TxnRef: String(body.vnp_TxnRef ?? '') });
+    log(`VNPay querydr ${result.vnp_TxnRef}: ${result.vnp_TransactionStatus}`);
+    return answer({
+      vnp_ResponseCode: '00',
+      vnp_Message: 'QueryDR Success',
+      vnp_TxnRef: result.vnp_TxnRef ?? '',
+      vnp_Amount: result.vnp_Amount ?? '',
+      vnp_BankCode: result.vnp_BankCode ?? '',
+      vnp_PayDate: result.vnp_PayDate ?? '',
+      vnp_TransactionNo: result.vnp_TransactionNo ?? '',
+      vnp_TransactionType: '01',
+      vnp_TransactionStatus: result.vnp_TransactionStatus ?? '',
+      vnp_OrderInfo: result.vnp_OrderInfo ?? '',
+      vnp_PromotionCode: '',
+      vnp_PromotionAmount: '',
+    });
+  }
+
+  /** MoMo's v2 query: the request's signature checked; 1000 while the page is open, 42 for an order it never saw. */
+  async function momoQuery(req: IncomingMessage, res: ServerResponse) {
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(await readBody(req)) as Record<string, unknown>;
+    } catch {
+      return send(res, 400, 'application/json', JSON.stringify({ resultCode: 20, message: 'Bad format request.' }));
+    }
+    const s = (k: string) => String(body[k] ?? '');
+    const raw = `accessKey=${options.momo.accessKey}&orderId=${s('orderId')}&partnerCode=${s('partnerCode')}&requestId=${s('requestId')}`;
+    const head = { partnerCode: s('partnerCode'), orderId: s('orderId'), requestId: s('requestId'), responseTime: Date.now() };
+    const reply = (fields: Record<string, unknown>) => send(res, 200, 'application/json', JSON.stringify({ ...head, ...fields }));
+    if (s('partnerCode') !== options.momo.partnerCode || s('signature') !== hmac('sha256', options.momo.secretKey, raw))
+      return reply({ resultCode: 11, message: 'Truy cập bị từ chối: sai chữ ký.' });
+    const result = momoResults.get(s('orderId'));
+    if (result) {
+      log(`MoMo query ${s('orderId')}: ${result.resultCode}`);
+      return reply({
+        extraData: result.extraData,
+        amount: result.amount,
+        transId: result.transId,
+        payType: result.payType,
+        resultCode: result.resultCode,
+        refundTrans: [],
+        message: result.message,
+        lastUpdated: result.responseTime,
+      });
+    }
+    const open = momoOrders.get(s('orderId'));
+    if (open)
+      return reply({
+        extraData: open.extraData,
+        amount: open.amount,
+        transId: 0,
+        payType: '',
+        resultCode: 1000,
+        refundTrans: [],
+        message: 'Giao dịch đang chờ người dùng xác nhận.',
+      });
+    return reply({ resultCode: 42, message: 'Không tìm thấy mã đơn hàng.' });
   }
 
   function bankPage(url: URL, res: ServerResponse) {
@@ -369,6 +489,8 @@ export async function startPaymentStandins(options: PaymentStandinOptions): Prom
       if (req.method === 'GET' && url.pathname === '/vnpay/paymentv2/vpcpay.html') return vnpayPage(url, res);
       if (req.method === 'POST' && url.pathname === '/vnpay/pay') return vnpayPay(req, res);
       if (req.method === 'POST' && url.pathname === '/momo/v2/gateway/api/create') return momoCreate(req, res);
+      if (req.method === 'POST' && url.pathname === '/merchant_webapi/api/transaction') return vnpayQuery(req, res);
+      if (req.method === 'POST' && url.pathname === '/momo/v2/gateway/api/query') return momoQuery(req, res);
       if (req.method === 'GET' && momoPay_) return momoPage(decodeURIComponent(momoPay_[1] as string), res);
       if (req.method === 'POST' && momoPay_) return momoPay(decodeURIComponent(momoPay_[1] as string), req, res);
       if (req.method === 'GET' && url.pathname === '/bank') return bankPage(url, res);

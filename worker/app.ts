@@ -33,6 +33,7 @@ import { ratingRoutes } from './routes/ratings';
 import { adminSitePageRoutes, sitePageRoutes } from './routes/pages';
 import { scheduleRoutes } from './routes/schedule';
 import { seoRoutes } from './routes/seo';
+import { adminPrivacyRoutes, privacyRoutes } from './routes/privacy';
 
 /** The read cache's bound in bytes of cached answers (a listing page is about 35 KB as a JS string). */
 const RESPONSE_CACHE_BYTES = 32 * 2 ** 20;
@@ -97,6 +98,8 @@ export function createApp(deps: AppDeps) {
     .route('/admin', adminSitePageRoutes)
     .route('/pages', sitePageRoutes)
     .route('/lich-chieu', scheduleRoutes)
+    .route('/privacy', privacyRoutes)
+    .route('/admin', adminPrivacyRoutes)
     // Before the catalogue: its /product/:slug/:episode would otherwise catch /product/delete_product.
     .route('/product', adminProductRoutes)
     // Before the catalogue: its /product/:slug/:episode would otherwise catch /product/:slug/comments.

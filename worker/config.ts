@@ -90,6 +90,11 @@ export const configSchema = z.object({
   VNPAY_HASH_SECRET: z.string().optional(),
   /** Payment page; outside production it defaults to the local stand-in (demo/payment-gateways.ts). */
   VNPAY_URL: z.string().url().optional(),
+  /**
+   * VNPay's merchant API (querydr, reconciliation: docs/decisions/1051). Unset: /merchant_webapi/api/transaction on
+   * VNPAY_URL's host (right for the sandbox and the stand-in; production's is https://merchant.vnpay.vn/merchant_webapi/api/transaction).
+   */
+  VNPAY_API_URL: z.string().url().optional(),
   MOMO_PARTNER_CODE: z.string().optional(),
   MOMO_ACCESS_KEY: z.string().optional(),
   MOMO_SECRET_KEY: z.string().optional(),

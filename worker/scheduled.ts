@@ -3,17 +3,20 @@ import { crawlLog, emailTokens, rateLimits, refreshTokens, viewEvents, webauthnC
 import type { AppDeps } from './lib/context';
 import { crawlTick } from './services/admin/crawls';
 import { cancelStaleOrders } from './services/payments/orders';
+import { reconcilePendingOrders } from './services/payments/reconcile';
 import { refreshTrending } from './services/catalogue/trending';
 import { pruneHistory } from './services/library/progress';
 import { notifyNewEpisodes } from './services/push/notifier';
 import { CRAWL_LOG_RETENTION_MS } from './services/sources/registry';
 import { deliverMail, pruneOutbox } from './services/mail/outbox';
 import { remindExpiringPlans } from './services/payments/vip-reminders';
+import { retentionMs } from './schemas/retention';
 
-const DAY = 24 * 60 * 60 * 1000;
+// Every figure below is the one the privacy page shows (worker/schemas/retention.ts).
 /** Trending looks back 30 days at most; older view events only cost space. */
-const VIEW_EVENT_RETENTION = 35 * DAY;
-const RATE_LIMIT_RETENTION = DAY;
+const VIEW_EVENT_RETENTION = retentionMs('viewEvents');
+const RATE_LIMIT_RETENTION = retentionMs('rateLimits');
+const EMAIL_LINK_RETENTION = retentionMs('emailLink');
 
 export interface ScheduledJob {
   name: string;
@@ -30,7 +33,9 @@ export const housekeeping: ScheduledJob = {
       db.delete(refreshTokens).where(lt(refreshTokens.expiresAt, now)),
       db.delete(crawlLog).where(lt(crawlLog.at, now - CRAWL_LOG_RETENTION_MS)),
       // Mailed links a day after they were used or ran out; passkey challenges once expired; old mail.
-      db.delete(emailTokens).where(or(lt(emailTokens.expiresAt, now - DAY), lt(emailTokens.usedAt, now - DAY))),
+      db
+        .delete(emailTokens)
+        .where(or(lt(emailTokens.expiresAt, now - EMAIL_LINK_RETENTION), lt(emailTokens.usedAt, now - EMAIL_LINK_RETENTION))),
       db.delete(webauthnChallenges).where(lt(webauthnChallenges.expiresAt, now)),
       pruneOutbox(db, now),
     ]);
@@ -55,6 +60,19 @@ export const mail: ScheduledJob = {
   async run(deps) {
     const { sent, retrying, failed } = await deliverMail(deps);
     if (sent + retrying + failed > 0) console.log(`[scheduled] mail: ${sent} sent, ${retrying} to retry, ${failed} failed`);
+  },
+};
+
+/**
+ * Gateway orders pending 15 minutes or more whose IPN never came: VNPay (querydr) and MoMo (query) are asked and a
+ * final answer is recorded as the IPN would have (services/payments/reconcile.ts). Runs before stale-orders, so an
+ * order paid at the gateway is settled before its lifetime would cancel it.
+ */
+export const reconcileOrders: ScheduledJob = {
+  name: 'reconcile-orders',
+  async run(deps, now) {
+    const { paid, failed, error } = await reconcilePendingOrders(deps, now);
+    if (paid + failed + error > 0) console.log(`[scheduled] reconciliation: ${paid} paid, ${failed} failed, ${error} not answered`);
   },
 };
 
@@ -109,7 +127,17 @@ export const newEpisodes: ScheduledJob = {
 };
 
 /** Every job the Cron Trigger (Workers) or the minute ticker (Node) runs; each job's failure is isolated. */
-export const SCHEDULED_JOBS: ScheduledJob[] = [housekeeping, trending, staleOrders, vipReminders, mail, crawls, newEpisodes, watchHistory];
+export const SCHEDULED_JOBS: ScheduledJob[] = [
+  housekeeping,
+  trending,
+  reconcileOrders,
+  staleOrders,
+  vipReminders,
+  mail,
+  crawls,
+  newEpisodes,
+  watchHistory,
+];
 
 export async function runScheduledJobs(deps: AppDeps, jobs: ScheduledJob[] = SCHEDULED_JOBS): Promise<{ name: string; ok: boolean }[]> {
   const now = deps.now();

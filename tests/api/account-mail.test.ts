@@ -43,7 +43,7 @@ describe('verified addresses', () => {
   it('sign-up mails a link; the account is "Chưa xác minh" until it is opened; the link works once', async () => {
     const email = 'moi@example.com';
     const res = await t.request('/api/dang-ky', {
-      json: { email, name: 'Người Mới', password: 'mat-khau-123' },
+      json: { email, name: 'Người Mới', password: 'mat-khau-123', acceptPrivacy: true },
       headers: { 'x-forwarded-for': ip() },
     });
     expect(res.status).toBe(201);
@@ -147,7 +147,7 @@ describe('verified addresses', () => {
 describe('header injection', () => {
   it('a name carrying CR/LF is refused at sign-up with a Vietnamese message, nothing is created', async () => {
     const res = await t.request('/api/dang-ky', {
-      json: { email: 'crlf@example.com', name: 'An\r\nBcc: victim@example.com', password: 'mat-khau-123' },
+      json: { email: 'crlf@example.com', name: 'An\r\nBcc: victim@example.com', password: 'mat-khau-123', acceptPrivacy: true },
       headers: { 'x-forwarded-for': ip() },
     });
     expect(res.status).toBe(400);

@@ -228,6 +228,7 @@ describe('the scheduler tick', () => {
     expect(results).toEqual([
       { name: 'housekeeping', ok: true },
       { name: 'trending', ok: true },
+      { name: 'reconcile-orders', ok: true },
       { name: 'stale-orders', ok: true },
       { name: 'vip-reminders', ok: true },
       { name: 'mail', ok: true },

@@ -24,12 +24,14 @@ describe('no response ever carries a password hash or a stored token hash', () =
       return text ? JSON.parse(text) : null;
     };
 
-    await call('/api/dang-ky', { json: { email: 'an@example.com', name: 'An', password: 'mat-khau-123' } });
-    await call('/api/dang-ky', { json: { email: 'an@example.com', name: 'An', password: 'mat-khau-123' } }); // 409
-    await call('/api/dang-ky', { json: { email: 'an@example.com', name: 'An', password: 'short' } }); // 400
+    await call('/api/dang-ky', { json: { email: 'an@example.com', name: 'An', password: 'mat-khau-123', acceptPrivacy: true } });
+    await call('/api/dang-ky', { json: { email: 'an@example.com', name: 'An', password: 'mat-khau-123', acceptPrivacy: true } }); // 409
+    await call('/api/dang-ky', { json: { email: 'an@example.com', name: 'An', password: 'short', acceptPrivacy: true } }); // 400
     await call('/api/dang-nhap', { json: { email: 'an@example.com', password: 'sai-mat-khau' } }); // 401
     const session = await call('/api/dang-nhap', { json: { email: 'an@example.com', password: 'mat-khau-123' } });
-    await call('/api/dang-nhap', { json: { googleToken: await google.sign({}, { nowSeconds: Math.floor(clock.now() / 1000) }) } });
+    await call('/api/dang-nhap', {
+      json: { googleToken: await google.sign({}, { nowSeconds: Math.floor(clock.now() / 1000) }), acceptPrivacy: true },
+    });
     await call('/api/dang-nhap', { json: { googleToken: 'bad' } });
     await call('/api/account', { headers: bearer(session.token) });
     const comment = await call('/api/product/comment', {

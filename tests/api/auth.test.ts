@@ -15,7 +15,9 @@ beforeEach(async () => {
   t = await createTestApp({ now: clock.now });
 });
 
-const register = (json: unknown, ip = '203.0.113.10') => t.request('/api/dang-ky', { json, headers: { 'x-forwarded-for': ip } });
+/** Sign-up as the form sends it: the privacy policy's box ticked unless the test says otherwise. */
+const register = (json: Record<string, unknown>, ip = '203.0.113.10') =>
+  t.request('/api/dang-ky', { json: { acceptPrivacy: true, ...json }, headers: { 'x-forwarded-for': ip } });
 const signIn = (json: unknown, ip = '203.0.113.20') => t.request('/api/dang-nhap', { json, headers: { 'x-forwarded-for': ip } });
 const refresh = (token: string) => t.request('/api/refresh_token', { json: { token } });
 

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { users } from '../../worker/db/schema';
+import { consentRecords, users } from '../../worker/db/schema';
+import { CONSENT_TEXTS, PRIVACY_POLICY_VERSION } from '../../worker/schemas/privacy';
 import { createTestApp, errorOf, type TestApp } from '../helpers/app';
 import { bearer, createUser, fakeClock } from '../helpers/auth';
 import { createGoogleStandIn, TEST_GOOGLE_CLIENT_ID, TEST_JWKS_URL } from '../helpers/jwks';
@@ -23,7 +24,9 @@ beforeEach(async () => {
   });
 });
 
-const signIn = (googleToken: string) => t.request('/api/dang-nhap', { json: { email: '', password: '', googleToken } });
+/** The web sends acceptPrivacy once the member ticked the privacy policy's box (needed only when it creates an account). */
+const signIn = (googleToken: string, acceptPrivacy = true) =>
+  t.request('/api/dang-nhap', { json: { email: '', password: '', googleToken, acceptPrivacy } });
 
 describe('POST /api/dang-nhap with googleToken', () => {
   it('creates a password-less account on first sign-in and signs the same account in afterwards', async () => {
@@ -51,7 +54,13 @@ describe('POST /api/dang-nhap with googleToken', () => {
 
   it('honours "Ghi nhớ đăng nhập": the refresh token goes into the HttpOnly cookie, not the answer', async () => {
     const res = await t.request('/api/dang-nhap', {
-      json: { email: '', password: '', googleToken: await google.sign({}, { nowSeconds: nowSeconds() }), remember: true },
+      json: {
+        email: '',
+        password: '',
+        googleToken: await google.sign({}, { nowSeconds: nowSeconds() }),
+        remember: true,
+        acceptPrivacy: true,
+      },
     });
     expect(res.status).toBe(200);
     expect(await res.json()).not.toHaveProperty('refreshToken');
@@ -59,6 +68,28 @@ describe('POST /api/dang-nhap with googleToken', () => {
     expect(cookie).toMatch(/^phimviet_refresh=[^;]{20,};/);
     for (const flag of [/;\s*HttpOnly/i, /;\s*Secure/i, /;\s*SameSite=Strict/i, /;\s*Path=\/api\/refresh_token/])
       expect(cookie).toMatch(flag);
+  });
+
+  it('a first sign-in without the privacy box creates nobody (400 naming acceptPrivacy); with it, the consent is on record', async () => {
+    const token = await google.sign({}, { nowSeconds: nowSeconds() });
+    const refused = await signIn(token, false);
+    expect(refused.status).toBe(400);
+    expect(await errorOf(refused)).toEqual({ code: 'invalid_input', message: `acceptPrivacy: ${CONSENT_TEXTS.required}` });
+    expect(await t.deps.db.$count(users)).toBe(0);
+    // The same credential, sent again once the box is ticked.
+    const session = await (await signIn(token, true)).json();
+    const records = await t.deps.db.select().from(consentRecords).where(eq(consentRecords.userId, session.id));
+    expect(records).toEqual([
+      {
+        id: expect.any(Number),
+        userId: session.id,
+        policyVersion: PRIVACY_POLICY_VERSION,
+        acceptedAt: clock.now(),
+        method: 'google_sign_up',
+      },
+    ]);
+    // Signing in to the account it created needs no box.
+    expect((await signIn(await google.sign({}, { nowSeconds: nowSeconds() }), false)).status).toBe(200);
   });
 
   it('links to an existing account with the same (Google-verified) email', async () => {

@@ -3,7 +3,9 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { payments } from '../../worker/db/schema';
 import { startPaymentStandins, type PaymentStandins } from '../../demo/payment-gateways';
 import type { GatewayOrderResponse, Order, PaymentReturnResponse } from '../../worker/schemas/vip';
 import { createTestApp, type TestApp } from '../helpers/app';
@@ -76,6 +78,9 @@ describe('gateway stand-ins', () => {
     expect(back.pathname).toBe('/dang-ky-goi-vip/VIP1/payment/vnpay-return');
     const order = (await (await t.request(`/api/vip/orders/${orderId}`, { headers: auth })).json()) as Order;
     expect(order.status).toBe('paid');
+    // VNPay's IPN parameters are kept with the order as they came, hash included (as SePay's notifications are).
+    const [row] = await t.deps.db.select().from(payments).where(eq(payments.txnRef, orderId));
+    expect(JSON.parse(row?.gatewayRaw ?? '{}')).toEqual(Object.fromEntries(back.searchParams));
     const shown = (await (await t.request(`/api/payment/vnpay-return${back.search}`)).json()) as PaymentReturnResponse;
     expect(shown).toMatchObject({ orderId, status: 'paid', gatewayResult: 'success' });
   });

@@ -70,7 +70,7 @@ describe('login and registration limits (429, Vietnamese)', () => {
     const limit = RATE_LIMITS.registerPerIp.limit;
     const register = (i: number) =>
       t.request('/api/dang-ky', {
-        json: { email: `moi-${i}@example.com`, name: 'Mới', password: 'mat-khau-123' },
+        json: { email: `moi-${i}@example.com`, name: 'Mới', password: 'mat-khau-123', acceptPrivacy: true },
         headers: { 'x-forwarded-for': '192.0.2.77' },
       });
     for (let i = 0; i < limit; i++) expect((await register(i)).status).toBe(201);

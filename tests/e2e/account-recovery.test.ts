@@ -26,7 +26,7 @@ async function newMember(): Promise<{ email: string; password: string; name: str
   const res = await fetch(`${b.baseURL()}/api/dang-ky`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(member),
+    body: JSON.stringify({ ...member, acceptPrivacy: true }),
   });
   expect(res.status).toBe(201);
   return member;

@@ -25,6 +25,7 @@ describe('accounts', () => {
     await page.getByLabel('Tên hiển thị').fill(name);
     await page.getByLabel('Mật khẩu', { exact: true }).fill('mat-khau-moi-1');
     await page.getByLabel('Nhập lại mật khẩu').fill('mat-khau-khac-2');
+    await page.getByRole('checkbox', { name: /đồng ý với Chính sách bảo mật/ }).check();
     await page.getByRole('button', { name: 'Đăng ký' }).click();
     await page.getByRole('alert').filter({ hasText: 'Passwords do not match. Please check your inputs.' }).waitFor();
     await screenshot(page, 'register-mismatch');
@@ -91,6 +92,7 @@ describe('accounts', () => {
     await page.getByLabel('Tên hiển thị').fill(name);
     await page.getByLabel('Mật khẩu', { exact: true }).fill('mat-khau-moi-1');
     await page.getByLabel('Nhập lại mật khẩu').fill('mat-khau-moi-1');
+    await page.getByRole('checkbox', { name: /đồng ý với Chính sách bảo mật/ }).check();
     await page.getByRole('button', { name: 'Đăng ký' }).click();
     await page.getByRole('alert').filter({ hasText: 'Email này đã được đăng ký' }).waitFor();
 

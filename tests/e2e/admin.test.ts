@@ -100,7 +100,7 @@ describe('admin area', () => {
     const registered = await fetch(`${b.baseURL()}/api/dang-ky`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email, password: 'mat-khau-123', name: 'Người thử quyền' }),
+      body: JSON.stringify({ email, password: 'mat-khau-123', name: 'Người thử quyền', acceptPrivacy: true }),
     });
     expect(registered.status).toBe(201);
     const { page, context, errors } = await b.newPage();

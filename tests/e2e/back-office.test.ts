@@ -325,6 +325,7 @@ describe('loose ends seen from the outside', () => {
     await page.getByLabel('Tên hiển thị').fill('Người trùng email');
     await page.getByLabel('Mật khẩu', { exact: true }).fill('mat-khau-trung-1');
     await page.getByLabel('Nhập lại mật khẩu').fill('mat-khau-trung-1');
+    await page.getByRole('checkbox', { name: /đồng ý với Chính sách bảo mật/ }).check();
     await page.getByLabel('Nhập lại mật khẩu').press('Enter');
     await page.getByText('Email này đã được đăng ký. Vui lòng đăng nhập hoặc dùng email khác.').waitFor();
     expect(consoleErrors).toEqual([]);

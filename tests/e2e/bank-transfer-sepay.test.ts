@@ -16,7 +16,7 @@ async function registerMember(): Promise<{ email: string; password: string }> {
   const res = await fetch(`${b.baseURL()}/api/dang-ky`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ...account, name: 'Khách Chuyển Khoản' }),
+    body: JSON.stringify({ ...account, name: 'Khách Chuyển Khoản', acceptPrivacy: true }),
   });
   expect(res.status).toBeLessThan(300);
   return account;

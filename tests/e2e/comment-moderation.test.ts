@@ -27,7 +27,7 @@ async function newMember(name: string): Promise<{ email: string; password: strin
     await fetch(api('/api/dang-ky'), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, name, password }),
+      body: JSON.stringify({ email, name, password, acceptPrivacy: true }),
     }),
   );
   const session = await json<{ token: string; id: number }>(

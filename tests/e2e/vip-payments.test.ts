@@ -23,6 +23,7 @@ async function register(page: Page, label: string): Promise<string> {
   await page.getByLabel('Tên hiển thị').fill(`Khách ${label}`);
   await page.getByLabel('Mật khẩu', { exact: true }).fill('mat-khau-vip-1');
   await page.getByLabel('Nhập lại mật khẩu').fill('mat-khau-vip-1');
+  await page.getByRole('checkbox', { name: /đồng ý với Chính sách bảo mật/ }).check();
   await page.getByLabel('Nhập lại mật khẩu').press('Enter');
   await page.waitForURL((url) => url.pathname === '/');
   await page.getByRole('link', { name: `Khách ${label}` }).waitFor();

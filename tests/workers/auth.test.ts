@@ -21,7 +21,7 @@ async function post(path: string, json: unknown, headers: Record<string, string>
 describe('Workers entry: accounts', () => {
   it('registers, signs in and reads the account with the issued token', async () => {
     const email = `workerd-${Date.now()}@example.com`;
-    const registered = await post('/api/dang-ky', { email, name: 'Trần Thị Bình', password: 'mat-khau-workerd' });
+    const registered = await post('/api/dang-ky', { email, name: 'Trần Thị Bình', password: 'mat-khau-workerd', acceptPrivacy: true });
     expect(registered.status).toBe(201);
 
     const wrong = await post('/api/dang-nhap', { email, password: 'sai-mat-khau' });

@@ -37,7 +37,9 @@ describe('Workers entry: mail', () => {
 
   it('a sign-up and a forgotten password reach the SMTP server from workerd', async () => {
     const email = `thu-workerd-${Date.now()}@example.com`;
-    expect((await post('/api/dang-ky', { email, name: 'Thư Workerd', password: 'mat-khau-workerd' })).status).toBe(201);
+    expect((await post('/api/dang-ky', { email, name: 'Thư Workerd', password: 'mat-khau-workerd', acceptPrivacy: true })).status).toBe(
+      201,
+    );
     const forgot = await post('/api/auth/forgot-password', { email });
     expect(forgot.status).toBe(200);
     const mails = await inboxOf(email);

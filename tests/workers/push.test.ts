@@ -47,7 +47,9 @@ describe('Workers entry: Web Push', () => {
     };
 
     const email = `push-${Date.now()}@example.com`;
-    expect((await call('/api/dang-ky', { json: { email, name: 'Lê Văn Push', password: 'mat-khau-push-1' } })).status).toBe(201);
+    expect(
+      (await call('/api/dang-ky', { json: { email, name: 'Lê Văn Push', password: 'mat-khau-push-1', acceptPrivacy: true } })).status,
+    ).toBe(201);
     const { token } = (await (await call('/api/dang-nhap', { json: { email, password: 'mat-khau-push-1' } })).json()) as { token: string };
     expect((await call('/api/me/push-subscriptions', { json: subscription, token })).status).toBe(201);
     expect(

@@ -43,6 +43,7 @@ import { Route as AdminNguonPhimRouteImport } from './routes/admin/nguon-phim'
 import { Route as AdminOrdersRouteImport } from './routes/admin/orders'
 import { Route as AdminSettingsRouteImport } from './routes/admin/settings'
 import { Route as AdminUsersRouteImport } from './routes/admin/users'
+import { Route as AdminYeuCauDuLieuRouteImport } from './routes/admin/yeu-cau-du-lieu'
 import { Route as DangKyGoiVipIndexRouteImport } from './routes/dang-ky-goi-vip.index'
 import { Route as DaoDienSlugRouteImport } from './routes/dao-dien.$slug'
 import { Route as DienVienSlugRouteImport } from './routes/dien-vien.$slug'
@@ -229,6 +230,11 @@ const AdminUsersRoute = AdminUsersRouteImport.update({
   path: '/users',
   getParentRoute: () => AdminRoute,
 } as any)
+const AdminYeuCauDuLieuRoute = AdminYeuCauDuLieuRouteImport.update({
+  id: '/yeu-cau-du-lieu',
+  path: '/yeu-cau-du-lieu',
+  getParentRoute: () => AdminRoute,
+} as any)
 const DangKyGoiVipIndexRoute = DangKyGoiVipIndexRouteImport.update({
   id: '/dang-ky-goi-vip/',
   path: '/dang-ky-goi-vip/',
@@ -342,6 +348,7 @@ export interface FileRoutesByFullPath {
   '/admin/orders': typeof AdminOrdersRoute
   '/admin/settings': typeof AdminSettingsRoute
   '/admin/users': typeof AdminUsersRoute
+  '/admin/yeu-cau-du-lieu': typeof AdminYeuCauDuLieuRoute
   '/dao-dien/$slug': typeof DaoDienSlugRoute
   '/dien-vien/$slug': typeof DienVienSlugRoute
   '/the-loai/$slug': typeof TheLoaiSlugRoute
@@ -392,6 +399,7 @@ export interface FileRoutesByTo {
   '/admin/orders': typeof AdminOrdersRoute
   '/admin/settings': typeof AdminSettingsRoute
   '/admin/users': typeof AdminUsersRoute
+  '/admin/yeu-cau-du-lieu': typeof AdminYeuCauDuLieuRoute
   '/dao-dien/$slug': typeof DaoDienSlugRoute
   '/dien-vien/$slug': typeof DienVienSlugRoute
   '/the-loai/$slug': typeof TheLoaiSlugRoute
@@ -444,6 +452,7 @@ export interface FileRoutesById {
   '/admin/orders': typeof AdminOrdersRoute
   '/admin/settings': typeof AdminSettingsRoute
   '/admin/users': typeof AdminUsersRoute
+  '/admin/yeu-cau-du-lieu': typeof AdminYeuCauDuLieuRoute
   '/dao-dien/$slug': typeof DaoDienSlugRoute
   '/dien-vien/$slug': typeof DienVienSlugRoute
   '/the-loai/$slug': typeof TheLoaiSlugRoute
@@ -497,6 +506,7 @@ export interface FileRouteTypes {
     | '/admin/orders'
     | '/admin/settings'
     | '/admin/users'
+    | '/admin/yeu-cau-du-lieu'
     | '/dao-dien/$slug'
     | '/dien-vien/$slug'
     | '/the-loai/$slug'
@@ -547,6 +557,7 @@ export interface FileRouteTypes {
     | '/admin/orders'
     | '/admin/settings'
     | '/admin/users'
+    | '/admin/yeu-cau-du-lieu'
     | '/dao-dien/$slug'
     | '/dien-vien/$slug'
     | '/the-loai/$slug'
@@ -598,6 +609,7 @@ export interface FileRouteTypes {
     | '/admin/orders'
     | '/admin/settings'
     | '/admin/users'
+    | '/admin/yeu-cau-du-lieu'
     | '/dao-dien/$slug'
     | '/dien-vien/$slug'
     | '/the-loai/$slug'
@@ -891,6 +903,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminUsersRouteImport
       parentRoute: typeof AdminRoute
     }
+    '/admin/yeu-cau-du-lieu': {
+      id: '/admin/yeu-cau-du-lieu'
+      path: '/yeu-cau-du-lieu'
+      fullPath: '/admin/yeu-cau-du-lieu'
+      preLoaderRoute: typeof AdminYeuCauDuLieuRouteImport
+      parentRoute: typeof AdminRoute
+    }
     '/dang-ky-goi-vip/': {
       id: '/dang-ky-goi-vip/'
       path: '/dang-ky-goi-vip'
@@ -1011,6 +1030,7 @@ interface AdminRouteChildren {
   AdminOrdersRoute: typeof AdminOrdersRoute
   AdminSettingsRoute: typeof AdminSettingsRoute
   AdminUsersRoute: typeof AdminUsersRoute
+  AdminYeuCauDuLieuRoute: typeof AdminYeuCauDuLieuRoute
   AdminIndexRoute: typeof AdminIndexRoute
   AdminProductsAdd_episodeRoute: typeof AdminProductsAdd_episodeRoute
   AdminProductsAdd_phimRoute: typeof AdminProductsAdd_phimRoute
@@ -1031,6 +1051,7 @@ const AdminRouteChildren: AdminRouteChildren = {
   AdminOrdersRoute: AdminOrdersRoute,
   AdminSettingsRoute: AdminSettingsRoute,
   AdminUsersRoute: AdminUsersRoute,
+  AdminYeuCauDuLieuRoute: AdminYeuCauDuLieuRoute,
   AdminIndexRoute: AdminIndexRoute,
   AdminProductsAdd_episodeRoute: AdminProductsAdd_episodeRoute,
   AdminProductsAdd_phimRoute: AdminProductsAdd_phimRoute,

@@ -634,6 +634,11 @@ export const payments = sqliteTable(
     confirmedByEmail: text('confirmed_by_email'),
     /** Bank transfers only: the short code the payer writes as the transfer note (docs/decisions/0403). */
     paymentCode: text('payment_code').unique(),
+    /**
+     * What the gateway sent that decided the order, as it arrived (VNPay's IPN parameters, a querydr or MoMo
+     * query answer from the reconciliation job), as bank_transactions.raw keeps SePay's (docs/decisions/1051).
+     */
+    gatewayRaw: text('gateway_raw'),
   },
   (t) => [index('payments_user').on(t.userId), index('payments_status_created').on(t.status, t.createdAt)],
 );
@@ -792,6 +797,52 @@ export const auditLog = sqliteTable(
     undoOf: integer('undo_of'),
   },
   (t) => [index('audit_log_created').on(t.createdAt), index('audit_log_action').on(t.action, t.createdAt)],
+);
+
+/**
+ * Each time a member accepted a version of the privacy policy (docs/decisions/1050): at sign-up (form or a first
+ * Google sign-in) or when a new version is shown. Rows are only added, so the record proves every consent given.
+ */
+export const consentRecords = sqliteTable(
+  'consent_records',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    policyVersion: text('policy_version').notNull(),
+    acceptedAt: integer('accepted_at').notNull(),
+    /** How it was given: 'sign_up' (the form's box), 'google_sign_up' (the box before a first Google sign-in), 'prompt' (a new version). */
+    method: text('method', { enum: ['sign_up', 'google_sign_up', 'prompt'] }).notNull(),
+  },
+  (t) => [index('consent_records_user').on(t.userId, t.acceptedAt)],
+);
+
+/**
+ * A data subject's request sent through the privacy page's form (correct, restrict, object, withdraw consent, other):
+ * the back office acknowledges it within 2 working days and settles it before the legal deadline (docs/decisions/1052).
+ */
+export const privacyRequests = sqliteTable(
+  'privacy_requests',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    /** The signed-in member who sent it; null when sent signed out (by email). */
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    email: text('email').notNull(),
+    kind: text('kind', { enum: ['correct', 'restrict', 'object', 'withdraw', 'other'] }).notNull(),
+    message: text('message').notNull(),
+    status: text('status', { enum: ['new', 'acknowledged', 'done'] })
+      .notNull()
+      .default('new'),
+    createdAt: integer('created_at').notNull(),
+    /** 2 working days after it arrived (weekends skipped). */
+    acknowledgeBy: integer('acknowledge_by').notNull(),
+    /** The legal deadline to settle it. */
+    dueAt: integer('due_at').notNull(),
+    acknowledgedAt: integer('acknowledged_at'),
+    doneAt: integer('done_at'),
+  },
+  (t) => [index('privacy_requests_status_created').on(t.status, t.createdAt)],
 );
 
 /**

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './values';
 
 import { RECOVERY_MESSAGES } from './account-texts';
+import { consentFieldSchema } from './privacy';
 
 export { AUTH_MESSAGES, EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './values';
 export { PASSKEY_MESSAGES, RECOVERY_MESSAGES } from './account-texts';
@@ -33,7 +34,8 @@ export const passwordSchema = z
 const name = oneLine(NAME_MAX_LENGTH);
 const opaqueToken = z.string(required).trim().min(1, 'is required').max(512, 'is too long');
 
-export const registerBodySchema = z.object({ email, name, password: passwordSchema });
+/** acceptPrivacy: the ticked "Chính sách bảo mật" box (docs/decisions/1050); anything but `true` is refused, naming it. */
+export const registerBodySchema = z.object({ email, name, password: passwordSchema, acceptPrivacy: consentFieldSchema });
 export type RegisterInput = z.infer<typeof registerBodySchema>;
 
 /**
@@ -50,10 +52,13 @@ export const loginBodySchema = z
     ),
     /** "Ghi nhớ đăng nhập": the refresh token goes into an HttpOnly cookie instead of the answer. */
     remember: z.boolean({ error: 'must be true or false' }).optional(),
+    /** A first Google sign-in creates an account: only with the privacy policy's box ticked. */
+    acceptPrivacy: z.boolean({ error: 'must be true or false' }).optional(),
   })
   .transform((body, ctx) => {
     const remember = body.remember === true;
-    if (body.googleToken) return { kind: 'google' as const, googleToken: body.googleToken, remember };
+    if (body.googleToken)
+      return { kind: 'google' as const, googleToken: body.googleToken, remember, acceptPrivacy: body.acceptPrivacy === true };
     const parsed = z
       .object({ email, password: z.string(required).min(1, 'is required').max(PASSWORD_MAX_LENGTH, 'is too long') })
       .safeParse(body);

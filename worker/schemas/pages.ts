@@ -47,11 +47,9 @@ export const DEFAULT_SITE_PAGES: Record<SitePageSlug, { title: string; body: str
   'bao-mat': {
     title: 'Chính sách bảo mật',
     body: [
-      'PhimViet chỉ thu thập những thông tin cần thiết để cung cấp dịch vụ.',
-      'Thông tin thu thập: email, tên hiển thị, mật khẩu (chỉ lưu dưới dạng mã băm, không ai đọc được), lịch sử đơn hàng VIP, bình luận và đánh giá bạn đăng. Khi đăng nhập bằng Google, chúng tôi chỉ nhận email và tên của bạn.',
+      'PhimViet chỉ thu thập những thông tin cần thiết để cung cấp dịch vụ, theo Luật Bảo vệ dữ liệu cá nhân số 91/2025/QH15 và Nghị định 356/2025/NĐ-CP.',
       'Thanh toán: thông tin thẻ và ví do VNPay, MoMo hoặc ngân hàng xử lý; PhimViet không nhận và không lưu số thẻ của bạn.',
-      'Sử dụng: thông tin được dùng để đăng nhập, kích hoạt gói VIP, hỗ trợ khi có sự cố thanh toán và thống kê lượt xem ẩn danh. Chúng tôi không bán thông tin cá nhân cho bên thứ ba.',
-      'Quyền của bạn: bạn có thể đổi mật khẩu, đăng xuất mọi thiết bị trong trang Tài khoản, hoặc yêu cầu xoá tài khoản qua hotline.',
+      'Chúng tôi không bán thông tin cá nhân cho bên thứ ba. Các bảng dưới đây liệt kê mọi loại dữ liệu cá nhân PhimViet lưu, mục đích, thời gian lưu, các bên xử lý và cách bạn thực hiện từng quyền của mình.',
     ].join('\n\n'),
   },
   'gioi-thieu': {

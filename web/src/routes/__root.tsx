@@ -7,6 +7,7 @@ import { SiteFooter } from '../components/layout/site-footer';
 import { SiteHeader } from '../components/layout/site-header';
 import { AccountLinks } from '../features/auth/components/account-links';
 import { SearchBox } from '../features/search/components/search-box';
+import { ConsentPrompt } from '../features/pages/components/consent-prompt';
 import { WatchlistSlugsProvider } from '../lib/library';
 import type { Session } from '../lib/session';
 import { AppToaster } from '../lib/toast';
@@ -44,6 +45,8 @@ function RootLayout() {
         )}
       </main>
       {publicChrome && <SiteFooter />}
+      {/* A new privacy policy version: asked once of a signed-in member (docs/decisions/1050). */}
+      {publicChrome && <ConsentPrompt />}
       <AppToaster />
     </>
   );

@@ -13,6 +13,8 @@ import { newLink, voidLinks } from './email-links';
 import { outboxInsert, outboxRow } from '../mail/outbox';
 import { activeSubscriptions, withPlans } from '../payments/orders';
 import { splitList } from './viewer';
+import { consentForNewAccount } from '../privacy/consent';
+import { CONSENT_FIELD, CONSENT_TEXTS } from '../../schemas/privacy';
 import type { AccountDto, ChangePasswordInput } from '../../schemas/account';
 import { MODERATION_TEXTS } from '../../schemas/values';
 import {
@@ -128,10 +130,12 @@ export async function registerUser(deps: AuthDeps, input: RegisterInput & { ip: 
   const now = deps.now();
   let user: User;
   try {
-    [user] = (await db
-      .insert(users)
-      .values({ email: input.email.toLowerCase(), username: input.name, passwordHash, createdAt: now, updatedAt: now })
-      .returning()) as [User];
+    const email = input.email.toLowerCase();
+    // The account and its consent record (the ticked box: policy version and time) commit together.
+    [[user]] = (await db.batch([
+      db.insert(users).values({ email, username: input.name, passwordHash, createdAt: now, updatedAt: now }).returning(),
+      consentForNewAccount(db, email, 'sign_up', now),
+    ])) as [[User], unknown];
   } catch (err) {
     // Two sign-ups with one email at once: the unique index decides, the loser gets the same 409.
     if (isUniqueViolation(err)) throw conflict(EMAIL_TAKEN);
@@ -208,7 +212,10 @@ async function loginWithPassword(
  * Signs in by Google account: the linked user, else the user with that (Google-verified) email, which
  * gets linked, else a new password-less account.
  */
-async function loginWithGoogle(deps: AuthDeps, input: { googleToken: string; ip: string } & DeviceContext): Promise<IssuedSession> {
+async function loginWithGoogle(
+  deps: AuthDeps,
+  input: { googleToken: string; acceptPrivacy?: boolean; ip: string } & DeviceContext,
+): Promise<IssuedSession> {
   const { db, config } = deps;
   if (!config.GOOGLE_CLIENT_ID) throw badRequest('googleToken', 'Google sign-in is not configured on this server');
   await enforceRateLimits(db, [{ key: `login:ip:${input.ip}`, ...RATE_LIMITS.loginPerIp }], deps.now(), TOO_MANY_LOGINS);
@@ -238,24 +245,29 @@ async function loginWithGoogle(deps: AuthDeps, input: { googleToken: string; ip:
     return startSession(deps, linked!, input);
   }
 
+  // A first Google sign-in creates an account: only with the privacy policy accepted (the web asks, then sends again).
+  if (!input.acceptPrivacy) throw badRequest(CONSENT_FIELD, CONSENT_TEXTS.required);
   try {
-    const [created] = await db
-      .insert(users)
-      .values({
-        email,
-        // A Google name goes into mail later: one line, no control characters.
-        username:
-          (identity.name ?? email.split('@')[0]!)
-            .replace(/[\u0000-\u001f\u007f]+/g, ' ')
-            .trim()
-            .slice(0, 60) || email.split('@')[0]!,
-        googleSub: identity.sub,
-        passwordHash: null,
-        emailVerifiedAt: now,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
+    const [[created]] = await db.batch([
+      db
+        .insert(users)
+        .values({
+          email,
+          // A Google name goes into mail later: one line, no control characters.
+          username:
+            (identity.name ?? email.split('@')[0]!)
+              .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+              .trim()
+              .slice(0, 60) || email.split('@')[0]!,
+          googleSub: identity.sub,
+          passwordHash: null,
+          emailVerifiedAt: now,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning(),
+      consentForNewAccount(db, email, 'google_sign_up', now),
+    ]);
     return startSession(deps, created!, input);
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;

@@ -1,10 +1,11 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { refreshTokens } from '../../db/schema';
+import { retentionMs } from '../../schemas/retention';
 import { randomBytes, sha256Hex, toBase64Url } from '../../lib/bytes';
 
 /** Sliding lifetime: each rotation grants another 30 days; an idle session ends after 30 days. */
-export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+export const REFRESH_TOKEN_TTL_MS = retentionMs('session');
 
 export type RotateResult =
   | { ok: true; userId: number; familyId: string; token: string }

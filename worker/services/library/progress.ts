@@ -6,6 +6,7 @@ import type { Db } from '../../db/client';
 import { filmAliases, films, rateLimits, watchProgress } from '../../db/schema';
 import type { Session } from '../../lib/context';
 import { notFound, tooManyRequests } from '../../lib/errors';
+import { retentionMs } from '../../schemas/retention';
 import { HISTORY_PAGE_SIZE, type HistoryResponse, type ProgressEntry, type ProgressItem } from '../../schemas/library';
 import { cardColumns, toFilmCard } from '../catalogue/film-card';
 import { batchAsMember } from '../auth/viewer';
@@ -13,7 +14,7 @@ import { filmBySlugStatement, filmIdBySlug } from '../catalogue/film-lookup';
 import { countHit, RATE_LIMITS, type RateLimitRule } from '../rate-limit';
 
 /** History older than this is deleted by the scheduled job (worker/scheduled.ts). */
-export const HISTORY_RETENTION_MS = 365 * 24 * 60 * 60 * 1000;
+export const HISTORY_RETENTION_MS = retentionMs('watchHistory');
 
 /**
  * PUT /api/me/progress: one batch, one round trip. The rate-limit hit and the upsert commit together;

@@ -8,6 +8,7 @@ import { and, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { mailOutbox } from '../../db/schema';
+import { retentionMs } from '../../schemas/retention';
 import type { AppDeps } from '../../lib/context';
 import { fromBase64Url, randomBytes, toBase64Url } from '../../lib/bytes';
 import type { MailHealth } from '../../schemas/admin';
@@ -242,8 +243,8 @@ export function pruneOutbox(db: Db, now: number) {
     .delete(mailOutbox)
     .where(
       or(
-        and(eq(mailOutbox.status, 'sent'), lt(mailOutbox.createdAt, now - 30 * 86_400_000)),
-        and(eq(mailOutbox.status, 'failed'), lt(mailOutbox.createdAt, now - 90 * 86_400_000)),
+        and(eq(mailOutbox.status, 'sent'), lt(mailOutbox.createdAt, now - retentionMs('mailSent'))),
+        and(eq(mailOutbox.status, 'failed'), lt(mailOutbox.createdAt, now - retentionMs('mailFailed'))),
       ),
     );
 }

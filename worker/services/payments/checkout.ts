@@ -156,6 +156,8 @@ export async function handleVnpayIpn(deps: PaymentDeps, params: Record<string, s
       providerTxnId: params.vnp_TransactionNo || null,
       responseCode: code,
       reason: code === '00' ? null : (VNPAY_RESPONSE_TEXTS[code] ?? `Giao dịch không thành công (mã ${code})`),
+      // VNPay's parameters as they came, kept with the order as SePay's notifications are.
+      raw: JSON.stringify(params),
     };
     const success = code === '00' && params.vnp_TransactionStatus === '00';
     const result = success ? await payOrder(deps.db, order, outcome, deps.now()) : await failOrder(deps.db, order, outcome);
@@ -212,6 +214,7 @@ export async function handleMomoIpn(deps: PaymentDeps, body: Record<string, unkn
     providerTxnId: String(result.transId) || null,
     responseCode: String(code),
     reason: MOMO_PAID_CODES.has(code) ? null : result.message || `Mã lỗi ${code}`,
+    raw: JSON.stringify(body),
   };
   const done = MOMO_PAID_CODES.has(code) ? await payOrder(deps.db, order, outcome, deps.now()) : await failOrder(deps.db, order, outcome);
   return done === 'not_pending' ? 'unchanged' : 'recorded';

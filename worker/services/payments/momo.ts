@@ -86,3 +86,29 @@ export async function momoVerifyResult(config: Pick<MomoConfig, 'accessKey' | 's
 export const MOMO_PAID_CODES = new Set([0, 9000]);
 /** Not final: the payment is still being processed or awaits the user's confirmation. */
 export const MOMO_PENDING_CODES = new Set([1000, 7000, 7002]);
+
+// ---- the v2 query API: asking MoMo about an order whose IPN never came (docs/decisions/1051) ----
+
+export interface MomoQueryRequest {
+  partnerCode: string;
+  requestId: string;
+  orderId: string;
+  lang: 'vi' | 'en';
+  signature: string;
+}
+
+/** accessKey=…&orderId=…&partnerCode=…&requestId=… (raw values), HMAC-SHA256. */
+export const momoQuerySignData = (accessKey: string, r: Pick<MomoQueryRequest, 'orderId' | 'partnerCode' | 'requestId'>): string =>
+  `accessKey=${accessKey}&orderId=${r.orderId}&partnerCode=${r.partnerCode}&requestId=${r.requestId}`;
+
+export async function momoQueryRequest(
+  config: Pick<MomoConfig, 'partnerCode' | 'accessKey' | 'secretKey'>,
+  input: { orderId: string; requestId: string },
+): Promise<MomoQueryRequest> {
+  const unsigned = { partnerCode: config.partnerCode, requestId: input.requestId, orderId: input.orderId };
+  const signature = await hmacHex('SHA-256', config.secretKey, momoQuerySignData(config.accessKey, unsigned));
+  return { ...unsigned, lang: 'vi', signature };
+}
+
+/** The query endpoint next to the create endpoint (…/v2/gateway/api/create → …/v2/gateway/api/query). */
+export const momoQueryEndpoint = (createEndpoint: string): string => createEndpoint.replace(/\/create\/?$/, '/query');

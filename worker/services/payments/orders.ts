@@ -161,6 +161,20 @@ export interface GatewayOutcome {
   providerTxnId: string | null;
   responseCode: string;
   reason: string | null;
+  /**
+   * What the gateway sent, as it arrived (an IPN's parameters, a query's answer): kept in payments.gateway_raw,
+   * not in provider_payload (docs/decisions/1051).
+   */
+  raw?: string;
+}
+
+/** provider_payload (the outcome without the raw message) and gateway_raw, for an order's update. */
+function outcomeColumns({ raw, ...outcome }: GatewayOutcome) {
+  return {
+    providerTxnId: outcome.providerTxnId,
+    providerPayload: JSON.stringify(outcome),
+    ...(raw === undefined ? {} : { gatewayRaw: raw }),
+  };
 }
 
 /** The admin who confirms a bank transfer: kept on the order and in the audit log, with the grant. */
@@ -223,8 +237,7 @@ export async function payOrder(
         .set({
           status: 'paid',
           paidAt: now,
-          providerTxnId: outcome.providerTxnId,
-          providerPayload: JSON.stringify(outcome),
+          ...outcomeColumns(outcome),
           ...(admin ? { confirmedBy: admin.id, confirmedByEmail: admin.email } : {}),
         })
         .where(and(eq(payments.id, order.id), inArray(payments.status, payable), sql`${currentExpiry} = ${current}`))
@@ -378,7 +391,7 @@ export async function failOrder(
 ): Promise<'failed' | 'not_pending'> {
   const updated = await db
     .update(payments)
-    .set({ status, providerTxnId: outcome.providerTxnId, providerPayload: JSON.stringify(outcome) })
+    .set({ status, ...outcomeColumns(outcome) })
     .where(and(eq(payments.id, order.id), eq(payments.status, 'pending')))
     .returning({ id: payments.id });
   return updated.length > 0 ? 'failed' : 'not_pending';

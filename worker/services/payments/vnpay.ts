@@ -101,3 +101,97 @@ export const VNPAY_RESPONSE_TEXTS: Record<string, string> = {
   '75': 'Ngân hàng thanh toán đang bảo trì',
   '79': 'Nhập sai mật khẩu thanh toán quá số lần quy định',
 };
+
+// ---- querydr: asking VNPay about an order whose IPN never came (docs/decisions/1051) ----
+
+export interface VnpayQueryInput {
+  /** Unique per request (at most 32 characters). */
+  requestId: string;
+  txnRef: string;
+  /** Unix ms the payment was created: its vnp_CreateDate is the query's vnp_TransactionDate. */
+  transactionAt: number;
+  ipAddr: string;
+  orderInfo: string;
+  now: number;
+}
+
+export type VnpayQueryRequest = Record<
+  | 'vnp_RequestId'
+  | 'vnp_Version'
+  | 'vnp_Command'
+  | 'vnp_TmnCode'
+  | 'vnp_TxnRef'
+  | 'vnp_OrderInfo'
+  | 'vnp_TransactionDate'
+  | 'vnp_CreateDate'
+  | 'vnp_IpAddr'
+  | 'vnp_SecureHash',
+  string
+>;
+
+/** What querydr's hash covers, in VNPay's order, joined by '|'. */
+export const vnpayQuerySignData = (r: Omit<VnpayQueryRequest, 'vnp_SecureHash'>): string =>
+  [
+    r.vnp_RequestId,
+    r.vnp_Version,
+    r.vnp_Command,
+    r.vnp_TmnCode,
+    r.vnp_TxnRef,
+    r.vnp_TransactionDate,
+    r.vnp_CreateDate,
+    r.vnp_IpAddr,
+    r.vnp_OrderInfo,
+  ].join('|');
+
+/** The JSON body POSTed to VNPay's merchant API (vnp_Command querydr, API version 2.1.0). */
+export async function vnpayQueryRequest(
+  config: Pick<VnpayConfig, 'tmnCode' | 'hashSecret'>,
+  input: VnpayQueryInput,
+): Promise<VnpayQueryRequest> {
+  const unsigned = {
+    vnp_RequestId: input.requestId,
+    vnp_Version: '2.1.0',
+    vnp_Command: 'querydr',
+    vnp_TmnCode: config.tmnCode,
+    vnp_TxnRef: input.txnRef,
+    vnp_OrderInfo: asciiOrderInfo(input.orderInfo),
+    vnp_TransactionDate: vnpayDate(input.transactionAt),
+    vnp_CreateDate: vnpayDate(input.now),
+    vnp_IpAddr: input.ipAddr,
+  };
+  return { ...unsigned, vnp_SecureHash: await hmacHex('SHA-512', config.hashSecret, vnpayQuerySignData(unsigned)) };
+}
+
+/** The fields of querydr's answer its vnp_SecureHash covers, in VNPay's order (absent ones count as empty). */
+export const VNPAY_QUERY_RESPONSE_FIELDS = [
+  'vnp_ResponseId',
+  'vnp_Command',
+  'vnp_ResponseCode',
+  'vnp_Message',
+  'vnp_TmnCode',
+  'vnp_TxnRef',
+  'vnp_Amount',
+  'vnp_BankCode',
+  'vnp_PayDate',
+  'vnp_TransactionNo',
+  'vnp_TransactionType',
+  'vnp_TransactionStatus',
+  'vnp_OrderInfo',
+  'vnp_PromotionCode',
+  'vnp_PromotionAmount',
+] as const;
+
+export const vnpayQueryResponseSignData = (answer: Record<string, unknown>): string =>
+  VNPAY_QUERY_RESPONSE_FIELDS.map((k) => (answer[k] === undefined || answer[k] === null ? '' : String(answer[k]))).join('|');
+
+/** True when querydr's answer carries a vnp_SecureHash that matches its fields. */
+export async function vnpayVerifyQueryResponse(hashSecret: string, answer: Record<string, unknown>): Promise<boolean> {
+  const given = answer.vnp_SecureHash;
+  if (typeof given !== 'string' || !given) return false;
+  return constantTimeEqual(await hmacHex('SHA-512', hashSecret, vnpayQueryResponseSignData(answer)), given);
+}
+
+/** querydr's vnp_TransactionStatus: 00 paid, 01 not finished yet, 02 failed; the others (reversal, refund, fraud review) are left to a person. */
+export const VNPAY_TRANSACTION_PAID = '00';
+export const VNPAY_TRANSACTION_PENDING = '01';
+export const VNPAY_TRANSACTION_FAILED = '02';

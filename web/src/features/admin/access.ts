@@ -35,6 +35,7 @@ export type AdminPath =
   | '/admin/gop-phim'
   | '/admin/orders'
   | '/admin/error-reports'
+  | '/admin/yeu-cau-du-lieu'
   | '/admin/analytics'
   | '/admin/settings'
   | '/admin/audit'
@@ -61,6 +62,7 @@ export const ADMIN_NAV: readonly AdminNavItem[] = [
   { to: '/admin/gop-phim', label: 'Gộp phim', area: 'adminOnly', sub: true },
   { to: '/admin/orders', label: 'Đơn hàng', area: 'adminOnly' },
   { to: '/admin/error-reports', label: 'Báo lỗi', area: 'adminOnly' },
+  { to: '/admin/yeu-cau-du-lieu', label: 'Yêu cầu dữ liệu', area: 'adminOnly' },
   // Comment moderation (issue 33): a VIP2 uploader sees the threads of their own films.
   { to: '/admin/binh-luan', label: 'Bình luận', area: 'adminOrVip2' },
   { to: '/admin/analytics', label: 'Thống kê', area: 'adminOnly' },

@@ -28,6 +28,8 @@ const ACTIONS: [string, string][] = [
   ['error_report.resolve', 'Xử lý báo lỗi'],
   ['settings.update', 'Đổi cài đặt'],
   ['page.update', 'Sửa trang thông tin'],
+  ['privacy_request.acknowledge', 'Xác nhận yêu cầu dữ liệu'],
+  ['privacy_request.done', 'Xử lý xong yêu cầu dữ liệu'],
   ['order.confirm', 'Xác nhận chuyển khoản'],
   ['order.bank_confirm', 'Ngân hàng xác nhận chuyển khoản'],
   ['bank_transaction.attach', 'Gắn giao dịch vào đơn'],

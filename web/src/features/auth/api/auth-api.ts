@@ -12,7 +12,7 @@ export const REGISTRATION_ERROR = 'An error occurred during registration';
 export const LOGGED_OUT = 'Bạn đã đăng xuất thành công!';
 export const LOGOUT_CONFIRM = 'Bạn có chắc chắn muốn đăng xuất?';
 
-type Credentials = { email: string; password: string } | { googleToken: string };
+type Credentials = { email: string; password: string } | { googleToken: string; acceptPrivacy?: boolean };
 
 /**
  * POST /api/dang-nhap; on 200 the answer is kept in session storage. `remember` ("Ghi nhớ đăng nhập"):
@@ -30,8 +30,9 @@ export function keepSession(session: SignedIn, remember: boolean): SignedIn {
 }
 
 /** POST /api/dang-ky: 201 creates the account (no tokens; the web signs in next). */
-export async function register(input: { email: string; name: string; password: string }): Promise<void> {
-  await unwrap(api.api['dang-ky'].$post({ json: input }));
+export async function register(input: { email: string; name: string; password: string; acceptPrivacy: boolean }): Promise<void> {
+  // The box as ticked: an unticked one is sent as it is and the API names the field (400).
+  await unwrap(api.api['dang-ky'].$post({ json: input as typeof input & { acceptPrivacy: true } }));
 }
 
 /**

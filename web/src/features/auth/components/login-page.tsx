@@ -18,6 +18,12 @@ import {
 } from '../api/passkey-api';
 import { AccountForm, serverErrors, SubmitRow, TextField, UNKNOWN_ERROR } from '../forms/form-kit';
 import { GOOGLE_CLIENT_ID, GoogleSignInButton } from './google-sign-in-button';
+import { PrivacyConsentCheck } from './privacy-consent-check';
+import { ApiError } from '../../../lib/api-client';
+import { CONSENT_FIELD, CONSENT_TEXTS } from '../../../../../worker/schemas/privacy';
+
+/** The API's answer to a first Google sign-in sent without the privacy policy accepted (it would create an account). */
+const needsConsent = (err: unknown) => err instanceof ApiError && err.status === 400 && err.message.startsWith(`${CONSENT_FIELD}:`);
 
 /** The sign-in form's rules: the wire contract's email, and a password that is there. */
 const signInSchema = z.object({
@@ -38,6 +44,10 @@ export function LoginPage({ redirectTo }: { redirectTo?: string }) {
   const [formError, setFormError] = useState('');
   const [passkeyBusy, setPasskeyBusy] = useState(false);
   const [passkeys, setPasskeys] = useState(false);
+  /** A Google credential held while the person ticks the privacy box (a first sign-in creates an account). */
+  const [pendingGoogle, setPendingGoogle] = useState<string | null>(null);
+  const [googleConsent, setGoogleConsent] = useState(false);
+  const [googleConsentError, setGoogleConsentError] = useState('');
   usePageMeta({
     title: `Đăng nhập | ${SITE_SUFFIX}`,
     description: 'Đăng nhập PhimViet để bình luận, đánh giá phim và xem phim VIP.',
@@ -163,12 +173,44 @@ export function LoginPage({ redirectTo }: { redirectTo?: string }) {
             onCredential={(googleToken) => {
               setFormError('');
               signIn({ googleToken }, remember.current).then(done, (err: unknown) => {
+                if (needsConsent(err)) {
+                  setPendingGoogle(googleToken);
+                  return;
+                }
                 reportError('auth: google sign-in', err);
                 setFormError(serverErrors(err, [], { 400: GOOGLE_LOGIN_FAILED, 401: GOOGLE_LOGIN_FAILED }).form ?? GOOGLE_LOGIN_FAILED);
               });
             }}
             onError={() => setFormError(GOOGLE_LOGIN_FAILED)}
           />
+        )}
+        {pendingGoogle && (
+          <section className="google-consent" aria-labelledby="google-consent-lead">
+            <p id="google-consent-lead">{CONSENT_TEXTS.googleFirstTime}</p>
+            <PrivacyConsentCheck
+              id="google-accept-privacy"
+              checked={googleConsent}
+              onChange={(checked) => {
+                setGoogleConsent(checked);
+                setGoogleConsentError('');
+              }}
+              error={googleConsentError}
+            />
+            <button
+              type="button"
+              className="btn btn-primary btn-block"
+              onClick={() => {
+                if (!googleConsent) return setGoogleConsentError(CONSENT_TEXTS.required);
+                signIn({ googleToken: pendingGoogle, acceptPrivacy: true }, remember.current).then(done, (err: unknown) => {
+                  reportError('auth: google sign-in', err);
+                  setPendingGoogle(null);
+                  setFormError(serverErrors(err, [], { 400: GOOGLE_LOGIN_FAILED, 401: GOOGLE_LOGIN_FAILED }).form ?? GOOGLE_LOGIN_FAILED);
+                });
+              }}
+            >
+              {CONSENT_TEXTS.googleContinue}
+            </button>
+          </section>
         )}
         <p className="auth-switch">
           Chưa có tài khoản? <Link to="/dang-ky">Đăng ký ngay</Link>

@@ -7,7 +7,8 @@ import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
 import { reportError } from '../../../lib/report-error';
 import { toast } from '../../../lib/toast';
 import { PASSWORD_MISMATCH, REGISTRATION_ERROR, REGISTRATION_FAILED, register, signIn } from '../api/auth-api';
-import { AccountForm, serverErrors, SubmitRow, TextField } from '../forms/form-kit';
+import { AccountForm, fieldError, serverErrors, SubmitRow, TextField } from '../forms/form-kit';
+import { PrivacyConsentCheck } from './privacy-consent-check';
 import { isNetworkError } from '../../../lib/api-client';
 
 /** The wire contract's sign-up rules, and the password typed twice. */
@@ -21,15 +22,15 @@ export function RegisterPage() {
   const navigate = useNavigate();
   usePageMeta({ title: `Đăng ký tài khoản | ${SITE_SUFFIX}`, description: 'Tạo tài khoản PhimViet miễn phí.', robots: 'noindex, follow' });
   const form = useForm({
-    defaultValues: { email: '', name: '', password: '', confirm: '' },
+    defaultValues: { email: '', name: '', password: '', confirm: '', acceptPrivacy: false as boolean },
     validators: {
       onSubmit: registerSchema,
       onSubmitAsync: async ({ value }) => {
         try {
-          await register({ email: value.email, name: value.name, password: value.password });
+          await register({ email: value.email, name: value.name, password: value.password, acceptPrivacy: value.acceptPrivacy === true });
         } catch (err) {
           reportError('auth: registration', err);
-          const errors = serverErrors(err, ['email', 'name', 'password'], { 409: undefined });
+          const errors = serverErrors(err, ['email', 'name', 'password', 'acceptPrivacy'], { 409: undefined });
           // "Email này đã được đăng ký…" is about the email field.
           if (errors.form && (err as { status?: number }).status === 409) return { fields: { email: errors.form } };
           if (isNetworkError(err)) return { form: REGISTRATION_ERROR };
@@ -108,6 +109,16 @@ export function RegisterPage() {
                 type="password"
                 autoComplete="new-password"
                 required
+              />
+            )}
+          </form.Field>
+          <form.Field name="acceptPrivacy">
+            {(field) => (
+              <PrivacyConsentCheck
+                id="register-accept-privacy"
+                checked={field.state.value}
+                onChange={(checked) => field.handleChange(checked)}
+                error={fieldError(field)}
               />
             )}
           </form.Field>

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { Breadcrumb } from '../../../components/film/breadcrumb';
 import { DEFAULT_SITE_PAGES, type SitePageSlug } from '../../../../../worker/schemas/pages';
 import { formatDateTime } from '../../../lib/format';
@@ -9,7 +10,7 @@ import { sitePageQuery } from '../api/site-page-query';
  * /quy-dinh, /dieu-khoan, /bao-mat, /gioi-thieu: the footer's pages. The text is the admin's (settings) or
  * the default; offline or while loading, the default text shows rather than a blank page.
  */
-export function SitePageView({ slug }: { slug: SitePageSlug }) {
+export function SitePageView({ slug, children }: { slug: SitePageSlug; children?: ReactNode }) {
   const page = useQuery(sitePageQuery(slug));
   const { title, body } = page.data ?? DEFAULT_SITE_PAGES[slug];
   usePageMeta({ title: `${title} | PhimViet`, description: body.slice(0, 150) });
@@ -22,6 +23,7 @@ export function SitePageView({ slug }: { slug: SitePageSlug }) {
           <p key={paragraph}>{paragraph}</p>
         ))}
         {page.data?.updatedAt && <p className="muted">Cập nhật lúc {formatDateTime(page.data.updatedAt)}</p>}
+        {children}
       </article>
     </div>
   );
