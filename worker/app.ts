@@ -31,6 +31,7 @@ import { vipRoutes } from './routes/vip';
 import { ratingRoutes } from './routes/ratings';
 import { adminSitePageRoutes, sitePageRoutes } from './routes/pages';
 import { seoRoutes } from './routes/seo';
+import { duties } from './wiring';
 
 /** The read cache's bound in bytes of cached answers (a listing page is about 35 KB as a JS string). */
 const RESPONSE_CACHE_BYTES = 32 * 2 ** 20;
@@ -53,6 +54,7 @@ export function createApp(deps: AppDeps) {
     c.set('deps', deps);
     c.set('db', deps.db);
     c.set('caches', caches);
+    c.set('duties', duties);
     await next();
     // A write of this process (admin edit, delete, …) may have changed the catalogue: its next public read
     // asks the database for the version instead of trusting what it knew (lib/public-cache.ts).
