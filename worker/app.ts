@@ -17,6 +17,7 @@ import { adminBankTransactionRoutes } from './routes/admin/bank-transactions';
 import { adminOrderRoutes } from './routes/admin/orders';
 import { adminAddFilmRoutes, adminProductRoutes } from './routes/admin/films';
 import { adminUserRoutes } from './routes/admin/users';
+import { adminAccountDeletionRoutes } from './routes/admin/account-deletions';
 import { adminSourceRoutes } from './routes/admin/sources';
 import { authRoutes } from './routes/auth';
 import { catalogueRoutes, categoryRoutes } from './routes/catalogue';
@@ -94,6 +95,7 @@ export function createApp(deps: AppDeps) {
     .route('/admin', adminSourceRoutes)
     .route('/admin', moderationRoutes)
     .route('/admin', adminSitePageRoutes)
+    .route('/admin/account-deletions', adminAccountDeletionRoutes)
     .route('/pages', sitePageRoutes)
     // Before the catalogue: its /product/:slug/:episode would otherwise catch /product/delete_product.
     .route('/product', adminProductRoutes)

@@ -46,6 +46,8 @@ export const RATE_LIMITS = {
   accountMailPerUser: { limit: 5, windowMs: 60 * 60_000 },
   /** Passkey ceremonies started or answered from one network. */
   passkeyPerIp: { limit: 30, windowMs: 10 * 60_000 },
+  /** "Tải dữ liệu của tôi" (docs/decisions/1042): each file reads every table of the member. */
+  dataExportPerUser: { limit: 5, windowMs: 60 * 60_000 },
 } as const;
 
 /** Start of the fixed window that `now` falls in. */
