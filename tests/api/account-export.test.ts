@@ -64,26 +64,22 @@ async function seeded() {
     .insert(commentReports)
     .values({ commentId: theirs!.id, userId: member.id, reason: 'other', note: 'Lạc đề', createdAt: start + 10 });
   await db.insert(commentHiddenAuthors).values({ userId: member.id, hiddenUserId: other.id, createdAt: start + 11 });
-  await db
-    .insert(passkeys)
-    .values({
-      id: 'credential-secret-id',
-      userId: member.id,
-      publicKey: 'public-key-secret',
-      name: 'Điện thoại',
-      createdAt: start + 12,
-      lastUsedAt: start + 13,
-      backedUp: true,
-    });
-  await db
-    .insert(pushSubscriptions)
-    .values({
-      userId: member.id,
-      endpoint: 'https://fcm.googleapis.com/fcm/send/endpoint-secret',
-      p256dh: 'p256dh-secret',
-      auth: 'auth-secret',
-      createdAt: start + 14,
-    });
+  await db.insert(passkeys).values({
+    id: 'credential-secret-id',
+    userId: member.id,
+    publicKey: 'public-key-secret',
+    name: 'Điện thoại',
+    createdAt: start + 12,
+    lastUsedAt: start + 13,
+    backedUp: true,
+  });
+  await db.insert(pushSubscriptions).values({
+    userId: member.id,
+    endpoint: 'https://fcm.googleapis.com/fcm/send/endpoint-secret',
+    p256dh: 'p256dh-secret',
+    auth: 'auth-secret',
+    createdAt: start + 14,
+  });
   const [order] = await db
     .insert(payments)
     .values({
@@ -99,16 +95,14 @@ async function seeded() {
       paidAt: start + 16,
     })
     .returning();
-  await db
-    .insert(subscriptions)
-    .values({
-      userId: member.id,
-      plan: 'VIP1',
-      paymentId: order!.id,
-      startsAt: start + 16,
-      expiresAt: start + 16 + 90 * DAY,
-      createdAt: start + 16,
-    });
+  await db.insert(subscriptions).values({
+    userId: member.id,
+    plan: 'VIP1',
+    paymentId: order!.id,
+    startsAt: start + 16,
+    expiresAt: start + 16 + 90 * DAY,
+    createdAt: start + 16,
+  });
   await db.insert(mailOutbox).values([
     {
       kind: 'receipt',

@@ -30,6 +30,7 @@ import { Route as QuyDinhRouteImport } from './routes/quy-dinh'
 import { Route as TaiVeRouteImport } from './routes/tai-ve'
 import { Route as TuPhimRouteImport } from './routes/tu-phim'
 import { Route as XacMinhEmailRouteImport } from './routes/xac-minh-email'
+import { Route as XoaTaiKhoanRouteImport } from './routes/xoa-tai-khoan'
 import { Route as AdminIndexRouteImport } from './routes/admin/index'
 import { Route as AdminAnalyticsRouteImport } from './routes/admin/analytics'
 import { Route as AdminAuditRouteImport } from './routes/admin/audit'
@@ -159,6 +160,11 @@ const TuPhimRoute = TuPhimRouteImport.update({
 const XacMinhEmailRoute = XacMinhEmailRouteImport.update({
   id: '/xac-minh-email',
   path: '/xac-minh-email',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const XoaTaiKhoanRoute = XoaTaiKhoanRouteImport.update({
+  id: '/xoa-tai-khoan',
+  path: '/xoa-tai-khoan',
   getParentRoute: () => rootRouteImport,
 } as any)
 const AdminIndexRoute = AdminIndexRouteImport.update({
@@ -312,6 +318,7 @@ export interface FileRoutesByFullPath {
   '/tai-ve': typeof TaiVeRoute
   '/tu-phim': typeof TuPhimRoute
   '/xac-minh-email': typeof XacMinhEmailRoute
+  '/xoa-tai-khoan': typeof XoaTaiKhoanRoute
   '/admin/analytics': typeof AdminAnalyticsRoute
   '/admin/audit': typeof AdminAuditRoute
   '/admin/auto_crawlphim': typeof AdminAuto_crawlphimRoute
@@ -359,6 +366,7 @@ export interface FileRoutesByTo {
   '/tai-ve': typeof TaiVeRoute
   '/tu-phim': typeof TuPhimRoute
   '/xac-minh-email': typeof XacMinhEmailRoute
+  '/xoa-tai-khoan': typeof XoaTaiKhoanRoute
   '/admin/analytics': typeof AdminAnalyticsRoute
   '/admin/audit': typeof AdminAuditRoute
   '/admin/auto_crawlphim': typeof AdminAuto_crawlphimRoute
@@ -408,6 +416,7 @@ export interface FileRoutesById {
   '/tai-ve': typeof TaiVeRoute
   '/tu-phim': typeof TuPhimRoute
   '/xac-minh-email': typeof XacMinhEmailRoute
+  '/xoa-tai-khoan': typeof XoaTaiKhoanRoute
   '/admin/analytics': typeof AdminAnalyticsRoute
   '/admin/audit': typeof AdminAuditRoute
   '/admin/auto_crawlphim': typeof AdminAuto_crawlphimRoute
@@ -458,6 +467,7 @@ export interface FileRouteTypes {
     | '/tai-ve'
     | '/tu-phim'
     | '/xac-minh-email'
+    | '/xoa-tai-khoan'
     | '/admin/analytics'
     | '/admin/audit'
     | '/admin/auto_crawlphim'
@@ -505,6 +515,7 @@ export interface FileRouteTypes {
     | '/tai-ve'
     | '/tu-phim'
     | '/xac-minh-email'
+    | '/xoa-tai-khoan'
     | '/admin/analytics'
     | '/admin/audit'
     | '/admin/auto_crawlphim'
@@ -553,6 +564,7 @@ export interface FileRouteTypes {
     | '/tai-ve'
     | '/tu-phim'
     | '/xac-minh-email'
+    | '/xoa-tai-khoan'
     | '/admin/analytics'
     | '/admin/audit'
     | '/admin/auto_crawlphim'
@@ -602,6 +614,7 @@ export interface RootRouteChildren {
   TaiVeRoute: typeof TaiVeRoute
   TuPhimRoute: typeof TuPhimRoute
   XacMinhEmailRoute: typeof XacMinhEmailRoute
+  XoaTaiKhoanRoute: typeof XoaTaiKhoanRoute
   TheLoaiSlugRoute: typeof TheLoaiSlugRoute
   TimKiemQRoute: typeof TimKiemQRoute
   XemChungPartyIdRoute: typeof XemChungPartyIdRoute
@@ -759,6 +772,13 @@ declare module '@tanstack/react-router' {
       path: '/xac-minh-email'
       fullPath: '/xac-minh-email'
       preLoaderRoute: typeof XacMinhEmailRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/xoa-tai-khoan': {
+      id: '/xoa-tai-khoan'
+      path: '/xoa-tai-khoan'
+      fullPath: '/xoa-tai-khoan'
+      preLoaderRoute: typeof XoaTaiKhoanRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/admin/': {
@@ -1003,6 +1023,7 @@ const rootRouteChildren: RootRouteChildren = {
   TaiVeRoute: TaiVeRoute,
   TuPhimRoute: TuPhimRoute,
   XacMinhEmailRoute: XacMinhEmailRoute,
+  XoaTaiKhoanRoute: XoaTaiKhoanRoute,
   TheLoaiSlugRoute: TheLoaiSlugRoute,
   TimKiemQRoute: TimKiemQRoute,
   XemChungPartyIdRoute: XemChungPartyIdRoute,
