@@ -60,6 +60,20 @@ module.exports = {
       to: { path: '(^worker/db/schema\\.ts$|node_modules/drizzle-orm/)' },
     },
     {
+      name: 'features-do-not-import-duty-owners',
+      comment:
+        'Undo, erasure and export each have one registry filled by the composition root (worker/wiring.ts, docs/decisions/1040): a feature exports its handler and imports only the types of worker/lib/duties.ts, never the owner of a duty.',
+      severity: 'error',
+      from: { path: '^worker/services/', pathNot: '^worker/services/(admin/audit-undo|account/erasure|account/data-export)\\.ts$' },
+      to: { path: '^worker/services/(admin/audit-undo|account/erasure|account/data-export)\\.ts$' },
+    },
+    {
+      name: 'only-the-composition-root-imports-the-wiring',
+      severity: 'error',
+      from: { path: '^worker/', pathNot: '^worker/(app|scheduled)\\.ts$' },
+      to: { path: '^worker/wiring\\.ts$' },
+    },
+    {
       name: 'worker-does-not-import-web',
       severity: 'error',
       from: { path: '^(worker|party)/' },

@@ -29,6 +29,7 @@ for (const other of [
   'comment-filter',
   'crawl',
   'premiere',
+  'account-export',
 ] as const) {
   if (process.argv.includes(other)) {
     await import(`./${other}`);

@@ -18,6 +18,7 @@ import { adminBankTransactionRoutes } from './routes/admin/bank-transactions';
 import { adminOrderRoutes } from './routes/admin/orders';
 import { adminAddFilmRoutes, adminProductRoutes } from './routes/admin/films';
 import { adminUserRoutes } from './routes/admin/users';
+import { adminAccountDeletionRoutes } from './routes/admin/account-deletions';
 import { adminSourceRoutes } from './routes/admin/sources';
 import { authRoutes } from './routes/auth';
 import { catalogueRoutes, categoryRoutes } from './routes/catalogue';
@@ -34,6 +35,7 @@ import { adminSitePageRoutes, sitePageRoutes } from './routes/pages';
 import { scheduleRoutes } from './routes/schedule';
 import { seoRoutes } from './routes/seo';
 import { adminPrivacyRoutes, privacyRoutes } from './routes/privacy';
+import { duties } from './wiring';
 
 /** The read cache's bound in bytes of cached answers (a listing page is about 35 KB as a JS string). */
 const RESPONSE_CACHE_BYTES = 32 * 2 ** 20;
@@ -57,6 +59,7 @@ export function createApp(deps: AppDeps) {
     c.set('deps', deps);
     c.set('db', deps.db);
     c.set('caches', caches);
+    c.set('duties', duties);
     await next();
     // A write of this process (admin edit, delete, …) may have changed the catalogue: its next public read
     // asks the database for the version instead of trusting what it knew (lib/public-cache.ts).
@@ -96,6 +99,7 @@ export function createApp(deps: AppDeps) {
     .route('/admin', adminSourceRoutes)
     .route('/admin', moderationRoutes)
     .route('/admin', adminSitePageRoutes)
+    .route('/admin/account-deletions', adminAccountDeletionRoutes)
     .route('/pages', sitePageRoutes)
     .route('/lich-chieu', scheduleRoutes)
     .route('/privacy', privacyRoutes)

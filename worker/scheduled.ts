@@ -11,6 +11,9 @@ import { CRAWL_LOG_RETENTION_MS } from './services/sources/registry';
 import { deliverMail, pruneOutbox } from './services/mail/outbox';
 import { remindExpiringPlans } from './services/payments/vip-reminders';
 import { retentionMs } from './schemas/retention';
+import { completeDueErasures } from './services/account/erasure';
+import { pruneErasedMoney } from './services/payments/data-rights';
+import { duties } from './wiring';
 
 // Every figure below is the one the privacy page shows (worker/schemas/retention.ts).
 /** Trending looks back 30 days at most; older view events only cost space. */
@@ -126,6 +129,19 @@ export const newEpisodes: ScheduledJob = {
   },
 };
 
+/**
+ * "Xóa tài khoản" (docs/decisions/1041): members whose 7-day grace period is over are erased (the job runs every
+ * minute, so well within the promised 24 hours), and erased members' money records past their 10 years go.
+ */
+export const accountErasure: ScheduledJob = {
+  name: 'account-erasure',
+  async run(deps, now) {
+    const erased = await completeDueErasures(deps, duties.erase, now);
+    const pruned = await pruneErasedMoney(deps.db, now);
+    if (erased + pruned > 0) console.log(`[scheduled] ${erased} account(s) erased, ${pruned} order(s) past retention deleted`);
+  },
+};
+
 /** Every job the Cron Trigger (Workers) or the minute ticker (Node) runs; each job's failure is isolated. */
 export const SCHEDULED_JOBS: ScheduledJob[] = [
   housekeeping,
@@ -137,6 +153,7 @@ export const SCHEDULED_JOBS: ScheduledJob[] = [
   crawls,
   newEpisodes,
   watchHistory,
+  accountErasure,
 ];
 
 export async function runScheduledJobs(deps: AppDeps, jobs: ScheduledJob[] = SCHEDULED_JOBS): Promise<{ name: string; ok: boolean }[]> {

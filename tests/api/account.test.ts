@@ -34,6 +34,8 @@ describe('GET /api/account', () => {
       googleLinked: false,
       emailVerified: false,
       createdAt: expect.any(Number),
+      // Added by issue 39: no deletion pending.
+      deletion: null,
       // Added by the payments issue: no active subscription (the VIP1 here is admin-granted).
       subscription: null,
       subscriptions: [],

@@ -39,6 +39,8 @@ describe('POST /api/dang-ky', () => {
         googleLinked: false,
         emailVerified: false,
         createdAt: clock.now(),
+        // Added by issue 39: no deletion pending.
+        deletion: null,
       },
     });
     const hash = await storedPasswordHash(t.deps.db, body.user.id);

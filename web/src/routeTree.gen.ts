@@ -31,6 +31,7 @@ import { Route as QuyDinhRouteImport } from './routes/quy-dinh'
 import { Route as TaiVeRouteImport } from './routes/tai-ve'
 import { Route as TuPhimRouteImport } from './routes/tu-phim'
 import { Route as XacMinhEmailRouteImport } from './routes/xac-minh-email'
+import { Route as XoaTaiKhoanRouteImport } from './routes/xoa-tai-khoan'
 import { Route as AdminIndexRouteImport } from './routes/admin/index'
 import { Route as AdminAnalyticsRouteImport } from './routes/admin/analytics'
 import { Route as AdminAuditRouteImport } from './routes/admin/audit'
@@ -168,6 +169,11 @@ const TuPhimRoute = TuPhimRouteImport.update({
 const XacMinhEmailRoute = XacMinhEmailRouteImport.update({
   id: '/xac-minh-email',
   path: '/xac-minh-email',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const XoaTaiKhoanRoute = XoaTaiKhoanRouteImport.update({
+  id: '/xoa-tai-khoan',
+  path: '/xoa-tai-khoan',
   getParentRoute: () => rootRouteImport,
 } as any)
 const AdminIndexRoute = AdminIndexRouteImport.update({
@@ -337,6 +343,7 @@ export interface FileRoutesByFullPath {
   '/tai-ve': typeof TaiVeRoute
   '/tu-phim': typeof TuPhimRoute
   '/xac-minh-email': typeof XacMinhEmailRoute
+  '/xoa-tai-khoan': typeof XoaTaiKhoanRoute
   '/admin/analytics': typeof AdminAnalyticsRoute
   '/admin/audit': typeof AdminAuditRoute
   '/admin/auto_crawlphim': typeof AdminAuto_crawlphimRoute
@@ -388,6 +395,7 @@ export interface FileRoutesByTo {
   '/tai-ve': typeof TaiVeRoute
   '/tu-phim': typeof TuPhimRoute
   '/xac-minh-email': typeof XacMinhEmailRoute
+  '/xoa-tai-khoan': typeof XoaTaiKhoanRoute
   '/admin/analytics': typeof AdminAnalyticsRoute
   '/admin/audit': typeof AdminAuditRoute
   '/admin/auto_crawlphim': typeof AdminAuto_crawlphimRoute
@@ -441,6 +449,7 @@ export interface FileRoutesById {
   '/tai-ve': typeof TaiVeRoute
   '/tu-phim': typeof TuPhimRoute
   '/xac-minh-email': typeof XacMinhEmailRoute
+  '/xoa-tai-khoan': typeof XoaTaiKhoanRoute
   '/admin/analytics': typeof AdminAnalyticsRoute
   '/admin/audit': typeof AdminAuditRoute
   '/admin/auto_crawlphim': typeof AdminAuto_crawlphimRoute
@@ -495,6 +504,7 @@ export interface FileRouteTypes {
     | '/tai-ve'
     | '/tu-phim'
     | '/xac-minh-email'
+    | '/xoa-tai-khoan'
     | '/admin/analytics'
     | '/admin/audit'
     | '/admin/auto_crawlphim'
@@ -546,6 +556,7 @@ export interface FileRouteTypes {
     | '/tai-ve'
     | '/tu-phim'
     | '/xac-minh-email'
+    | '/xoa-tai-khoan'
     | '/admin/analytics'
     | '/admin/audit'
     | '/admin/auto_crawlphim'
@@ -598,6 +609,7 @@ export interface FileRouteTypes {
     | '/tai-ve'
     | '/tu-phim'
     | '/xac-minh-email'
+    | '/xoa-tai-khoan'
     | '/admin/analytics'
     | '/admin/audit'
     | '/admin/auto_crawlphim'
@@ -651,6 +663,7 @@ export interface RootRouteChildren {
   TaiVeRoute: typeof TaiVeRoute
   TuPhimRoute: typeof TuPhimRoute
   XacMinhEmailRoute: typeof XacMinhEmailRoute
+  XoaTaiKhoanRoute: typeof XoaTaiKhoanRoute
   DaoDienSlugRoute: typeof DaoDienSlugRoute
   DienVienSlugRoute: typeof DienVienSlugRoute
   TheLoaiSlugRoute: typeof TheLoaiSlugRoute
@@ -817,6 +830,13 @@ declare module '@tanstack/react-router' {
       path: '/xac-minh-email'
       fullPath: '/xac-minh-email'
       preLoaderRoute: typeof XacMinhEmailRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/xoa-tai-khoan': {
+      id: '/xoa-tai-khoan'
+      path: '/xoa-tai-khoan'
+      fullPath: '/xoa-tai-khoan'
+      preLoaderRoute: typeof XoaTaiKhoanRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/admin/': {
@@ -1085,6 +1105,7 @@ const rootRouteChildren: RootRouteChildren = {
   TaiVeRoute: TaiVeRoute,
   TuPhimRoute: TuPhimRoute,
   XacMinhEmailRoute: XacMinhEmailRoute,
+  XoaTaiKhoanRoute: XoaTaiKhoanRoute,
   DaoDienSlugRoute: DaoDienSlugRoute,
   DienVienSlugRoute: DienVienSlugRoute,
   TheLoaiSlugRoute: TheLoaiSlugRoute,

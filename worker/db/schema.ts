@@ -225,6 +225,21 @@ export const users = sqliteTable('users', {
   /** Banned: cannot sign in, every session ended; why (the sign-in page says it). Lifted only by an undo. */
   bannedAt: integer('banned_at'),
   banReason: text('ban_reason'),
+  /** "Xóa tài khoản" (docs/decisions/1041-account-erasure.md): asked at, erased at or after (7 days later); null when not asked. */
+  deletionRequestedAt: integer('deletion_requested_at'),
+  deletionDueAt: integer('deletion_due_at'),
+  /** What the member chose for their comments: 'anonymise' ("Tài khoản đã xóa", text removed) or 'delete'. */
+  deletionComments: text('deletion_comments', { enum: ['anonymise', 'delete'] }),
+});
+
+/**
+ * An erased account (docs/decisions/1041-account-erasure.md): the HMAC-SHA-256 of its address under a server
+ * secret, never the address, so that a restored backup erases it again (reapplyErasures) while the same address
+ * may register again as a new member (only accounts created before `erased_at` are erased again).
+ */
+export const erasedAccounts = sqliteTable('erased_accounts', {
+  emailHash: text('email_hash').primaryKey(),
+  erasedAt: integer('erased_at').notNull(),
 });
 
 export const refreshTokens = sqliteTable(
@@ -611,9 +626,8 @@ export const payments = sqliteTable(
   'payments',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Null once the member is erased: the order is kept 10 years without the person (docs/decisions/1041). */
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
     plan: text('plan', { enum: ['VIP1', 'VIP2'] }).notNull(),
     months: integer('months').notNull(),
     /** True amount in VND (VNPay's vnp_Amount is this x 100). */
@@ -686,9 +700,8 @@ export const subscriptions = sqliteTable(
   'subscriptions',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Null once the member is erased (docs/decisions/1041). */
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
     plan: text('plan', { enum: ['VIP1', 'VIP2'] }).notNull(),
     paymentId: integer('payment_id').references(() => payments.id),
     startsAt: integer('starts_at').notNull(),

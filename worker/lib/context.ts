@@ -6,6 +6,7 @@ import type { CachedResponse } from './public-cache';
 import type { TtlCache } from './ttl-cache';
 import type { MailTransport } from '../services/mail/message';
 import type { PushQueue } from '../services/push/notifier';
+import type { Duties } from './duties';
 
 /** The signed-in person behind a request, taken only from a verified access token. */
 export interface Viewer {
@@ -68,5 +69,7 @@ export type AppEnv = {
     session: Session | null;
     /** Per app instance (lib/ttl-cache.ts), emptied when the catalogue version changes (lib/public-cache.ts). */
     caches: AppCaches;
+    /** The registries of undo, erasure and export, filled by the composition root (worker/wiring.ts). */
+    duties: Duties;
   };
 };

@@ -12,6 +12,11 @@ import type { LoginResponse } from '../schemas/auth';
 import { DEVICE_MESSAGES, PASSKEY_MESSAGES } from '../schemas/account-texts';
 import { sendMailSoon } from '../lib/mail-soon';
 import { z } from 'zod';
+import { assertFreshSignIn } from '../services/auth/fresh-sign-in';
+import { cancelErasure, eraseOwnAccountNow, requestErasure } from '../services/account/erasure';
+import { exportMemberData, limitExports } from '../services/account/data-export';
+import { ACCOUNT_DATA_TEXTS, requestDeletionBodySchema, type RequestDeletionResponse } from '../schemas/account-data';
+import { formatVietnamTime } from '../services/mail/templates';
 
 const deviceParam = z.object({ id: z.string().min(1, 'is required').max(100, 'is too long') });
 const passkeyParam = z.object({ id: z.string().min(1, 'is required').max(1024, 'is too long') });
@@ -79,4 +84,36 @@ export const accountRoutes = new Hono<AppEnv>()
   .delete('/passkeys/:id', validate('param', passkeyParam), async (c) => {
     await removePasskey(c.var.db, c.var.viewer.id, c.req.valid('param').id);
     return c.json({ ok: true as const, message: PASSKEY_MESSAGES.removed }, 200);
+  })
+  // ---- data rights (issue 39, docs/decisions/1041 and 1042) ----
+  .post('/deletion', validate('json', requestDeletionBodySchema), async (c) => {
+    const now = c.var.deps.now();
+    await assertFreshSignIn(c.var.db, c.var.session, now);
+    const deletion = await requestErasure(c.var.deps, c.var.viewer.id, c.req.valid('json'), now);
+    // The acknowledgement with the erasure date leaves right after the answer.
+    sendMailSoon(c);
+    const body: RequestDeletionResponse = {
+      ok: true,
+      message: ACCOUNT_DATA_TEXTS.deletionRequested(formatVietnamTime(deletion.dueAt)),
+      deletion,
+    };
+    return c.json(body, 200);
+  })
+  .delete('/deletion', async (c) => {
+    await cancelErasure(c.var.db, c.var.viewer.id, c.var.deps.now());
+    return c.json({ ok: true as const, message: ACCOUNT_DATA_TEXTS.restored }, 200);
+  })
+  .post('/deletion/now', async (c) => {
+    const now = c.var.deps.now();
+    await assertFreshSignIn(c.var.db, c.var.session, now);
+    await eraseOwnAccountNow(c.var.deps, c.var.duties.erase, c.var.viewer.id, now);
+    return c.json({ ok: true as const, message: ACCOUNT_DATA_TEXTS.erased }, 200);
+  })
+  .get('/export', async (c) => {
+    const now = c.var.deps.now();
+    await assertFreshSignIn(c.var.db, c.var.session, now);
+    await limitExports(c.var.db, c.var.viewer.id, now);
+    const file = await exportMemberData(c.var.db, c.var.duties.export, c.var.viewer.id, now);
+    c.header('Content-Disposition', `attachment; filename="phimviet-du-lieu-${new Date(now).toISOString().slice(0, 10)}.json"`);
+    return c.json(file, 200);
   });

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { emailSchema, oneLine, PASSWORD_MAX_LENGTH, passkeyAttestationSchema, passwordSchema } from './auth';
 import type { AccountSubscription } from './vip';
+import type { PendingDeletion } from './account-data';
 
 export const changePasswordBodySchema = z.object({
   /** Required when the account has a password; a Google-only account sets its first one without it. */
@@ -24,6 +25,8 @@ export interface AccountDto {
   /** The address was proved by opening the mailed link (or comes from Google); false: "Chưa xác minh". */
   emailVerified: boolean;
   createdAt: number;
+  /** "Tài khoản đang chờ xóa": the pending deletion, or null (docs/decisions/1041). */
+  deletion: PendingDeletion | null;
 }
 
 /** GET /account: the account, the permissions the API applies (admin-granted ∪ active subscriptions) and the subscriptions. */

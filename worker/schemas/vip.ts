@@ -271,7 +271,8 @@ export interface Order {
 }
 
 export interface AdminOrder extends Order {
-  userId: number;
+  /** Null (and the email and name empty) for an erased member's order, kept without the person. */
+  userId: number | null;
   userEmail: string;
   userName: string;
   /** The admin who confirmed a bank transfer (paidAt is when); null for gateway orders and unconfirmed ones. */

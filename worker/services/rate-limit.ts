@@ -49,6 +49,8 @@ export const RATE_LIMITS = {
   /** Plays (issue 40 §3): one a film and day counts; a device sends one per film after 120 s, a network many devices. */
   playPerDevice: { limit: 30, windowMs: 10 * 60_000 },
   playPerIp: { limit: 300, windowMs: 10 * 60_000 },
+  /** "Tải dữ liệu của tôi" (docs/decisions/1042): each file reads every table of the member. */
+  dataExportPerUser: { limit: 5, windowMs: 60 * 60_000 },
 } as const;
 
 /** Start of the fixed window that `now` falls in. */

@@ -6,6 +6,7 @@ import { OfflineBanner } from '../components/layout/offline-banner';
 import { SiteFooter } from '../components/layout/site-footer';
 import { SiteHeader } from '../components/layout/site-header';
 import { AccountLinks } from '../features/auth/components/account-links';
+import { PendingDeletionNotice } from '../features/account-data/components/pending-deletion-notice';
 import { SearchBox } from '../features/search/components/search-box';
 import { ConsentPrompt } from '../features/pages/components/consent-prompt';
 import { WatchlistSlugsProvider } from '../lib/library';
@@ -33,6 +34,7 @@ function RootLayout() {
         Bỏ qua tới nội dung chính
       </a>
       <OfflineBanner />
+      {publicChrome && <PendingDeletionNotice />}
       {publicChrome && <SiteHeader account={<AccountLinks />} search={<SearchBox />} />}
       <main id="main" tabIndex={-1}>
         {/* The hearts on the public pages' cards read the list once for the page. */}

@@ -3,6 +3,8 @@ import { AccountPage } from '../features/auth/components/account-page';
 import { HiddenAuthorsSection } from '../features/comments/components/hidden-authors-section';
 import { PushSwitch } from '../features/library/components/push-switch';
 import { VipAccountSection } from '../features/vip/components/vip-account-section';
+import { DeleteAccountSection } from '../features/account-data/components/delete-account';
+import { DownloadDataSection } from '../features/account-data/components/download-data';
 
 export const Route = createFileRoute('/account')({
   beforeLoad: ({ context, location }) => {
@@ -22,6 +24,10 @@ export const Route = createFileRoute('/account')({
             Các tập đã tải về máy này để xem khi không có mạng: <Link to="/tai-ve">Phim đã tải</Link>
           </p>
         </section>
+        <div className="container">
+          <DownloadDataSection />
+          <DeleteAccountSection back="/account" />
+        </div>
       </>
     );
   },

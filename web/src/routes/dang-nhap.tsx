@@ -4,9 +4,9 @@ import { validateRedirect } from '../features/auth/redirect-target';
 
 export const Route = createFileRoute('/dang-nhap')({
   validateSearch: validateRedirect,
-  // Already signed in: nothing to do here.
+  // Already signed in: nothing to do here, unless the member is asked to sign in again (reauth).
   beforeLoad: ({ context, search }) => {
-    if (context.auth) throw redirect({ href: search.redirect ?? '/', replace: true });
+    if (context.auth && !search.reauth) throw redirect({ href: search.redirect ?? '/', replace: true });
   },
   component: function LoginRoute() {
     const { redirect: redirectTo } = Route.useSearch();

@@ -14,7 +14,7 @@ import {
   updateSettingsSchema,
 } from '../../schemas/admin';
 import { listAudit } from '../../services/admin/audit';
-import { isUndoable, undoAuditEntry } from '../../services/admin/audit-undo';
+import { undoableIn, undoAuditEntry } from '../../services/admin/audit-undo';
 import { listDeletedFilms, restoreFilm } from '../../services/admin/deleted-films';
 import { filmForEditor, uploaderFilms } from '../../services/admin/films';
 import { listErrorReports, resolveErrorReport } from '../../services/admin/error-reports';
@@ -73,10 +73,16 @@ export const backOfficeRoutes = new Hono<AppEnv>()
     return c.json({ data, allowedCrawlSources: config.CRAWL_SOURCES }, 200);
   })
   .get('/audit', adminOnly, validate('query', auditQuerySchema), async (c) => {
-    return c.json(await listAudit(c.var.db, c.req.valid('query'), isUndoable), 200);
+    return c.json(await listAudit(c.var.db, c.req.valid('query'), undoableIn(c.var.duties.undo)), 200);
   })
   .post('/audit/:id/undo', adminOnly, validate('param', auditIdParamSchema), async (c) => {
-    const { afterCommit, ...body } = await undoAuditEntry(c.var.db, c.var.viewer, c.req.valid('param').id, c.var.deps.now());
+    const { afterCommit, ...body } = await undoAuditEntry(
+      c.var.db,
+      c.var.duties.undo,
+      c.var.viewer,
+      c.req.valid('param').id,
+      c.var.deps.now(),
+    );
     // What the reversal tells others (a live room) happens after the answer, as every room push does.
     if (afterCommit.length) afterResponse(c, Promise.allSettled(afterCommit.map((task) => task(c.var.deps))));
     return c.json(body, 200);

@@ -39,7 +39,7 @@ import { type FilmInput, type FilmStatus, FilmWriteError, parseLocks, removedEpi
 import { FilmDeletedError } from '../films/deleted-films';
 import { episodeNumbers, recordEpisodeReleases } from '../library/episode-releases';
 import { type Actor, auditInsert } from './audit';
-import type { UndoHandler } from './audit-undo';
+import type { UndoHandler } from '../../lib/duties';
 import { filmRestoreSnapshots, tombstoneInserts } from './deleted-films';
 
 /** Who writes a film or an episode: an admin may change any; a VIP2 uploader only the films they added. */

@@ -48,6 +48,14 @@ export function toAccountDto(user: User): AccountDto {
     googleLinked: user.googleSub !== null,
     emailVerified: user.emailVerifiedAt !== null,
     createdAt: user.createdAt,
+    deletion:
+      user.deletionDueAt === null
+        ? null
+        : {
+            requestedAt: user.deletionRequestedAt ?? user.deletionDueAt,
+            dueAt: user.deletionDueAt,
+            comments: user.deletionComments ?? 'anonymise',
+          },
   };
 }
 

@@ -20,7 +20,7 @@ import { MODERATION_PAGE_SIZE } from '../../schemas/moderation';
 import { type CommentReportReason, MODERATION_TEXTS, type MuteDuration, UPLOADER_MUTE_DURATIONS } from '../../schemas/values';
 import type { RoomPush } from '../../../party/messages';
 import { auditInsert } from '../admin/audit';
-import type { AfterUndo, UndoHandler } from '../admin/audit-undo';
+import type { AfterUndo, UndoHandler } from '../../lib/duties';
 import type { FilmTx } from '../films/film-writer';
 import { splitList } from '../auth/viewer';
 import { activeMute, visibleCommentDto } from './comments';

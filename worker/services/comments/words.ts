@@ -7,7 +7,7 @@ import { ApiError, badRequest, conflict, notFound } from '../../lib/errors';
 import type { CommentWord, WordBody, WordCheckResponse } from '../../schemas/moderation';
 import { COMMENT_NEW_ACCOUNT_DAYS_DEFAULT, COMMENT_REPORT_THRESHOLD_DEFAULT, MODERATION_TEXTS } from '../../schemas/values';
 import { type Actor, auditInsert } from '../admin/audit';
-import type { UndoHandler } from '../admin/audit-undo';
+import type { UndoHandler } from '../../lib/duties';
 import type { FilmTx } from '../films/film-writer';
 import { CommentFilter, normalise, WORD_MAX_LETTERS, WORD_MIN_LETTERS } from './filter';
 

@@ -30,7 +30,7 @@ import { ApiError, conflict, notFound } from '../../lib/errors';
 import { MERGE_TEXTS } from '../../schemas/sources';
 import type { Actor } from '../admin/audit';
 import { auditInsert } from '../admin/audit';
-import type { UndoHandler } from '../admin/audit-undo';
+import type { UndoHandler } from '../../lib/duties';
 import { forgetCatalogueVersion } from '../catalogue/version';
 import type { FilmTx } from './film-writer';
 import { labelledServer } from './film-writer';

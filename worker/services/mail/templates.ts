@@ -24,6 +24,8 @@ export interface MailParams {
     paidAt: number;
   };
   vip_expiring: { name: string; plan: PlanId; expiresAt: number };
+  /** "Xóa tài khoản" asked (docs/decisions/1041): when erasure happens unless the member restores the account. */
+  account_deletion: { name: string; dueAt: number };
 }
 
 export type MailKind = keyof MailParams;
@@ -37,6 +39,7 @@ export const MAIL_KIND_LABELS: Record<MailKind, string> = {
   password_changed: 'Mật khẩu đã đổi',
   receipt: 'Biên nhận thanh toán',
   vip_expiring: 'Nhắc gia hạn VIP',
+  account_deletion: 'Xác nhận yêu cầu xóa tài khoản',
 };
 
 export interface RenderedMail {
@@ -191,6 +194,19 @@ export function renderMail<K extends MailKind>(config: Pick<Config, 'PUBLIC_URL'
         ],
         action: { label: 'Xem tài khoản', url: siteLink(config, '/account') },
         after: ['Hãy giữ thư này làm biên nhận.'],
+      });
+    }
+    case 'account_deletion': {
+      const { name, dueAt } = p as MailParams['account_deletion'];
+      return compose(config, `Yêu cầu xóa tài khoản ${SITE_NAME} đã được ghi nhận`, {
+        greeting: hello(name),
+        paragraphs: [
+          `Chúng tôi đã nhận yêu cầu xóa tài khoản ${SITE_NAME} của bạn. Mọi thiết bị đã được đăng xuất.`,
+          `Tài khoản và dữ liệu của bạn sẽ bị xóa vào ${formatVietnamTime(dueAt)}. Trước thời điểm đó, bạn có thể đăng nhập và chọn "Khôi phục tài khoản" để hủy yêu cầu.`,
+          'Các đơn hàng đã thanh toán được giữ lại không kèm thông tin cá nhân trong 10 năm theo quy định kế toán.',
+        ],
+        action: { label: 'Khôi phục tài khoản', url: siteLink(config, '/xoa-tai-khoan') },
+        after: ['Nếu không phải bạn yêu cầu, hãy đăng nhập, khôi phục tài khoản và đổi mật khẩu ngay.'],
       });
     }
     case 'vip_expiring': {

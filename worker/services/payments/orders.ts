@@ -75,7 +75,8 @@ export function withPlans(granted: string[], active: Subscription[]): string[] {
 
 export interface OrderRow {
   id: number;
-  userId: number;
+  /** Null once the member was erased (the order is kept without the person, docs/decisions/1041). */
+  userId: number | null;
   txnRef: string;
   plan: PlanId;
   months: number;
@@ -220,14 +221,17 @@ export async function payOrder(
   author?: PaymentAuthor,
   options: { reopen?: boolean } = {},
 ): Promise<'paid' | 'not_pending'> {
+  // An erased member's order is kept without the person (docs/decisions/1041): there is no one to grant a plan to.
+  const userId = order.userId;
+  if (userId === null) return 'not_pending';
   const payable: OrderStatus[] = options.reopen ? ['pending', 'cancelled'] : ['pending'];
   const admin = author && 'admin' in author ? author.admin : undefined;
-  const currentExpiry = sql<number>`coalesce((select max(${subscriptions.expiresAt}) from ${subscriptions} where ${subscriptions.userId} = ${order.userId} and ${subscriptions.plan} = ${order.plan}), 0)`;
+  const currentExpiry = sql<number>`coalesce((select max(${subscriptions.expiresAt}) from ${subscriptions} where ${subscriptions.userId} = ${userId} and ${subscriptions.plan} = ${order.plan}), 0)`;
   for (let attempt = 0; attempt < 8; attempt++) {
     const [snapshot] = await db
       .select({ expiresAt: max(subscriptions.expiresAt) })
       .from(subscriptions)
-      .where(and(eq(subscriptions.userId, order.userId), eq(subscriptions.plan, order.plan)));
+      .where(and(eq(subscriptions.userId, userId), eq(subscriptions.plan, order.plan)));
     const current = snapshot?.expiresAt ?? 0;
     const startsAt = Math.max(now, current);
     const expiresAt = addMonths(startsAt, order.months);
@@ -489,9 +493,13 @@ export async function listAllOrders(
   );
   const [rows, [total]] = await Promise.all([
     db
-      .select({ ...orderColumns, userEmail: users.email, userName: users.username })
+      .select({
+        ...orderColumns,
+        userEmail: sql<string>`coalesce(${users.email}, '')`,
+        userName: sql<string>`coalesce(${users.username}, '')`,
+      })
       .from(payments)
-      .innerJoin(users, eq(users.id, payments.userId))
+      .leftJoin(users, eq(users.id, payments.userId))
       .where(where)
       .orderBy(desc(payments.createdAt), desc(payments.id))
       .limit(ADMIN_ORDERS_PAGE_SIZE)
@@ -500,7 +508,7 @@ export async function listAllOrders(
   ]);
   const data: AdminOrder[] = [];
   for (const row of rows) {
-    const expiries = row.status === 'paid' ? await expiriesOf(db, row.userId, input.now) : new Map();
+    const expiries = row.status === 'paid' && row.userId !== null ? await expiriesOf(db, row.userId, input.now) : new Map();
     data.push({
       ...toOrder(row, expiries),
       userId: row.userId,

@@ -29,7 +29,8 @@ async function dueReminders(db: Db, now: number): Promise<Due[]> {
     .where(gt(subscriptions.expiresAt, now))
     .groupBy(subscriptions.userId, subscriptions.plan);
   const soon = latest.filter(
-    (row): row is typeof row & { expiresAt: number } => row.expiresAt !== null && row.expiresAt <= now + REMINDER_LEAD_MS,
+    (row): row is typeof row & { userId: number; expiresAt: number } =>
+      row.userId !== null && row.expiresAt !== null && row.expiresAt <= now + REMINDER_LEAD_MS,
   );
   if (soon.length === 0) return [];
   const people = await db
