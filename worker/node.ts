@@ -18,6 +18,7 @@ import { answerClientError, hostErrorResponse } from './lib/host-errors';
 import { compressDynamic } from './lib/compress-dynamic';
 import { type EdgeCacheOptions, memoryStore, publicCacheControl, withEdgeCache } from './lib/edge-cache';
 import { securityHeaders } from './lib/security-headers';
+import { holdServerLock } from './db/server-lock';
 import { localSecrets } from './local-secrets';
 import { isPagePath, type LoadEntry, renderShell, type SsrEntry } from './ssr/render';
 import { runScheduledJobs } from './scheduled';
@@ -140,6 +141,8 @@ export function createNodeRoot(deps: AppDeps, demoMediaDir?: string, webDist = W
 }
 
 export async function startNodeServer(options: NodeServerOptions): Promise<RunningServer> {
+  // `npm run restore` refuses while this mark names a live process (db/server-lock.ts).
+  const releaseLock = options.database.file ? holdServerLock(options.database.file) : () => undefined;
   const deps: AppDeps = {
     db: options.database.db,
     config: options.config,
@@ -183,7 +186,10 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
     close: () =>
       new Promise<void>((done) => {
         if (ticker) clearInterval(ticker);
-        server.close(() => done());
+        server.close(() => {
+          releaseLock();
+          done();
+        });
         server.closeAllConnections();
       }),
   };
