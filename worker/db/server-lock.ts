@@ -23,7 +23,7 @@ export function serverHolding(databaseFile: string): number | undefined {
     return undefined;
   }
   const pid = Number(text.trim());
-  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid) ? pid : undefined;
+  return Number.isInteger(pid) && pid > 0 && alive(pid) ? pid : undefined;
 }
 
 /** Marks the database as served by this process; the returned function (also run on exit) removes the mark. */
