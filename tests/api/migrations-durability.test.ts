@@ -35,7 +35,12 @@ async function state(file: string) {
       counts[String(row.name)] = Number(rows[0]?.n);
     }
     const films = await client.execute('select id, slug, title from films order by id');
-    return { schema: schema.rows.map((r) => `${r.type} ${r.name} ${r.sql}`), applied: applied.rows.map((r) => `${r.hash} ${r.created_at}`), counts, films: films.rows.map((r) => `${r.id} ${r.slug} ${r.title}`) };
+    return {
+      schema: schema.rows.map((r) => `${r.type} ${r.name} ${r.sql}`),
+      applied: applied.rows.map((r) => `${r.hash} ${r.created_at}`),
+      counts,
+      films: films.rows.map((r) => `${r.id} ${r.slug} ${r.title}`),
+    };
   } finally {
     client.close();
   }
@@ -46,7 +51,9 @@ function nextBuildMigrations(extra: { tag: string; sql: string }[]): string {
   const dir = mkdtempSync(join(tmpdir(), 'next-build-drizzle-'));
   cpSync(MIGRATIONS_DIR, dir, { recursive: true });
   const journalFile = join(dir, 'meta/_journal.json');
-  const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: { idx: number; version: string; when: number; tag: string; breakpoints: boolean }[] };
+  const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as {
+    entries: { idx: number; version: string; when: number; tag: string; breakpoints: boolean }[];
+  };
   for (const { tag, sql } of extra) {
     const last = journal.entries.at(-1)!;
     journal.entries.push({ idx: last.idx + 1, version: last.version, when: last.when + 1000, tag, breakpoints: true });
@@ -81,9 +88,9 @@ describe('a migration that fails midway', () => {
         ].join('\n--> statement-breakpoint\n'),
       },
     ]);
-    await expect(openMigratedDatabase(`file:${file}`, undefined, { migrationsFolder: next, backupDir: join(dir, 'backups') })).rejects.toThrow(
-      /no_such_table/,
-    );
+    await expect(
+      openMigratedDatabase(`file:${file}`, undefined, { migrationsFolder: next, backupDir: join(dir, 'backups') }),
+    ).rejects.toThrow(/no_such_table/);
     expect(await state(file)).toEqual(before);
     // The snapshot taken before the attempt is whole.
     const snapshots = readdirSync(join(dir, 'backups')).filter((name) => name.endsWith('-pre-migrate.db'));
