@@ -375,7 +375,7 @@ export async function runCrashRounds(options: CrashOptions): Promise<CrashReport
       if (integrity.join() !== 'ok') fail(`integrity_check: ${integrity.slice(0, 5).join('; ')}`);
       const dangling = await rows(check, 'PRAGMA foreign_key_check');
       if (dangling.length > 0) fail(`foreign_key_check: ${dangling.length} dòng`);
-      for (const order of [vnpay, momo, bank]) if ((await statusOf(order)) !== 'paid') fail(`đơn ${order.txnRef} (${order.gateway}) chưa thanh toán sau khi gửi lại`);
+      for (const order of [vnpay, momo, bank]) if ((await statusOf(order)) !== 'paid') fail(`đơn ${order.txnRef} (${order.method}) chưa thanh toán sau khi gửi lại`);
       const perOrder = await rows(
         check,
         `select p.txn_ref, p.status, p.months,
