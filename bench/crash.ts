@@ -13,13 +13,25 @@ const seconds = (performance.now() - started) / 1000;
 const starts = [...report.startMs].sort((a, b) => a - b);
 const pct = (p: number) => Math.round(starts[Math.min(starts.length - 1, Math.floor(p * starts.length))] ?? 0);
 
-console.log(`\nCrash harness: ${report.rounds} rounds, SIGKILL inside requests (${report.mixedRounds} rounds with some answered, some cut off)`);
+console.log(
+  `\nCrash harness: ${report.rounds} rounds, SIGKILL inside requests (${report.mixedRounds} rounds with some answered, some cut off)`,
+);
 console.log('path             acknowledged  cut off+retried  lost');
 for (const path of CRASH_PATHS) {
   const t = report.paths[path];
-  console.log(`${path.padEnd(16)} ${String(t.acknowledged).padStart(12)}  ${String(t.retried).padStart(15)}  ${String(t.lost).padStart(4)}`);
+  console.log(
+    `${path.padEnd(16)} ${String(t.acknowledged).padStart(12)}  ${String(t.retried).padStart(15)}  ${String(t.lost).padStart(4)}`,
+  );
 }
-console.log(`violations: ${report.violations.length}${report.violations.length ? `\n  ${report.violations.slice(0, 20).join('\n  ')}` : ''}`);
-console.log(`restart to a healthy /api/health: p50 ${pct(0.5)} ms, p95 ${pct(0.95)} ms (${starts.length} starts); ${seconds.toFixed(0)} s in all`);
-console.log(`load average at start ${load.join(' ')}, at end ${loadavg().map((n) => n.toFixed(2)).join(' ')} (2 cores)`);
+console.log(
+  `violations: ${report.violations.length}${report.violations.length ? `\n  ${report.violations.slice(0, 20).join('\n  ')}` : ''}`,
+);
+console.log(
+  `restart to a healthy /api/health: p50 ${pct(0.5)} ms, p95 ${pct(0.95)} ms (${starts.length} starts); ${seconds.toFixed(0)} s in all`,
+);
+console.log(
+  `load average at start ${load.join(' ')}, at end ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ')} (2 cores)`,
+);
 if (report.violations.length > 0) process.exitCode = 1;

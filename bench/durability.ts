@@ -4,7 +4,7 @@
 //  2. `npm run backup` (the real script, its own process) of a ~100 MB database while the host serves reads:
 //     its time, and the requests' p95 during it against their idle p95 (the goal: ≤ 30 s and ≤ 2×).
 // BENCH_BACKUP_MB sets the database's size (100 by default). Loopback only; everything stops by itself.
-import { type Client, createClient } from '@libsql/client';
+import type { Client } from '@libsql/client';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -26,7 +26,9 @@ const dir = mkdtempSync(join(tmpdir(), 'bench-durability-'));
 
 async function prepare(name: string): Promise<Client> {
   const { client } = await openMigratedDatabase(`file:${join(dir, name)}`);
-  await client.execute("insert into users (email, username, password_hash, roles, permissions) values ('a@example.com', 'A', 'x', 'user', '')");
+  await client.execute(
+    "insert into users (email, username, password_hash, roles, permissions) values ('a@example.com', 'A', 'x', 'user', '')",
+  );
   await client.execute("insert into films (slug, title, category_id) values ('phim', 'Phim', 24)");
   return client;
 }
@@ -42,10 +44,15 @@ async function syncCost(): Promise<void> {
   const times: Record<'NORMAL' | 'FULL', number[]> = { NORMAL: [], FULL: [] };
   let episode = 0;
   for (let block = 0; block < BLOCKS; block++) {
-    for (const [name, client] of (block % 2 ? [['FULL', full], ['NORMAL', normal]] : [['NORMAL', normal], ['FULL', full]]) as [
-      'NORMAL' | 'FULL',
-      Client,
-    ][]) {
+    for (const [name, client] of (block % 2
+      ? [
+          ['FULL', full],
+          ['NORMAL', normal],
+        ]
+      : [
+          ['NORMAL', normal],
+          ['FULL', full],
+        ]) as ['NORMAL' | 'FULL', Client][]) {
       for (let i = 0; i < BLOCK; i++) {
         episode++;
         const t0 = performance.now();
@@ -74,10 +81,12 @@ async function backupWhileServing(): Promise<void> {
   const MB = Number(process.env.BENCH_BACKUP_MB ?? 100);
   const file = join(dir, 'site.db');
   const client = await prepare('site.db');
-  // ~500 bytes per comment: MB × 2,000 rows, in one statement per 20,000.
+  // 2,000 films, and ~500 bytes per comment spread over them: MB × 2,000 rows, in one statement per 20,000.
+  await client.execute(`with recursive n(i) as (select 2 union all select i + 1 from n where i < 2000)
+    insert into films (slug, title, category_id) select 'phim-' || i, 'Phim ' || i, 24 from n`);
   for (let done = 0; done < MB * 2000; done += 20_000) {
     await client.execute(`with recursive n(i) as (select 1 union all select i + 1 from n where i < 20000)
-      insert into comments (film_id, user_id, body, status, created_at) select 1, 1, hex(randomblob(240)), 'visible', ${Date.now()} from n`);
+      insert into comments (film_id, user_id, body, status, created_at) select 1 + (i % 2000), 1, hex(randomblob(240)), 'visible', ${Date.now()} from n`);
   }
   await client.execute('PRAGMA wal_checkpoint(TRUNCATE)');
   client.close();
@@ -88,7 +97,7 @@ async function backupWhileServing(): Promise<void> {
     // Four callers reading the film's page and its first comments, as visitors would, for `ms`.
     const measure = async (until: () => boolean) => {
       const latencies: number[] = [];
-      const paths = ['/api/product/phim', '/api/product/phim/comments', '/api/health'];
+      const paths = ['/api/product/phim-17', '/api/product/phim-17/comments', '/api/product/phim-1234', '/api/product/phim-1234/comments', '/api/health'];
       await Promise.all(
         [0, 1, 2, 3].map(async (caller) => {
           for (let i = caller; until(); i++) {

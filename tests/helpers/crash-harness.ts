@@ -266,7 +266,8 @@ export async function runCrashRounds(options: CrashOptions): Promise<CrashReport
         },
         {
           path: 'comment',
-          send: (url) => fetch(`${url}/api/product/comment`, json('POST', { titlefilm: 'phim-binh-luan', contentcomment: commentText }, memberToken)),
+          send: (url) =>
+            fetch(`${url}/api/product/comment`, json('POST', { titlefilm: 'phim-binh-luan', contentcomment: commentText }, memberToken)),
           acknowledged: async (res) => res.status === 201,
         },
         {
@@ -280,7 +281,8 @@ export async function runCrashRounds(options: CrashOptions): Promise<CrashReport
         },
         {
           path: 'password',
-          send: (url) => fetch(`${url}/api/account/password`, json('POST', { currentPassword: password, newPassword: nextPassword }, changerToken)),
+          send: (url) =>
+            fetch(`${url}/api/account/password`, json('POST', { currentPassword: password, newPassword: nextPassword }, changerToken)),
           acknowledged: async (res) => res.status === 200,
         },
       ];
@@ -313,7 +315,8 @@ export async function runCrashRounds(options: CrashOptions): Promise<CrashReport
       };
 
       // What was acknowledged before the kill is there now, before any retry can write it again.
-      const statusOf = async (order: OrderRow) => String((await rows(check, 'select status from payments where id = ?', [order.id]))[0]?.status);
+      const statusOf = async (order: OrderRow) =>
+        String((await rows(check, 'select status from payments where id = ?', [order.id]))[0]?.status);
       if (ack['vnpay-ipn'] && (await statusOf(vnpay)) !== 'paid') lost('vnpay-ipn', 'đơn đã trả lời 00 nhưng chưa thanh toán');
       if (ack['momo-ipn'] && (await statusOf(momo)) !== 'paid') lost('momo-ipn', 'đơn đã trả lời 204 nhưng chưa thanh toán');
       if (ack['sepay-webhook']) {
@@ -326,7 +329,8 @@ export async function runCrashRounds(options: CrashOptions): Promise<CrashReport
         lost('comment', 'bình luận đã nhận 201 nhưng mất');
       if (
         ack.progress &&
-        (await rows(check, 'select 1 from watch_progress where user_id = ? and episode = ? and position = ?', [member.id, round, position])).length === 0
+        (await rows(check, 'select 1 from watch_progress where user_id = ? and episode = ? and position = ?', [member.id, round, position]))
+          .length === 0
       )
         lost('progress', 'tiến độ đã lưu nhưng mất');
       if (ack.password) {
@@ -375,7 +379,8 @@ export async function runCrashRounds(options: CrashOptions): Promise<CrashReport
       if (integrity.join() !== 'ok') fail(`integrity_check: ${integrity.slice(0, 5).join('; ')}`);
       const dangling = await rows(check, 'PRAGMA foreign_key_check');
       if (dangling.length > 0) fail(`foreign_key_check: ${dangling.length} dòng`);
-      for (const order of [vnpay, momo, bank]) if ((await statusOf(order)) !== 'paid') fail(`đơn ${order.txnRef} (${order.method}) chưa thanh toán sau khi gửi lại`);
+      for (const order of [vnpay, momo, bank])
+        if ((await statusOf(order)) !== 'paid') fail(`đơn ${order.txnRef} (${order.method}) chưa thanh toán sau khi gửi lại`);
       const perOrder = await rows(
         check,
         `select p.txn_ref, p.status, p.months,
@@ -399,9 +404,11 @@ export async function runCrashRounds(options: CrashOptions): Promise<CrashReport
       );
       for (let i = 0; i < grants.length; i++) {
         const g = grants[i]!;
-        if (Number(g.expires_at) !== addMonths(Number(g.starts_at), Number(g.months))) fail(`gói ${g.plan} từ ${g.starts_at}: thời hạn khác số tháng đã trả`);
+        if (Number(g.expires_at) !== addMonths(Number(g.starts_at), Number(g.months)))
+          fail(`gói ${g.plan} từ ${g.starts_at}: thời hạn khác số tháng đã trả`);
         const before = grants[i - 1];
-        if (before && before.plan === g.plan && Number(g.starts_at) < Number(before.expires_at)) fail(`gói ${g.plan}: hai lần cấp chồng nhau`);
+        if (before && before.plan === g.plan && Number(g.starts_at) < Number(before.expires_at))
+          fail(`gói ${g.plan}: hai lần cấp chồng nhau`);
       }
       const merges = await rows(check, "select count(*) as n from audit_log where action = 'film.merge' and target = ?", [keepSlug]);
       if (Number(merges[0]?.n) !== 1) fail(`film-merge: ${merges[0]?.n} lần gộp ghi nhật ký (cần 1)`);
