@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { backupDatabase, defaultBackupDir } from '../worker/db/backup';
 import { DEFAULT_DATABASE_URL, databaseFileOf, openDatabase } from '../worker/db/node-client';
-import { LOCAL_SECRETS_FILE } from '../worker/node';
+import { LOCAL_SECRETS_FILE } from '../worker/local-secrets';
 
 async function main(): Promise<void> {
   const url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;

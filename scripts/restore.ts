@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { DEFAULT_DATABASE_URL, databaseFileOf } from '../worker/db/node-client';
 import { postRestoreSteps } from '../worker/db/post-restore-steps';
 import { restoreBackup } from '../worker/db/restore';
-import { LOCAL_SECRETS_FILE } from '../worker/node';
+import { LOCAL_SECRETS_FILE } from '../worker/local-secrets';
 
 async function main(): Promise<void> {
   const backup = process.argv[2];

@@ -19,7 +19,7 @@ import { compressDynamic } from './lib/compress-dynamic';
 import { type EdgeCacheOptions, memoryStore, publicCacheControl, withEdgeCache } from './lib/edge-cache';
 import { securityHeaders } from './lib/security-headers';
 import { holdServerLock } from './db/server-lock';
-import { localSecrets } from './local-secrets';
+import { LOCAL_SECRETS_FILE, localSecrets } from './local-secrets';
 import { isPagePath, type LoadEntry, renderShell, type SsrEntry } from './ssr/render';
 import { runScheduledJobs } from './scheduled';
 import { nodeMailTransport } from './services/mail/node-smtp';
@@ -32,7 +32,7 @@ export const WEB_DIST = resolve(REPO_ROOT, 'web/dist');
 export const SSR_ENTRY = resolve(REPO_ROOT, 'worker/ssr/dist/entry-server.js');
 const loadBuiltEntry: LoadEntry = () => import(pathToFileURL(SSR_ENTRY).href) as Promise<SsrEntry>;
 /** Secrets drawn on a first start when the environment sets none (worker/local-secrets.ts). */
-export const LOCAL_SECRETS_FILE = resolve(REPO_ROOT, 'data/secrets.json');
+export { LOCAL_SECRETS_FILE };
 
 export interface NodeServerOptions {
   port: number;
