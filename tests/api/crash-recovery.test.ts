@@ -8,12 +8,12 @@ import { CRASH_PATHS, runCrashRounds } from '../helpers/crash-harness';
 
 describe('a host killed inside requests', () => {
   it('loses nothing it acknowledged, pays each order once, and restarts on a sound database', { timeout: 300_000 }, async () => {
-    const report = await runCrashRounds({ rounds: 4 });
+    const report = await runCrashRounds({ rounds: 3 });
     expect(report.violations).toEqual([]);
-    expect(report.rounds).toBe(4);
+    expect(report.rounds).toBe(3);
     for (const path of CRASH_PATHS) {
       expect(report.paths[path].lost, path).toBe(0);
-      expect(report.paths[path].acknowledged + report.paths[path].retried, path).toBe(4);
+      expect(report.paths[path].acknowledged + report.paths[path].retried, path).toBe(3);
     }
   });
 });
