@@ -97,7 +97,13 @@ async function backupWhileServing(): Promise<void> {
     // Four callers reading the film's page and its first comments, as visitors would, for `ms`.
     const measure = async (until: () => boolean) => {
       const latencies: number[] = [];
-      const paths = ['/api/product/phim-17', '/api/product/phim-17/comments', '/api/product/phim-1234', '/api/product/phim-1234/comments', '/api/health'];
+      const paths = [
+        '/api/product/phim-17',
+        '/api/product/phim-17/comments',
+        '/api/product/phim-1234',
+        '/api/product/phim-1234/comments',
+        '/api/health',
+      ];
       await Promise.all(
         [0, 1, 2, 3].map(async (caller) => {
           for (let i = caller; until(); i++) {
