@@ -70,7 +70,7 @@ async function startHost(env: NodeJS.ProcessEnv, port: number): Promise<Host> {
   });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the host exited (${child.exitCode}): ${stderr}`);
     try {
@@ -82,7 +82,7 @@ async function startHost(env: NodeJS.ProcessEnv, port: number): Promise<Host> {
     await sleep(50);
   }
   child.kill('SIGKILL');
-  throw new Error(`the host did not answer in 60 s: ${stderr}`);
+  throw new Error(`the host did not answer in 180 s: ${stderr}`);
 }
 
 async function killHost(host: Host): Promise<void> {
