@@ -26,10 +26,12 @@ export function serverHolding(databaseFile: string): number | undefined {
   return Number.isInteger(pid) && pid > 0 && alive(pid) ? pid : undefined;
 }
 
-/** Marks the database as served by this process; the returned function (also run on exit) removes the mark. */
+/**
+ * Marks the database as served by this process; the returned function (also run on exit) removes the mark if it
+ * is still this process's. A mark left by another live process is taken over rather than refused: `npm run dev`
+ * starts the next API process while the previous one may still be closing.
+ */
 export function holdServerLock(databaseFile: string): () => void {
-  const other = serverHolding(databaseFile);
-  if (other) throw new Error(`Một máy chủ khác (pid ${other}) đang dùng ${databaseFile}`);
   const file = serverLockFileOf(databaseFile);
   writeFileSync(file, `${process.pid}\n`, { mode: 0o644 });
   const release = () => {
