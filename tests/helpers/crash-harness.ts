@@ -46,11 +46,11 @@ export interface CrashReport {
 export interface CrashOptions {
   rounds: number;
   /**
-   * The kill lands at a uniform random moment in 0..window ms after the round's requests are sent. The window
-   * starts here and follows the host's speed (this machine's load varies): narrower after a round whose requests
-   * all finished before the kill, wider after one where none did, so kills keep landing inside requests.
+   * Each round aims at one path in turn: the kill lands at a uniform random moment between 0 and twice that
+   * path's usual answer time (a running mean of the answers seen, starting here), so each path is killed both
+   * inside its request and just after its answer, whatever this machine's load makes its speed.
    */
-  killWithinMs?: number;
+  initialLatencyMs?: number;
   log?: (line: string) => void;
 }
 
@@ -176,7 +176,7 @@ async function rows(client: Client, sql: string, args: (string | number)[] = [])
 
 export async function runCrashRounds(options: CrashOptions): Promise<CrashReport> {
   const log = options.log ?? (() => undefined);
-  let killWithin = options.killWithinMs ?? 300;
+  const latency = Object.fromEntries(CRASH_PATHS.map((p) => [p, options.initialLatencyMs ?? 300])) as Record<CrashPath, number>;
   const dir = mkdtempSync(join(tmpdir(), 'crash-harness-'));
   const file = join(dir, 'phimviet.db');
   const port = await freePort();
@@ -288,21 +288,25 @@ export async function runCrashRounds(options: CrashOptions): Promise<CrashReport
       ];
 
       // Every path in flight at once; the kill lands at a random moment among them.
+      const sentAt = performance.now();
       const outcomes = attempts.map((attempt) =>
         attempt.send(host.url).then(
-          async (res) => (await attempt.acknowledged(res)) as boolean,
+          async (res) => {
+            const answered = (await attempt.acknowledged(res)) as boolean;
+            latency[attempt.path] = 0.7 * latency[attempt.path] + 0.3 * (performance.now() - sentAt);
+            return answered;
+          },
           () => false,
         ),
       );
-      await sleep(Math.random() * killWithin);
+      const target = CRASH_PATHS[(round - 1) % CRASH_PATHS.length]!;
+      await sleep(Math.random() * 2 * latency[target]);
       await killHost(host);
       const acked = await Promise.all(outcomes);
       host = await started();
 
       const answered = acked.filter(Boolean).length;
-      if (answered === acked.length) killWithin = Math.max(10, killWithin * 0.7);
-      else if (answered === 0) killWithin = Math.min(5000, killWithin * 1.4);
-      else report.mixedRounds++;
+      if (answered > 0 && answered < acked.length) report.mixedRounds++;
       const ack = Object.fromEntries(attempts.map((a, i) => [a.path, acked[i]!])) as Record<CrashPath, boolean>;
       for (const attempt of attempts) {
         if (ack[attempt.path]) report.paths[attempt.path].acknowledged++;
