@@ -307,6 +307,8 @@ export async function runCrashRounds(options: CrashOptions): Promise<CrashReport
 
       const answered = acked.filter(Boolean).length;
       if (answered > 0 && answered < acked.length) report.mixedRounds++;
+      // A target path cut off has no answer time to learn from: aim later next time.
+      if (!acked[CRASH_PATHS.indexOf(target)]) latency[target] *= 1.5;
       const ack = Object.fromEntries(attempts.map((a, i) => [a.path, acked[i]!])) as Record<CrashPath, boolean>;
       for (const attempt of attempts) {
         if (ack[attempt.path]) report.paths[attempt.path].acknowledged++;
