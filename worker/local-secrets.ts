@@ -3,7 +3,11 @@
 // draws random ones and keeps them beside the database (docs/decisions/0601-local-secrets.md).
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Where the Node host keeps the secrets it drew (beside the default database); `npm run backup` seals it. */
+export const LOCAL_SECRETS_FILE = resolve(dirname(fileURLToPath(import.meta.url)), '../data/secrets.json');
 
 const NAMES = ['JWT_SECRET', 'PARTY_SECRET', 'VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY'] as const;
 type SecretName = (typeof NAMES)[number];

@@ -18,7 +18,8 @@ import { answerClientError, hostErrorResponse } from './lib/host-errors';
 import { compressDynamic } from './lib/compress-dynamic';
 import { type EdgeCacheOptions, memoryStore, publicCacheControl, withEdgeCache } from './lib/edge-cache';
 import { securityHeaders } from './lib/security-headers';
-import { localSecrets } from './local-secrets';
+import { holdServerLock } from './db/server-lock';
+import { LOCAL_SECRETS_FILE, localSecrets } from './local-secrets';
 import { isPagePath, type LoadEntry, renderShell, type SsrEntry } from './ssr/render';
 import { runScheduledJobs } from './scheduled';
 import { nodeMailTransport } from './services/mail/node-smtp';
@@ -33,7 +34,7 @@ export const WEB_DIST = resolve(REPO_ROOT, 'web/dist');
 export const SSR_ENTRY = resolve(REPO_ROOT, 'worker/ssr/dist/entry-server.js');
 const loadBuiltEntry: LoadEntry = () => import(pathToFileURL(SSR_ENTRY).href) as Promise<SsrEntry>;
 /** Secrets drawn on a first start when the environment sets none (worker/local-secrets.ts). */
-export const LOCAL_SECRETS_FILE = resolve(REPO_ROOT, 'data/secrets.json');
+export { LOCAL_SECRETS_FILE };
 
 export interface NodeServerOptions {
   port: number;
@@ -142,6 +143,8 @@ export function createNodeRoot(deps: AppDeps, demoMediaDir?: string, webDist = W
 }
 
 export async function startNodeServer(options: NodeServerOptions): Promise<RunningServer> {
+  // `npm run restore` refuses while this mark names a live process (db/server-lock.ts).
+  const releaseLock = options.database.file ? holdServerLock(options.database.file) : () => undefined;
   const deps: AppDeps = {
     db: options.database.db,
     config: options.config,
@@ -190,7 +193,10 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
       new Promise<void>((done) => {
         if (ticker) clearInterval(ticker);
         void pushPool?.stop();
-        server.close(() => done());
+        server.close(() => {
+          releaseLock();
+          done();
+        });
         server.closeAllConnections();
       }),
   };

@@ -15,6 +15,7 @@ import { eraseComments, exportComments, exportHiddenAuthors, exportReports } fro
 import { detachMoney, exportOrders, exportSubscriptions } from './services/payments/data-rights';
 import { eraseMail, exportMail } from './services/mail/data-rights';
 import { eraseAdminTraces } from './services/admin/data-rights';
+import { exportConsents } from './services/privacy/data-rights';
 
 /** Every action that can be undone from the audit log, and how. */
 const undo: UndoRegistry = {
@@ -35,7 +36,7 @@ const undo: UndoRegistry = {
  */
 const erase: EraseStep[] = [eraseSignIns, eraseLibrary, erasePush, eraseRatings, eraseComments, detachMoney, eraseMail, eraseAdminTraces];
 
-/** The export file's sections, in file order (docs/export-format.md). The consent records join here. */
+/** The export file's sections, in file order (docs/export-format.md). */
 const exportSections: ExportSection[] = [
   exportAccount,
   exportDevices,
@@ -50,6 +51,7 @@ const exportSections: ExportSection[] = [
   exportOrders,
   exportSubscriptions,
   exportMail,
+  exportConsents,
 ];
 
 export const duties: Duties = { undo, erase, export: exportSections };

@@ -10,6 +10,7 @@ import {
   bankTransactions,
   commentHiddenAuthors,
   commentReports,
+  erasedAccounts,
   comments,
   emailTokens,
   mailOutbox,
@@ -27,6 +28,7 @@ import {
 import { accountErasure } from '../../worker/scheduled';
 import { duties } from '../../worker/wiring';
 import { reapplyErasures } from '../../worker/services/account/erasure';
+import { openMigratedDatabase } from '../../worker/db/node-client';
 import type { Db } from '../../worker/db/client';
 
 const DAY = 86_400_000;
@@ -272,7 +274,7 @@ describe('Xóa tài khoản', () => {
     expect(JSON.stringify(page)).not.toContain(member.name);
     // The same address registers again as a new member.
     const again = await t.request('/api/dang-ky', {
-      json: { email: member.email, name: 'Thành viên mới', password: 'mat-khau-moi-dai-1' },
+      json: { email: member.email, name: 'Thành viên mới', password: 'mat-khau-moi-dai-1', acceptPrivacy: true },
       headers: { 'x-forwarded-for': '203.0.113.9' },
     });
     expect(again.status).toBeLessThan(300);
@@ -311,6 +313,22 @@ describe('Xóa tài khoản', () => {
     expect(entry).toMatchObject({ actorId: admin.id });
     expect(entry!.target).toMatch(/^erased:[0-9a-f]{16}$/);
     expect(await findTraces(t.deps.db, { id: member.id, strings: [member.email, member.name] })).toEqual([]);
+  });
+
+  it('after a restore, erasures recorded only in the database kept aside are carried over and applied', async () => {
+    const { t, clock } = await setup();
+    const member = await createUser(t.deps.db, { email: 'giu-lai@example.com', name: 'Bản Giữ Lại' });
+    const createdAt = clock.now();
+    await t.deps.db.update(users).set({ createdAt }).where(eq(users.id, member.id));
+    await t.request('/api/account/deletion', { json: {}, headers: bearer((await freshLogin(t, member)).token) });
+    clock.advance(8 * DAY);
+    await accountErasure.run(t.deps, clock.now());
+    // The backup predates the erasure: it holds the member and no record of the erasure.
+    const { db: restored } = await openMigratedDatabase(':memory:');
+    await restored.insert(users).values({ id: member.id, email: member.email, username: member.name, createdAt, updatedAt: createdAt });
+    expect(await reapplyErasures(restored, t.deps.config, duties.erase, clock.now(), t.deps.db)).toBe(1);
+    expect(await findTraces(restored, { id: member.id, strings: [member.email, member.name] })).toEqual([]);
+    expect(await restored.select().from(erasedAccounts)).toHaveLength(1);
   });
 
   it('a restored backup is erased again, but an address registered again after the erasure stays', async () => {

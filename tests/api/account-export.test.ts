@@ -10,6 +10,7 @@ import { bearer, createUser, fakeClock, insertFilm, login } from '../helpers/aut
 import {
   commentHiddenAuthors,
   commentReports,
+  consentRecords,
   comments,
   mailOutbox,
   passkeys,
@@ -41,6 +42,10 @@ async function seeded() {
   ]);
   await db.insert(watchProgress).values({ userId: member.id, filmId: a, episode: 2, position: 61.5, duration: 1500, updatedAt: start + 3 });
   await db.insert(ratings).values({ userId: member.id, filmId: b, stars: 4, createdAt: start + 4, updatedAt: start + 5 });
+  await db.insert(consentRecords).values([
+    { userId: member.id, policyVersion: '2025-12-01', acceptedAt: start, method: 'sign_up' },
+    { userId: other.id, policyVersion: '2025-12-01', acceptedAt: start, method: 'sign_up' },
+  ]);
   const [c1] = await db
     .insert(comments)
     .values({ filmId: a, userId: member.id, body: 'Hay ***', rawBody: 'Hay quá trời', createdAt: start + 6 })

@@ -179,7 +179,7 @@ export async function adminEraseMember(deps: ErasureDeps, steps: readonly EraseS
 }
 
 /**
- * After a backup is restored (the durability helper calls this): every account whose address's hash is in
+ * After a backup is restored (`npm run restore`, a post-restore step): every account whose address's hash is in
  * erased_accounts and that was created before that erasure is erased again; an address that registered again
  * after its erasure is a new member and stays. `steps` is the erase registry (`duties.erase` of worker/wiring.ts).
  * Returns how many accounts were erased again.
@@ -189,7 +189,16 @@ export async function reapplyErasures(
   config: Pick<Config, 'JWT_SECRET'>,
   steps: readonly EraseStep[],
   now: number,
+  /** The database the restore kept aside: its records of erasures made after the backup come over first. */
+  previous?: Db | null,
 ): Promise<number> {
+  const later = previous
+    ? await previous
+        .select()
+        .from(erasedAccounts)
+        .catch(() => [])
+    : [];
+  if (later.length > 0) await db.insert(erasedAccounts).values(later).onConflictDoNothing();
   const records = await db.select().from(erasedAccounts);
   if (records.length === 0) return 0;
   const erasedAt = new Map(records.map((r) => [r.emailHash, r.erasedAt]));
