@@ -18,10 +18,12 @@ describe('account_erasure migration', () => {
     const before = mkdtempSync(join(tmpdir(), 'migrations-'));
     try {
       cpSync(MIGRATIONS_DIR, before, { recursive: true });
-      rmSync(join(before, `${TAG}.sql`));
+      // This one and every later one: the migrator applies only migrations newer than the last applied.
       const journalPath = join(before, 'meta', '_journal.json');
       const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] };
-      journal.entries = journal.entries.filter((e) => e.tag !== TAG);
+      const at = journal.entries.findIndex((e) => e.tag === TAG);
+      for (const e of journal.entries.slice(at)) rmSync(join(before, `${e.tag}.sql`));
+      journal.entries = journal.entries.slice(0, at);
       writeFileSync(journalPath, JSON.stringify(journal));
 
       const database = openDatabase(':memory:');

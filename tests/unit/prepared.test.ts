@@ -30,5 +30,6 @@ describe('preparedOnce and prepareAll', () => {
     await homeData(db, Date.now());
     expect(select).not.toHaveBeenCalled();
     expect(batch).toHaveBeenCalledTimes(1);
-  });
+    // It imports the whole app (and migrates a database): seconds on a busy machine, which is not what it tests.
+  }, 30_000);
 });
