@@ -2,6 +2,7 @@
 // out; signing in again shows "Tài khoản đang chờ xóa"; "Khôi phục tài khoản" cancels it.
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
+import { collectDialogs, DEMO, signIn } from './helpers/accounts';
 import { screenshot, setupBrowser } from './helpers/browser';
 import { PHONE, signInByTouch, tap } from './helpers/phone';
 
@@ -13,7 +14,7 @@ describe('account data', () => {
     const account = { email: `xoa-${Date.now()}@example.com`, password: 'mat-khau-xoa-1', name: 'Người Thử Xóa' };
     await page.goto('/');
     const res = await page.request.post('/api/dang-ky', {
-      data: { email: account.email, name: account.name, password: account.password },
+      data: { email: account.email, name: account.name, password: account.password, acceptPrivacy: true },
       headers: { 'x-forwarded-for': '198.51.100.77' },
     });
     expect(res.status()).toBeLessThan(300);
@@ -35,7 +36,7 @@ describe('account data', () => {
     await tap(page, page.getByRole('checkbox', { name: /Tôi hiểu tài khoản sẽ bị xóa/ }));
     await screenshot(page, 'account-delete', true);
     await tap(page, page.getByRole('button', { name: 'Xóa tài khoản', exact: true }));
-    await page.getByRole('status').filter({ hasText: 'Mọi thiết bị đã được đăng xuất' }).waitFor();
+    await page.getByText('Mọi thiết bị đã được đăng xuất').waitFor();
     expect(await page.evaluate(() => sessionStorage.getItem('token'))).toBeNull();
 
     await page.goto('/xoa-tai-khoan');
@@ -49,5 +50,35 @@ describe('account data', () => {
     await page.getByRole('heading', { name: 'Xóa tài khoản', exact: true, level: 2 }).waitFor();
     await page.goto('/account');
     await page.getByRole('button', { name: 'Xóa tài khoản', exact: true }).waitFor();
+  });
+
+  test('an admin sees the pending deletion on "Yêu cầu dữ liệu cá nhân" and erases it at once', async () => {
+    const { page, context } = await b.newPage();
+    const account = { email: `xoa-ngay-${Date.now()}@example.com`, password: 'mat-khau-xoa-2', name: 'Người Gọi Điện Xin Xóa' };
+    await page.goto('/');
+    expect(
+      (
+        await page.request.post('/api/dang-ky', {
+          data: { ...account, acceptPrivacy: true },
+          headers: { 'x-forwarded-for': '198.51.100.78' },
+        })
+      ).status(),
+    ).toBeLessThan(300);
+    const login = await page.request.post('/api/dang-nhap', { data: { email: account.email, password: account.password } });
+    const { token } = (await login.json()) as { token: string };
+    const asked = await page.request.post('/api/account/deletion', { data: {}, headers: { authorization: `Bearer ${token}` } });
+    expect(asked.status()).toBe(200);
+
+    const dialogs = collectDialogs(page);
+    await signIn(page, DEMO.admin, '/admin/yeu-cau-du-lieu');
+    const row = page.getByRole('row').filter({ hasText: account.email });
+    await row.waitFor();
+    await screenshot(page, 'admin-pending-deletions', true);
+    await row.getByRole('button', { name: 'Xóa ngay' }).click();
+    await expect.poll(() => row.count()).toBe(0);
+    expect(dialogs).toEqual([`Xóa ngay tài khoản ${account.email}? Không thể hoàn tác.`]);
+    // Gone: the address no longer signs in.
+    expect((await page.request.post('/api/dang-nhap', { data: { email: account.email, password: account.password } })).status()).toBe(401);
+    await context.close();
   });
 });

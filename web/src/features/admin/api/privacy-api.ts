@@ -12,3 +12,14 @@ export const privacyRequestsQuery = () =>
 /** PATCH /api/admin/privacy-requests/{id} (admin): mới → đã xác nhận → đã xử lý. */
 export const setPrivacyRequestStatus = (id: number, status: 'acknowledged' | 'done') =>
   adminCall((headers) => api.api.admin['privacy-requests'][':id'].$patch({ param: { id: String(id) }, json: { status } }, { headers }));
+
+/** GET /api/admin/account-deletions (admin): members waiting out their 7 days before erasure. */
+export const pendingDeletionsQuery = () =>
+  queryOptions({
+    queryKey: ['admin', 'account-deletions'],
+    queryFn: () => adminCall((headers) => api.api.admin['account-deletions'].$get(undefined, { headers })),
+  });
+
+/** POST /api/admin/account-deletions/{id}/erase (admin): erases one at once, for a member who asked by phone (audited). */
+export const eraseMemberNow = (userId: number) =>
+  adminCall((headers) => api.api.admin['account-deletions'][':id'].erase.$post({ param: { id: String(userId) } }, { headers }));

@@ -9,7 +9,7 @@ import { formatDateTime } from '../../../lib/format';
 import { usePageMeta } from '../../../lib/page-meta';
 import { toast } from '../../../lib/toast';
 import { messageOf } from '../api/admin-request';
-import { privacyRequestsQuery, setPrivacyRequestStatus } from '../api/privacy-api';
+import { eraseMemberNow, pendingDeletionsQuery, privacyRequestsQuery, setPrivacyRequestStatus } from '../api/privacy-api';
 import { AdminHeading } from './admin-layout';
 
 /** A date that has passed while the step it is for is still undone shows as late. */
@@ -20,6 +20,71 @@ function Due({ at, open }: { at: number; open: boolean }) {
       {formatDateTime(at)}
       {late ? ' (quá hạn)' : ''}
     </span>
+  );
+}
+
+/**
+ * Members who asked to delete their account and wait out the grace period: when each will be erased, and "Xóa
+ * ngay" for one who asks by phone (confirmed first; audited without naming the person, docs/decisions/1041).
+ */
+function PendingDeletions() {
+  const queryClient = useQueryClient();
+  const pending = useQuery(pendingDeletionsQuery());
+  const erase = useMutation({
+    mutationFn: (userId: number) => eraseMemberNow(userId),
+    onSuccess: (answer) => {
+      toast.success(answer.message);
+      void queryClient.invalidateQueries({ queryKey: ['admin', 'account-deletions'] });
+    },
+    onError: (error) => toast.error('Không xóa được tài khoản', { description: messageOf(error) }),
+  });
+  const rows = pending.data?.data ?? [];
+  return (
+    <section aria-labelledby="pending-deletions">
+      <h2 id="pending-deletions" className="section-title">
+        Tài khoản chờ xóa{pending.data ? ` (${rows.length})` : ''}
+      </h2>
+      {pending.isError && <p className="field-error">{messageOf(pending.error)}</p>}
+      <div className="admin-table-wrap">
+        <table className="admin-table">
+          <thead>
+            <tr>
+              <th>Email</th>
+              <th>Tên</th>
+              <th>Yêu cầu lúc</th>
+              <th>Xóa vào</th>
+              <th>Bình luận</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.userId} data-testid={`pending-deletion-${r.userId}`}>
+                <td>{r.email}</td>
+                <td>{r.name}</td>
+                <td>{formatDateTime(r.requestedAt)}</td>
+                <td>{formatDateTime(r.dueAt)}</td>
+                <td>{r.comments === 'delete' ? 'Xóa' : 'Ẩn danh'}</td>
+                <td>
+                  <button
+                    type="button"
+                    className="btn btn-danger btn-sm"
+                    disabled={erase.isPending}
+                    onClick={() => {
+                      if (window.confirm(`Xóa ngay tài khoản ${r.email}? Không thể hoàn tác.`)) erase.mutate(r.userId);
+                    }}
+                  >
+                    Xóa ngay
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {pending.data && rows.length === 0 && <p className="admin-empty">Không có tài khoản nào chờ xóa.</p>}
+        {pending.isPending && <p className="admin-empty">Loading...</p>}
+      </div>
+    </section>
   );
 }
 
@@ -47,8 +112,8 @@ export function PrivacyRequestsPage() {
     <section>
       <AdminHeading title={`Yêu cầu dữ liệu cá nhân${requests.data ? ` (${open} chưa xong)` : ''}`} />
       <p className="muted">
-        Xác nhận đã nhận trong 2 ngày làm việc; xử lý trong {SETTLE_DAYS} ngày (Nghị định 356/2025/NĐ-CP). Xoá tài khoản và tải dữ liệu được
-        thành viên tự làm, không qua đây.
+        Xác nhận đã nhận trong 2 ngày làm việc; xử lý trong {SETTLE_DAYS} ngày (Nghị định 356/2025/NĐ-CP). Tải dữ liệu do thành viên tự làm;
+        tài khoản chờ xóa ở cuối trang.
       </p>
       {requests.isError && <p className="field-error">{messageOf(requests.error)}</p>}
       <div className="admin-table-wrap">
@@ -110,6 +175,7 @@ export function PrivacyRequestsPage() {
         {requests.data && rows.length === 0 && <p className="admin-empty">Chưa có yêu cầu nào.</p>}
         {requests.isPending && <p className="admin-empty">Loading...</p>}
       </div>
+      <PendingDeletions />
     </section>
   );
 }
