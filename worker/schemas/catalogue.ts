@@ -61,6 +61,8 @@ export interface ServerEpisodes {
 export interface FilmDetail extends FilmCard, FilmExtras {
   daodien: string;
   dienvien: string;
+  /** A series still getting episodes: "Xem tiếp" waits for the next one rather than starting over. */
+  ongoing: boolean;
   /** Genre and country entries with slugs, for links. */
   genres: { slug: string; name: string }[];
   countries: { slug: string; name: string }[];

@@ -52,6 +52,7 @@ const DETAIL: FilmDetailResponse = {
     ...FILM,
     daodien: 'Đạo diễn',
     dienvien: 'Diễn viên',
+    ongoing: true,
     genres: [{ slug: 'hanh-dong', name: 'Hành Động' }],
     countries: [{ slug: 'viet-nam', name: 'Việt Nam' }],
     linkfilms: LINKS,

@@ -14,10 +14,10 @@ export interface ResumeEntry {
   duration: number;
 }
 
-/** The position to resume `episode` at: past the first seconds and before the last ten; else 0 (from the start). */
+/** The position to resume `episode` at: past the first seconds and before it counts as watched; else 0 (from the start). */
 export function resumePoint(entry: ResumeEntry | undefined, episode: number): number {
   if (!entry || entry.episode !== episode || !(entry.time > 5)) return 0;
-  return !entry.duration || entry.time < entry.duration - 10 ? entry.time : 0;
+  return isWatched(entry) ? 0 : entry.time;
 }
 
 /** This device's entry for a film, read straight from storage (the start path, before lib/watch-history.ts loads). */

@@ -11,7 +11,7 @@ import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
 import { useVipGate, vipBlockOf } from '../../../lib/vip-gate';
 import { formatClock } from '../../../lib/format';
 import { intendToPlay, takeEarlyTap } from '../../../lib/play-intent';
-import { resumePoint } from '../../../lib/resume-point';
+import { resumeTarget } from '../../../lib/resume-point';
 import { startServer } from '../../../lib/start-server';
 import { useWatchEntry } from '../../../lib/watch-history';
 import { WatchlistButton } from '../../../components/film/watchlist-button';
@@ -78,14 +78,25 @@ export function FilmPage({ slug, rating, comments, download, prepareWatch }: { s
   // A member's newest position comes from the account when another device watched further.
   const resume = useWatchEntry(film.slug, { title: film.title, poster: film.thumb || film.hinhanh });
 
-  // The watch page starts on the first server that has links, at this device's resume point of that episode.
+  // The watch page starts on the first server that has links: where this device stopped, or the next episode once
+  // that one was watched (past its credits or 90 %), or, waiting for the next of an ongoing series, the last again.
   const first = startServer(film.servers);
+  const episodes = film.servers.flatMap((s) => s.linkfilms.map((e) => e.episode));
+  const next = resumeTarget(resume, episodes, { ongoing: film.ongoing });
   const target: WatchTarget | undefined = first && {
     slug: film.slug,
-    episode: resume?.episode ?? first.linkfilms[0]!.episode,
+    episode: next.kind === 'start' ? first.linkfilms[0]!.episode : next.kind === 'waiting' ? next.episode - 1 : next.episode,
     server: first.server_name,
-    position: resume ? resumePoint(resume, resume.episode) : 0,
+    position: next.kind === 'resume' ? next.time : 0,
   };
+  const watchLabel =
+    next.kind === 'resume'
+      ? `Xem tiếp tập ${next.episode}${next.time > 0 ? ` từ ${formatClock(next.time)}` : ''}`
+      : next.kind === 'next'
+        ? `Xem tập ${next.episode}`
+        : next.kind === 'waiting'
+          ? `Xem lại tập ${next.episode - 1}`
+          : 'Xem phim';
   const queryClient = useQueryClient();
   const router = useRouter();
   const preparation = useRef<{ intent(): void; cancel(): void } | null>(null);
@@ -167,8 +178,9 @@ export function FilmPage({ slug, rating, comments, download, prepareWatch }: { s
               <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="currentColor">
                 <path d="M8 5v14l11-7z" />
               </svg>
-              {resume ? `Xem tiếp tập ${resume.episode}${resume.time > 0 ? ` từ ${formatClock(resume.time)}` : ''}` : 'Xem phim'}
+              {watchLabel}
             </button>
+            {next.kind === 'waiting' && <p className="film-waiting muted">Chờ tập {next.episode}</p>}
             {film.trailer && <TrailerFacade id={film.trailer} title={film.title} />}
             <WatchlistButton film={film} variant="page" />
             {download && hasEpisodes(film) && !blocked && <div className="film-download">{download(data)}</div>}
