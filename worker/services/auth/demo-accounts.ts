@@ -2,6 +2,7 @@ import { inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 import { hashPassword } from './password';
+import { consentForNewAccount } from '../privacy/consent';
 
 export interface DemoAccount {
   /** Short name for the start script's listing: admin, VIP1, VIP2, user. */
@@ -62,6 +63,9 @@ export async function seedDemoAccounts(db: Db): Promise<DemoAccount[]> {
       })),
     );
     await db.insert(users).values(rows).onConflictDoNothing({ target: users.email });
+    // A demo account stands for a member who signed up ticking the privacy box: it has that consent on record.
+    const now = Date.now();
+    for (const a of missing) await consentForNewAccount(db, a.email, 'sign_up', now);
   }
   return DEMO_ACCOUNTS.map((a) => ({ ...a, roles: [...a.roles], permissions: [...a.permissions] }));
 }
