@@ -120,6 +120,7 @@ describe('admin area', () => {
         'Gộp phim',
         'Đơn hàng',
         'Báo lỗi',
+        'Yêu cầu dữ liệu',
         'Bình luận',
         'Thống kê',
         'Cài đặt',

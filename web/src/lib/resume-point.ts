@@ -38,11 +38,11 @@ export function storedResumeEntry(slug: string): ResumeEntry | undefined {
 /** Past this share of an episode (or its learned credits) the episode counts as watched. */
 export const WATCHED_SHARE = 0.9;
 
-/** Watched: played past its credits' start when known, else past 90 %, or to its last ten seconds. */
+/** Watched: played past its credits' start when known, else past 90 %. */
 export function isWatched(entry: ResumeEntry, creditsAt?: number): boolean {
   if (!(entry.duration > 0)) return false;
   if (creditsAt !== undefined && creditsAt > 0 && entry.time >= creditsAt) return true;
-  return entry.time >= entry.duration * WATCHED_SHARE || entry.time >= entry.duration - 10;
+  return entry.time >= entry.duration * WATCHED_SHARE;
 }
 
 /**

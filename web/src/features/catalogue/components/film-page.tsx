@@ -91,7 +91,7 @@ export function FilmPage({ slug, rating, comments, download, prepareWatch }: { s
   };
   const watchLabel =
     next.kind === 'resume'
-      ? `Xem tiếp tập ${next.episode}${next.time > 0 ? ` từ ${formatClock(next.time)}` : ''}`
+      ? `Xem tiếp tập ${next.episode}${resume && resume.time > 0 ? ` từ ${formatClock(resume.time)}` : ''}`
       : next.kind === 'next'
         ? `Xem tập ${next.episode}`
         : next.kind === 'waiting'
