@@ -108,8 +108,8 @@ describe('people, the film page extras and the Top 10 on a phone', () => {
     const row = page.locator('.top10-row').first();
     await row.scrollIntoViewIfNeeded();
     expect(await row.locator('.top10-item').count()).toBe(10);
-    expect(await row.locator('.top10-rank').first().innerText()).toBe('1');
-    expect(await row.locator('.top10-change').first().innerText()).toBe('Mới');
+    expect(await row.locator('.top10-rank').first().textContent()).toBe('1');
+    expect(await row.locator('.top10-change').first().textContent()).toBe('Mới');
     await screenshot(page, 'top10-row-mobile');
     await tap(page, row.locator('.top10-item a').first());
     await page.waitForURL((u) => u.pathname === `/${series[0]!.slug}`);

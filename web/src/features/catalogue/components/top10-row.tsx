@@ -21,7 +21,8 @@ export function Top10Row({ list, entries }: { list: keyof Top10Rows; entries: To
           const change = rankChange(rank, previous);
           return (
             <li key={film.id} className="top10-item">
-              <Link to="/$slug" params={{ slug: film.slug }} aria-label={`Hạng ${rank}: ${film.title}`}>
+              <Link to="/$slug" params={{ slug: film.slug }}>
+                <span className="visually-hidden">Hạng {rank}: </span>
                 <span className="top10-rank" aria-hidden="true">
                   {rank}
                 </span>
