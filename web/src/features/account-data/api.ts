@@ -1,22 +1,9 @@
-import { queryOptions } from '@tanstack/react-query';
 import { api, unwrap } from '../../lib/api-client';
 import { authedCall } from '../../lib/auth-request';
 import { listDownloads } from '../../lib/downloads/store';
 import type { WatchEntry } from '../../lib/watch-history';
 import { signOut } from '../../lib/session';
 import type { RequestDeletionInput } from '../../../../worker/schemas/account-data';
-
-/** What the data pages need of GET /api/account: the pending deletion and the running plans. */
-export const deletionStatusQuery = (userId: string) =>
-  queryOptions({
-    queryKey: ['account-deletion', userId],
-    queryFn: async () => {
-      const account = await unwrap(authedCall((headers) => api.api.account.$get(undefined, { headers })));
-      return { deletion: account.deletion, subscriptions: account.subscriptions };
-    },
-    staleTime: 60_000,
-    retry: false,
-  });
 
 /** POST /api/account/deletion: every device (this one too) is signed out by the API; this tab follows. */
 export async function requestDeletion(input: RequestDeletionInput): Promise<string> {

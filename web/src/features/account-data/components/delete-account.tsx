@@ -7,7 +7,8 @@ import { formatDateTime } from '../../../lib/format';
 import { useSession } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
 import { ACCOUNT_DATA_TEXTS, ERASURE_GRACE_DAYS, FRESH_SIGN_IN_MINUTES } from '../../../../../worker/schemas/account-data';
-import { deletionStatusQuery, eraseNow, requestDeletion, restoreAccount } from '../api';
+import { eraseNow, requestDeletion, restoreAccount } from '../api';
+import { deletionStatusQuery } from '../deletion-status';
 
 const ERASED = [
   'Tài khoản: email, tên, mật khẩu (đã mã hóa), liên kết Google',

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useRouterState } from '@tanstack/react-router';
 import { useSession } from '../../../lib/session';
 import { ACCOUNT_DATA_TEXTS } from '../../../../../worker/schemas/account-data';
-import { deletionStatusQuery } from '../api';
+import { deletionStatusQuery } from '../deletion-status';
 
 /** After signing in during the grace period, every page says so until the member restores or erases (issue 39 §1). */
 export function PendingDeletionNotice() {

@@ -487,7 +487,7 @@ function Watch({
           </section>
         </aside>
       </div>
-      <ShortcutsDialog open={keysOpen} onClose={() => setKeysOpen(false)} />
+      {keysOpen && <ShortcutsDialog open onClose={() => setKeysOpen(false)} />}
       {current && (
         <ReportErrorDialog
           open={reporting}
