@@ -412,6 +412,18 @@ export const comments = sqliteTable(
 );
 
 /**
+ * How many visible comments a film has (the heading's "Bình luận (N)"), kept by triggers on `comments` (insert,
+ * delete, a change of status or film) so that a film page reads one row instead of counting a premiere's 20,000
+ * comments on every load (docs/decisions/1000-bounded-comment-thread.md).
+ */
+export const filmCommentCounts = sqliteTable('film_comment_counts', {
+  filmId: integer('film_id')
+    .primaryKey()
+    .references(() => films.id, { onDelete: 'cascade' }),
+  visible: integer('visible').notNull().default(0),
+});
+
+/**
  * A film's slow mode ("Chế độ chậm", docs/decisions/1002-comment-slow-mode.md): switched on by the accepted rate
  * (autoUntil moves on while it stays high) or by a moderator (manual 'on'/'off' over the automatic one); announced:
  * the seconds the room was last told (0 = off), so each change is pushed once.

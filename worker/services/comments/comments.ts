@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gt, inArray, lte, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { commentHiddenAuthors, comments, filmAliases, films, filmSlowMode, rateLimits, users } from '../../db/schema';
+import { commentHiddenAuthors, comments, filmAliases, filmCommentCounts, films, filmSlowMode, rateLimits, users } from '../../db/schema';
 import { preparedOnce } from '../../db/prepared';
 import type { Session } from '../../lib/context';
 import { ApiError, badRequest, notFound, tooManyRequests, unauthorized } from '../../lib/errors';
@@ -348,7 +348,7 @@ function threadRoots(filmId: number | SQL, viewerId: number | SQL, before: numbe
  * One page of a film's thread, unexecuted so the film detail can batch it: the newest THREADS_PER_PAGE top-level
  * comments older than `before` with every reply under them (replies stay with their thread, whatever their age),
  * the ids of one root more (is there an older page, and where it starts), and the film's visible count (the
- * heading's "Bình luận (N)"). Bounded whatever the thread's length: a page never carries the whole film.
+ * heading's "Bình luận (N)", a row the triggers keep). Bounded whatever the thread's length: a page never carries the whole film.
  */
 export function filmThreadQueries(db: Db, filmId: number | SQL, viewerId: number | SQL, before: number | SQL) {
   const inPage = sql`${comments.id} in (
@@ -361,10 +361,8 @@ export function filmThreadQueries(db: Db, filmId: number | SQL, viewerId: number
   return [
     filmCommentsQuery(db, filmId, viewerId, 0, inPage),
     db.select({ id: sql<number>`id` }).from(sql`(${threadRoots(filmId, viewerId, before, THREADS_PER_PAGE + 1)})`),
-    db
-      .select({ n: count() })
-      .from(comments)
-      .where(and(eq(comments.filmId, filmId), eq(comments.status, 'visible'))),
+    // Kept by triggers (drizzle/…_film_comment_counts_triggers.sql): one row, not a count of the whole thread.
+    db.select({ n: filmCommentCounts.visible }).from(filmCommentCounts).where(eq(filmCommentCounts.filmId, filmId)),
   ] as const;
 }
 
