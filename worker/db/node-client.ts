@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { backupDatabase, defaultBackupDir } from './backup';
 import { schema, type Db } from './client';
 import { seedTaxonomy } from './taxonomy-seed';
+import { keepPreparedStatements } from './statement-cache';
 
 /** The embedded database of `npm start`, `npm run crawl` and `npm run db:migrate` when DATABASE_URL is unset. */
 export const DEFAULT_DATABASE_URL = 'file:data/phimviet.db';
@@ -36,6 +37,8 @@ export function openDatabase(url: string, authToken?: string): NodeDatabase {
   // runs one writer at a time anyway, and its calls block Node's loop regardless. timeout is SQLite's
   // busy timeout, for another process (npm run crawl) writing the same file.
   const local = url.startsWith('file:') || url === ':memory:';
+  // The local client prepares each statement on each call: keep them (statement-cache.ts).
+  if (local) keepPreparedStatements();
   const client = createClient({ url, authToken, timeout: 5000, ...(local ? { concurrency: 1 } : {}) });
   return { client, db: drizzle(client, { schema }), ...(file ? { file } : {}) };
 }
