@@ -19,6 +19,43 @@ export function scheduleText(weekdays: readonly number[], minuteOfDay: number): 
   return `${days} · khoảng ${clockText(minuteOfDay)}`;
 }
 
+/**
+ * A series' predicted slot on its film page ("Tập mới: Thứ 4, Thứ 5 · khoảng 20:00 (dự kiến)"): its weekdays and hour
+ * in Vietnam and the next expected release after its newest one. Never from fewer than 3 releases.
+ */
+export interface FilmSchedule {
+  /** ISO weekdays, 1 = Thứ 2 … 7 = Chủ nhật, ascending. */
+  weekdays: number[];
+  /** Minutes after midnight in Vietnam. */
+  minuteOfDay: number;
+  /** The next expected release (epoch ms) after the newest one; may be past when the episode is late. */
+  next: number;
+  /** From this instant the expected episode is "Trễ lịch" (services/schedule/predict.ts, isLate). */
+  lateAt: number;
+}
+
+/** "Tập mới: Thứ 4, Thứ 5 · khoảng 20:00 (dự kiến)". */
+export function filmScheduleText(schedule: FilmSchedule): string {
+  return `Tập mới: ${scheduleText(schedule.weekdays, schedule.minuteOfDay)} (dự kiến)`;
+}
+
+/** ISO weekday (1 = Thứ 2 … 7 = Chủ nhật) of an instant in Vietnam. */
+export function vietnamWeekday(at: number): number {
+  const day = Math.floor((at + 7 * 3600_000) / 86_400_000);
+  return ((((day + 3) % 7) + 7) % 7) + 1;
+}
+
+/**
+ * What waits for the next episode says ("Chờ tập 6 · dự kiến Thứ 4 · khoảng 20:00"): the expected slot's weekday and
+ * hour; "Trễ lịch" once it is late; just "Chờ tập 6" with no prediction.
+ */
+export function waitingText(episode: number, schedule: FilmSchedule | null, now: number): string {
+  if (!schedule) return `Chờ tập ${episode}`;
+  const slot = `${weekdayName(vietnamWeekday(schedule.next))} · khoảng ${vietnamClock(schedule.next)}`;
+  if (now > schedule.lateAt) return `Chờ tập ${episode} · Trễ lịch (dự kiến ${slot})`;
+  return `Chờ tập ${episode} · dự kiến ${slot}`;
+}
+
 /** One film on one day of "Lịch chiếu": an episode expected, arrived, or late. */
 export interface ScheduleEntry {
   film: FilmCard;

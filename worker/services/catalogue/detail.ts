@@ -4,6 +4,7 @@ import { batchPrepared, type PreparedResults, preparedOnce } from '../../db/prep
 import { alias } from 'drizzle-orm/sqlite-core';
 import {
   countries,
+  episodeReleases,
   episodes,
   filmAliases,
   filmCountries,
@@ -27,6 +28,8 @@ import { cardColumns, cardList, cardsFromJson, selectCards, toFilmCard } from '.
 import { filmThreadQueries, toThreadPage } from '../comments/comments';
 import { FilmMovedError, keptSlugOf } from './film-lookup';
 import { ownRatingQuery, ratingSummaryQuery, toRatingSummary } from '../ratings/ratings';
+import { filmScheduleOf, RELEASES_READ } from '../schedule/film-schedule';
+import { predictSchedule } from '../schedule/predict';
 
 const RECOMMENDED = 8;
 /** "Các phần" shows at most this many seasons of a show. */
@@ -211,6 +214,14 @@ function recordQueries(db: Db, kind: KeyKind) {
       .prepare(),
     // "#3 phim bộ hôm nay" (issue 40 §3).
     filmRankStatement(db, id).prepare(),
+    // When its newest episodes first appeared: "Tập mới: Thứ 4 · khoảng 20:00 (dự kiến)" (issue 40 §5, decision 1110).
+    db
+      .select({ at: episodeReleases.createdAt })
+      .from(episodeReleases)
+      .where(eq(episodeReleases.filmId, id))
+      .orderBy(desc(episodeReleases.createdAt))
+      .limit(RELEASES_READ)
+      .prepare(),
   ] as const;
 }
 
@@ -251,6 +262,7 @@ function toRecord([
   peopleRows,
   seasonRows,
   rankRows,
+  releaseRows,
 ]: RecordResults) {
   if (!film) return null;
   const person = (role: string) => peopleRows.filter((r) => r.role === role).map(({ slug, name }) => ({ slug, name }));
@@ -270,6 +282,7 @@ function toRecord([
   };
   return {
     extras,
+    prediction: film.status === 'ongoing' ? predictSchedule(releaseRows.map((r) => r.at)) : null,
     film,
     genreRows,
     countryRows,
@@ -287,8 +300,8 @@ export type FilmRecordCache = TtlCache<FilmRecord>;
 const cacheKeyOf = (key: FilmKey) => ('slug' in key ? `slug:${key.slug}` : `id:${key.id}`);
 
 /** The film's detail for this viewer from its record: links are withheld unless the viewer may watch it. */
-function detailOf(record: FilmRecord, viewer: Viewer | null) {
-  const { film, genreRows, countryRows, episodeRows, recommendedFilms, aliases, extras } = record;
+function detailOf(record: FilmRecord, viewer: Viewer | null, now: number) {
+  const { film, genreRows, countryRows, episodeRows, recommendedFilms, aliases, extras, prediction } = record;
   const access = vipAccess(film.vipOnly, viewer);
   const servers = groupByServer(episodeRows, access === 'allowed');
   const detail: FilmDetail = {
@@ -296,6 +309,7 @@ function detailOf(record: FilmRecord, viewer: Viewer | null) {
     daodien: film.director,
     dienvien: film.actors,
     ongoing: film.status === 'ongoing',
+    schedule: filmScheduleOf(prediction, now),
     genres: genreRows,
     countries: countryRows,
     linkfilms: servers[0]?.linkfilms ?? [],
@@ -312,7 +326,7 @@ export async function loadFilmDetail(db: Db, key: FilmKey, viewer: Viewer | null
   const record = hit ?? toRecord(await batchPrepared(db, statementsFor(db).record[kindOf(key)], valuesOf(key, now)));
   if (!record) throw notFound('Không tìm thấy phim');
   if (!hit) cache?.set(cacheKeyOf(key), record);
-  return { ...detailOf(record, viewer), cached: hit !== undefined };
+  return { ...detailOf(record, viewer, now), cached: hit !== undefined };
 }
 
 const threadFields = (page: ReturnType<typeof toThreadPage>) => ({
@@ -355,10 +369,21 @@ export async function filmDetailBySlug(
       ...NEWEST,
       ...top10Values(who.now),
     });
-    const [filmRows, genreRows, countryRows, episodeRows, recommendedRows, aliasRows, peopleRows, seasonRows, rankRows, ...rest] =
+    const [filmRows, genreRows, countryRows, episodeRows, recommendedRows, aliasRows, peopleRows, seasonRows, rankRows, releaseRows, ...rest] =
       read.results;
     viewer = read.viewer;
-    record = toRecord([filmRows, genreRows, countryRows, episodeRows, recommendedRows, aliasRows, peopleRows, seasonRows, rankRows]);
+    record = toRecord([
+      filmRows,
+      genreRows,
+      countryRows,
+      episodeRows,
+      recommendedRows,
+      aliasRows,
+      peopleRows,
+      seasonRows,
+      rankRows,
+      releaseRows,
+    ]);
     fresh = rest;
     if (record) cache?.set(cacheKeyOf(key), record);
   }
@@ -369,7 +394,7 @@ export async function filmDetailBySlug(
     if (kept) throw new FilmMovedError(kept, slug);
     throw notFound('Không tìm thấy phim');
   }
-  const { detail, access, recommended: recommendedFilms } = detailOf(record, viewer);
+  const { detail, access, recommended: recommendedFilms } = detailOf(record, viewer, who.now);
   return {
     datafilm: detail,
     ...threadFields(toThreadPage([commentRows, rootRows, countRows], viewer?.id ?? 0)),
