@@ -369,8 +369,19 @@ export async function filmDetailBySlug(
       ...NEWEST,
       ...top10Values(who.now),
     });
-    const [filmRows, genreRows, countryRows, episodeRows, recommendedRows, aliasRows, peopleRows, seasonRows, rankRows, releaseRows, ...rest] =
-      read.results;
+    const [
+      filmRows,
+      genreRows,
+      countryRows,
+      episodeRows,
+      recommendedRows,
+      aliasRows,
+      peopleRows,
+      seasonRows,
+      rankRows,
+      releaseRows,
+      ...rest
+    ] = read.results;
     viewer = read.viewer;
     record = toRecord([
       filmRows,
