@@ -71,7 +71,8 @@ describe('a member’s other devices know the next episode', () => {
     const series = await anotherSeries(baseURL);
     const [first, second] = series.episodes;
     const member = await apiToken(baseURL, DEMO.user);
-    const asMember = (method: string, path: string) => fetch(`${baseURL}${path}`, { method, headers: { authorization: `Bearer ${member}` } });
+    const asMember = (method: string, path: string) =>
+      fetch(`${baseURL}${path}`, { method, headers: { authorization: `Bearer ${member}` } });
     expect((await asMember('DELETE', '/api/me/history')).status).toBe(200);
 
     // Phone A: taps "Phát" on the first episode, jumps to 90 % with the key 9, and pauses once past it.
@@ -82,9 +83,7 @@ describe('a member’s other devices know the next episode', () => {
     await tap(a.page, a.page.getByRole('button', { name: 'Phát' }));
     await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.5);
     await a.page.keyboard.press('9');
-    await expect
-      .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime / v.duration), { timeout: 10_000 })
-      .toBeGreaterThan(0.92);
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime / v.duration), { timeout: 10_000 }).toBeGreaterThan(0.92);
     await a.page.keyboard.press('k');
     await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
     type Progress = { data: { episode: number; position: number; duration: number }[] };
