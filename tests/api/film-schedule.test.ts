@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { upsertFilm, type FilmInput } from '../../worker/services/films/film-writer';
 import type { FilmDetailResponse } from '../../worker/schemas/catalogue';
-import { filmScheduleText, waitingText } from '../../worker/schemas/schedule';
+import { filmScheduleText, type SeriesStatusResponse, waitingText } from '../../worker/schemas/schedule';
 import { createTestApp } from '../helpers/app';
 
 const HOUR = 3600_000;
@@ -69,5 +69,14 @@ describe('GET /api/product/{slug}: schedule', () => {
     expect(waitingText(5, two.schedule, at(18, 12))).toBe('Chờ tập 5');
     expect((await detail(at(18, 12), 'Đã Xong Rồi', twiceWeekly, 'completed')).schedule).toBeNull();
     expect((await detail(at(31, 12), 'Ngừng Chiếu', twiceWeekly)).schedule).toBeNull();
+  });
+
+  it('"Xem tiếp" reads the same prediction from GET /api/series', async () => {
+    const t = await createTestApp({ now: () => at(18, 12) });
+    const slug = await seriesReleasedAt(t.deps.db, 'Hạ Cánh Nơi Anh', twiceWeekly);
+    const film = ((await (await t.request(`/api/product/${slug}`)).json()) as FilmDetailResponse).datafilm;
+    const status = (await (await t.request(`/api/series?slugs=${slug}`)).json()) as SeriesStatusResponse;
+    expect(status.data[0]!.schedule).toEqual(film.schedule);
+    expect(status.data[0]!.schedule).not.toBeNull();
   });
 });

@@ -38,9 +38,9 @@ describe('GET /api/series', () => {
     const body = (await res.json()) as SeriesStatusResponse;
     expect(body.data.sort((x, y) => x.slug.localeCompare(y.slug))).toEqual(
       [
-        { slug: a.slug, episodes: [1, 2, 3, 4, 5], ongoing: true, releasedAt: 2_000_000 },
+        { slug: a.slug, episodes: [1, 2, 3, 4, 5], ongoing: true, releasedAt: 2_000_000, schedule: null },
         // Its episodes came with the film: no release after anyone could watch it.
-        { slug: b.slug, episodes: [1, 2], ongoing: false, releasedAt: null },
+        { slug: b.slug, episodes: [1, 2], ongoing: false, releasedAt: null, schedule: null },
       ].sort((x, y) => x.slug.localeCompare(y.slug)),
     );
   });

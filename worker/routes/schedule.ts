@@ -20,6 +20,6 @@ export const seriesStatusRoutes = new Hono<AppEnv>().get(
   validate('query', seriesStatusQuerySchema),
   async (c) => {
     c.header('Cache-Control', publicCacheControl(c.var.deps.config.PUBLIC_CACHE_SECONDS));
-    return c.json(await seriesStatus(c.var.db, c.req.valid('query').slugs), 200);
+    return c.json(await seriesStatus(c.var.db, c.req.valid('query').slugs, c.var.deps.now()), 200);
   },
 );

@@ -116,14 +116,17 @@ export const seriesStatusQuerySchema = z.object({
 });
 
 /**
- * What a "Xem tiếp" card needs of its film: its episode numbers (any server), whether it goes on, and when its newest
- * episode first appeared (null: every episode came with the film, before anyone watched it here).
+ * What a "Xem tiếp" card needs of its film: its episode numbers (any server), whether it goes on, when its newest
+ * episode first appeared (null: every episode came with the film, before anyone watched it here) and when the next
+ * should come.
  */
 export interface SeriesStatus {
   slug: string;
   episodes: number[];
   ongoing: boolean;
   releasedAt: number | null;
+  /** As the film page's (FilmDetail.schedule): null below 3 releases, for a finished film, or a week past a slot. */
+  schedule: FilmSchedule | null;
 }
 
 export interface SeriesStatusResponse {

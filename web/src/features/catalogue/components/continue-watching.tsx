@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import type { SeriesStatus } from '../../../../../worker/schemas/schedule';
+import { type SeriesStatus, waitingText } from '../../../../../worker/schemas/schedule';
 import { Poster } from '../../../components/film/poster';
 import { formatClock } from '../../../lib/format';
 import { forgetWatched, useContinueWatching } from '../../../lib/library';
@@ -11,9 +11,10 @@ import { seriesStatusQuery } from '../api/catalogue-queries';
 const SHOWN = 10;
 
 /** The card's episode and line: where it stopped, the next episode once that one was watched, or the wait for it. */
-function cardOf(entry: WatchEntry, target: ResumeTarget | undefined, first: number | undefined): { episode: number; meta: string } {
+function cardOf(entry: WatchEntry, target: ResumeTarget | undefined, film: SeriesStatus | undefined): { episode: number; meta: string } {
   if (target?.kind === 'next') return { episode: target.episode, meta: `Xem tập ${target.episode}` };
-  if (target?.kind === 'waiting') return { episode: entry.episode, meta: `Đã xem tập ${entry.episode} · Chờ tập ${target.episode}` };
+  if (target?.kind === 'waiting') return { episode: entry.episode, meta: waitingText(target.episode, film?.schedule ?? null, Date.now()) };
+  const first = film?.episodes[0];
   if (target?.kind === 'start' && first !== undefined) return { episode: first, meta: 'Đã xem hết · Xem lại' };
   return { episode: entry.episode, meta: `Tập ${entry.episode} · ${formatClock(entry.time)}` };
 }
@@ -21,7 +22,8 @@ function cardOf(entry: WatchEntry, target: ResumeTarget | undefined, first: numb
 /**
  * "Xem tiếp": films started, newest first (a member's from the account, lib/library.ts). Each card offers where the
  * viewer stopped, or the next episode once the last one was watched ("Xem tập 6"), and says "Tập mới" when an episode
- * came after the last watch; both from the films' episode numbers and newest release (GET /api/series, public).
+ * came after the last watch, or, at the newest episode, "Chờ tập 6 · dự kiến Thứ 4 · khoảng 20:00"; all from the films'
+ * episode numbers, newest release and predicted schedule (GET /api/series, public).
  */
 export function ContinueWatching() {
   const history = useContinueWatching().slice(0, SHOWN);
@@ -41,7 +43,7 @@ export function ContinueWatching() {
           const progress = entry.duration > 0 ? Math.min(100, (entry.time / entry.duration) * 100) : 0;
           const film = bySlug.get(entry.slug);
           const offer = film && continueOffer(entry, film);
-          const card = cardOf(entry, offer?.target, film?.episodes[0]);
+          const card = cardOf(entry, offer?.target, film);
           return (
             <li key={entry.slug} className="continue-item">
               <Link to="/xem-phim/$slug/$episode" params={{ slug: entry.slug, episode: `tap-${card.episode}` }} className="continue-link">
