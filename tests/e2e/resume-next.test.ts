@@ -66,7 +66,7 @@ async function apiToken(baseURL: string, account: { email: string; password: str
 }
 
 describe('a member’s other devices know the next episode', () => {
-  test('episode watched past 90 % on one phone: on another, ✓ on it, "Xem tập N+1", then "Tập mới" on "Xem tiếp"', async () => {
+  test('episode watched past 90 % on one phone: on another, ✓ on it, "Xem tập N+1", then "Tập mới" on "Xem tiếp", whose tap plays it', async () => {
     const baseURL = b.baseURL();
     const series = await anotherSeries(baseURL);
     const [first, second] = series.episodes;
@@ -125,6 +125,14 @@ describe('a member’s other devices know the next episode', () => {
     const link = card.getByRole('link', { name: new RegExp(`Xem tập ${second}`) });
     expect(await link.getAttribute('href')).toBe(`/xem-phim/${series.slug}/tap-${second}`);
     await screenshot(phone.page, 'resume-next-continue-new');
+    // One tap on the card plays the next episode.
+    await tap(phone.page, link);
+    await phone.page.waitForURL((u) => u.pathname === `/xem-phim/${series.slug}/tap-${second}`);
+    await expect
+      .poll(() => phone.page.evaluate(() => document.querySelector<HTMLVideoElement>('[data-testid="video"]')?.paused ?? true), {
+        timeout: 15_000,
+      })
+      .toBe(false);
     expect(phone.errors).toEqual([]);
     await phone.context.close();
   });

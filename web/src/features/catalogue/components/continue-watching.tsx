@@ -4,6 +4,7 @@ import { type SeriesStatus, waitingText } from '../../../../../worker/schemas/sc
 import { Poster } from '../../../components/film/poster';
 import { formatClock } from '../../../lib/format';
 import { forgetWatched, useContinueWatching } from '../../../lib/library';
+import { intendToPlay } from '../../../lib/play-intent';
 import { continueOffer, type ResumeTarget } from '../../../lib/resume-point';
 import type { WatchEntry } from '../../../lib/watch-history';
 import { seriesStatusQuery } from '../api/catalogue-queries';
@@ -46,7 +47,13 @@ export function ContinueWatching() {
           const card = cardOf(entry, offer?.target, film);
           return (
             <li key={entry.slug} className="continue-item">
-              <Link to="/xem-phim/$slug/$episode" params={{ slug: entry.slug, episode: `tap-${card.episode}` }} className="continue-link">
+              <Link
+                to="/xem-phim/$slug/$episode"
+                params={{ slug: entry.slug, episode: `tap-${card.episode}` }}
+                className="continue-link"
+                // A card tapped means "play it", as an episode link (lib/play-intent.ts).
+                onClick={() => intendToPlay(entry.slug, card.episode)}
+              >
                 <Poster src={entry.poster} alt="" width={120} height={168} className="continue-poster" />
                 {offer?.newEpisode && <span className="continue-new">Tập mới</span>}
                 <span className="continue-progress" aria-hidden="true">
