@@ -45,7 +45,7 @@ export function EpisodeList({
                       to="/xem-phim/$slug/$episode"
                       params={{ slug: film.slug, episode: `tap-${ep.episode}` }}
                       search={{ server: server.server_name }}
-                      className={`episode-link ${isCurrent ? 'current' : ''}${mark?.watched ? ' watched' : ''}`}
+                      className={`episode-link ${isCurrent ? 'current' : ''}`}
                       aria-current={isCurrent ? 'page' : undefined}
                       // An episode tapped means "play it": the watch page plays it by itself (lib/play-intent.ts).
                       onClick={() => intendToPlay(film.slug, ep.episode)}
