@@ -139,6 +139,21 @@ const filmIdOf = (kind: KeyKind): SQL =>
   kind === 'slug' ? sql`(select ${films.id} from ${films} where ${films.slug} = ${p.slug})` : sql`${p.id}`;
 
 /**
+ * The film's newest releases' first-seen times as one JSON array: the newest episodes by number, read in the order of
+ * the (film, episode) index, so a long series costs no sort and one row (docs/decisions/1110).
+ */
+function releaseTimes(db: Db, filmId: SQL) {
+  const newest = db
+    .select({ at: episodeReleases.createdAt })
+    .from(episodeReleases)
+    .where(eq(episodeReleases.filmId, filmId))
+    .orderBy(desc(episodeReleases.episode))
+    .limit(RELEASES_READ)
+    .as('newest');
+  return db.select({ list: sql<string>`coalesce(json_group_array(${newest.at}), '[]')` }).from(newest);
+}
+
+/**
  * The statements of a film record: the film, its taxonomy, episodes (links included) and
  * recommendations, the same for every viewer. Each finds the film by its key on its own, so all of them
  * go to the database in one batch: one round trip on Workers instead of three in sequence.
@@ -215,13 +230,7 @@ function recordQueries(db: Db, kind: KeyKind) {
     // "#3 phim bộ hôm nay" (issue 40 §3).
     filmRankStatement(db, id).prepare(),
     // When its newest episodes first appeared: "Tập mới: Thứ 4 · khoảng 20:00 (dự kiến)" (issue 40 §5, decision 1110).
-    db
-      .select({ at: episodeReleases.createdAt })
-      .from(episodeReleases)
-      .where(eq(episodeReleases.filmId, id))
-      .orderBy(desc(episodeReleases.createdAt))
-      .limit(RELEASES_READ)
-      .prepare(),
+    releaseTimes(db, id).prepare(),
   ] as const;
 }
 
@@ -282,7 +291,7 @@ function toRecord([
   };
   return {
     extras,
-    prediction: film.status === 'ongoing' ? predictSchedule(releaseRows.map((r) => r.at)) : null,
+    prediction: film.status === 'ongoing' ? predictSchedule(JSON.parse(releaseRows[0]?.list ?? '[]') as number[]) : null,
     film,
     genreRows,
     countryRows,

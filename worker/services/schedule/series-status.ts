@@ -17,8 +17,8 @@ export async function seriesStatus(db: Db, slugs: readonly string[], now: number
       // Qualified by hand: in a one-table select drizzle writes bare column names, which the subquery would read as its own.
       episodes: sql<string>`(select json_group_array(distinct e.episode) from ${episodes} e where e.film_id = ${films}.id)`,
       releasedAt: sql<number | null>`(select max(r.created_at) from ${episodeReleases} r where r.film_id = ${films}.id)`,
-      // The same newest releases the film page predicts from (film-schedule.ts): the card's "Chờ tập 6 · dự kiến …".
-      releases: sql<string>`(select json_group_array(t.created_at) from (select r.created_at from ${episodeReleases} r where r.film_id = ${films}.id order by r.created_at desc limit ${RELEASES_READ}) t)`,
+      // The same newest releases the film page predicts from (catalogue/detail.ts, releaseTimes): the card's "Chờ tập 6 · dự kiến …".
+      releases: sql<string>`(select json_group_array(t.created_at) from (select r.created_at from ${episodeReleases} r where r.film_id = ${films}.id order by r.episode desc limit ${RELEASES_READ}) t)`,
     })
     .from(films)
     .where(inArray(films.slug, [...slugs]));
