@@ -32,7 +32,7 @@ import { checkoutRoutes, paymentRoutes } from './routes/payment';
 import { vipRoutes } from './routes/vip';
 import { ratingRoutes } from './routes/ratings';
 import { adminSitePageRoutes, sitePageRoutes } from './routes/pages';
-import { scheduleRoutes } from './routes/schedule';
+import { scheduleRoutes, seriesStatusRoutes } from './routes/schedule';
 import { seoRoutes } from './routes/seo';
 import { adminPrivacyRoutes, privacyRoutes } from './routes/privacy';
 import { duties } from './wiring';
@@ -102,6 +102,7 @@ export function createApp(deps: AppDeps) {
     .route('/admin/account-deletions', adminAccountDeletionRoutes)
     .route('/pages', sitePageRoutes)
     .route('/lich-chieu', scheduleRoutes)
+    .route('/series', seriesStatusRoutes)
     .route('/privacy', privacyRoutes)
     .route('/admin', adminPrivacyRoutes)
     // Before the catalogue: its /product/:slug/:episode would otherwise catch /product/delete_product.

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { CommentDto } from './comments';
 import type { FilmExtras, PersonSuggestion, Top10Rows } from './discovery';
 import type { RatingSummary } from './ratings';
+import type { FilmSchedule } from './schedule';
 
 export { VIP_ERROR_CODES, VIP_MESSAGES, type VipBlock } from './values';
 
@@ -63,6 +64,11 @@ export interface FilmDetail extends FilmCard, FilmExtras {
   dienvien: string;
   /** A series still getting episodes: "Xem tiếp" waits for the next one rather than starting over. */
   ongoing: boolean;
+  /**
+   * When an ongoing series' next episode should come, predicted from when its episodes first appeared
+   * (docs/decisions/1080, 1110); null below 3 releases, with no recurring weekday, or a week past a missed slot.
+   */
+  schedule: FilmSchedule | null;
   /** Genre and country entries with slugs, for links. */
   genres: { slug: string; name: string }[];
   countries: { slug: string; name: string }[];

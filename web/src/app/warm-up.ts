@@ -53,6 +53,7 @@ const DETAIL: FilmDetailResponse = {
     daodien: 'Đạo diễn',
     dienvien: 'Diễn viên',
     ongoing: true,
+    schedule: { weekdays: [3], minuteOfDay: 1200, next: 0, lateAt: 0 },
     genres: [{ slug: 'hanh-dong', name: 'Hành Động' }],
     countries: [{ slug: 'viet-nam', name: 'Việt Nam' }],
     linkfilms: LINKS,

@@ -67,3 +67,48 @@ export function resumeTarget(
   if (next !== undefined) return { kind: 'next', episode: next };
   return options.ongoing ? { kind: 'waiting', episode: entry.episode + 1 } : { kind: 'start' };
 }
+
+/** One episode's progress from any device: this one's history or a member's account. */
+export interface EpisodeProgress extends ResumeEntry {
+  /** When it was recorded (ms): of two records of one episode, the newer wins. */
+  updatedAt: number;
+}
+
+/** An episode list's mark: ✓ watched, or a bar with the share played. */
+export type EpisodeMark = { watched: true } | { watched: false; share: number };
+
+/** "Đã xem", "Đã xem 40 %": the mark's words for screen readers. */
+export function episodeMarkText(mark: EpisodeMark): string {
+  return mark.watched ? 'Đã xem' : `Đã xem ${Math.round(mark.share * 100)} %`;
+}
+
+/**
+ * Each episode's mark from the newest of its records (another device may have watched it further, or again): watched
+ * as isWatched says, partly watched once past the first seconds (where resuming starts), nothing otherwise.
+ */
+export function episodeMarks(records: readonly EpisodeProgress[], creditsAt?: number): Map<number, EpisodeMark> {
+  const newest = new Map<number, EpisodeProgress>();
+  for (const r of records) {
+    const seen = newest.get(r.episode);
+    if (!seen || r.updatedAt > seen.updatedAt) newest.set(r.episode, r);
+  }
+  const marks = new Map<number, EpisodeMark>();
+  for (const [episode, r] of newest) {
+    if (isWatched(r, creditsAt)) marks.set(episode, { watched: true });
+    else if (r.duration > 0 && r.time > 5) marks.set(episode, { watched: false, share: Math.min(1, r.time / r.duration) });
+  }
+  return marks;
+}
+
+/**
+ * "Xem tiếp" on home: what a film's card offers from where the viewer stopped, the film's episode numbers and whether
+ * it goes on (resumeTarget), and "Tập mới" when an episode came after that last watch.
+ */
+export function continueOffer(
+  entry: EpisodeProgress,
+  film: { episodes: readonly number[]; ongoing: boolean; releasedAt: number | null },
+  creditsAt?: number,
+): { target: ResumeTarget; newEpisode: boolean } {
+  const target = resumeTarget(entry, film.episodes, { ongoing: film.ongoing, creditsAt });
+  return { target, newEpisode: film.releasedAt !== null && film.releasedAt > entry.updatedAt };
+}

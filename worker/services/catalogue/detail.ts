@@ -4,6 +4,7 @@ import { batchPrepared, type PreparedResults, preparedOnce } from '../../db/prep
 import { alias } from 'drizzle-orm/sqlite-core';
 import {
   countries,
+  episodeReleases,
   episodes,
   filmAliases,
   filmCountries,
@@ -27,6 +28,8 @@ import { cardColumns, cardList, cardsFromJson, selectCards, toFilmCard } from '.
 import { filmThreadQueries, toThreadPage } from '../comments/comments';
 import { FilmMovedError, keptSlugOf } from './film-lookup';
 import { ownRatingQuery, ratingSummaryQuery, toRatingSummary } from '../ratings/ratings';
+import { filmScheduleOf, RELEASES_READ } from '../schedule/film-schedule';
+import { predictSchedule } from '../schedule/predict';
 
 const RECOMMENDED = 8;
 /** "Các phần" shows at most this many seasons of a show. */
@@ -136,6 +139,21 @@ const filmIdOf = (kind: KeyKind): SQL =>
   kind === 'slug' ? sql`(select ${films.id} from ${films} where ${films.slug} = ${p.slug})` : sql`${p.id}`;
 
 /**
+ * The film's newest releases' first-seen times as one JSON array: the newest episodes by number, read in the order of
+ * the (film, episode) index, so a long series costs no sort and one row (docs/decisions/1110).
+ */
+function releaseTimes(db: Db, filmId: SQL) {
+  const newest = db
+    .select({ at: episodeReleases.createdAt })
+    .from(episodeReleases)
+    .where(eq(episodeReleases.filmId, filmId))
+    .orderBy(desc(episodeReleases.episode))
+    .limit(RELEASES_READ)
+    .as('newest');
+  return db.select({ list: sql<string>`coalesce(json_group_array(${newest.at}), '[]')` }).from(newest);
+}
+
+/**
  * The statements of a film record: the film, its taxonomy, episodes (links included) and
  * recommendations, the same for every viewer. Each finds the film by its key on its own, so all of them
  * go to the database in one batch: one round trip on Workers instead of three in sequence.
@@ -211,6 +229,8 @@ function recordQueries(db: Db, kind: KeyKind) {
       .prepare(),
     // "#3 phim bộ hôm nay" (issue 40 §3).
     filmRankStatement(db, id).prepare(),
+    // When its newest episodes first appeared: "Tập mới: Thứ 4 · khoảng 20:00 (dự kiến)" (issue 40 §5, decision 1110).
+    releaseTimes(db, id).prepare(),
   ] as const;
 }
 
@@ -251,6 +271,7 @@ function toRecord([
   peopleRows,
   seasonRows,
   rankRows,
+  releaseRows,
 ]: RecordResults) {
   if (!film) return null;
   const person = (role: string) => peopleRows.filter((r) => r.role === role).map(({ slug, name }) => ({ slug, name }));
@@ -270,6 +291,7 @@ function toRecord([
   };
   return {
     extras,
+    prediction: film.status === 'ongoing' ? predictSchedule(JSON.parse(releaseRows[0]?.list ?? '[]') as number[]) : null,
     film,
     genreRows,
     countryRows,
@@ -287,8 +309,8 @@ export type FilmRecordCache = TtlCache<FilmRecord>;
 const cacheKeyOf = (key: FilmKey) => ('slug' in key ? `slug:${key.slug}` : `id:${key.id}`);
 
 /** The film's detail for this viewer from its record: links are withheld unless the viewer may watch it. */
-function detailOf(record: FilmRecord, viewer: Viewer | null) {
-  const { film, genreRows, countryRows, episodeRows, recommendedFilms, aliases, extras } = record;
+function detailOf(record: FilmRecord, viewer: Viewer | null, now: number) {
+  const { film, genreRows, countryRows, episodeRows, recommendedFilms, aliases, extras, prediction } = record;
   const access = vipAccess(film.vipOnly, viewer);
   const servers = groupByServer(episodeRows, access === 'allowed');
   const detail: FilmDetail = {
@@ -296,6 +318,7 @@ function detailOf(record: FilmRecord, viewer: Viewer | null) {
     daodien: film.director,
     dienvien: film.actors,
     ongoing: film.status === 'ongoing',
+    schedule: filmScheduleOf(prediction, now),
     genres: genreRows,
     countries: countryRows,
     linkfilms: servers[0]?.linkfilms ?? [],
@@ -312,7 +335,7 @@ export async function loadFilmDetail(db: Db, key: FilmKey, viewer: Viewer | null
   const record = hit ?? toRecord(await batchPrepared(db, statementsFor(db).record[kindOf(key)], valuesOf(key, now)));
   if (!record) throw notFound('Không tìm thấy phim');
   if (!hit) cache?.set(cacheKeyOf(key), record);
-  return { ...detailOf(record, viewer), cached: hit !== undefined };
+  return { ...detailOf(record, viewer, now), cached: hit !== undefined };
 }
 
 const threadFields = (page: ReturnType<typeof toThreadPage>) => ({
@@ -355,10 +378,32 @@ export async function filmDetailBySlug(
       ...NEWEST,
       ...top10Values(who.now),
     });
-    const [filmRows, genreRows, countryRows, episodeRows, recommendedRows, aliasRows, peopleRows, seasonRows, rankRows, ...rest] =
-      read.results;
+    const [
+      filmRows,
+      genreRows,
+      countryRows,
+      episodeRows,
+      recommendedRows,
+      aliasRows,
+      peopleRows,
+      seasonRows,
+      rankRows,
+      releaseRows,
+      ...rest
+    ] = read.results;
     viewer = read.viewer;
-    record = toRecord([filmRows, genreRows, countryRows, episodeRows, recommendedRows, aliasRows, peopleRows, seasonRows, rankRows]);
+    record = toRecord([
+      filmRows,
+      genreRows,
+      countryRows,
+      episodeRows,
+      recommendedRows,
+      aliasRows,
+      peopleRows,
+      seasonRows,
+      rankRows,
+      releaseRows,
+    ]);
     fresh = rest;
     if (record) cache?.set(cacheKeyOf(key), record);
   }
@@ -369,7 +414,7 @@ export async function filmDetailBySlug(
     if (kept) throw new FilmMovedError(kept, slug);
     throw notFound('Không tìm thấy phim');
   }
-  const { detail, access, recommended: recommendedFilms } = detailOf(record, viewer);
+  const { detail, access, recommended: recommendedFilms } = detailOf(record, viewer, who.now);
   return {
     datafilm: detail,
     ...threadFields(toThreadPage([commentRows, rootRows, countRows], viewer?.id ?? 0)),

@@ -39,7 +39,7 @@ function seriesWithReleases(db: Db, since: number) {
 }
 
 /** A missed slot older than this is a pause, not a delay: the series leaves the calendar until it comes back. */
-const PAUSE_AFTER_MS = 7 * DAY_MS;
+export const PAUSE_AFTER_MS = 7 * DAY_MS;
 
 /**
  * The week's entries of one series, or none when its releases show no pattern. Today: the episode that arrived

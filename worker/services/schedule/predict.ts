@@ -127,7 +127,12 @@ export function nextExpected(prediction: SchedulePrediction, after: number): num
   return prediction.next;
 }
 
+/** The instant after which the expected episode is "Trễ lịch": LATE_AFTER_MS after its window closed. */
+export function lateFrom(prediction: SchedulePrediction): number {
+  return prediction.next + WINDOW_MINUTES * 60_000 + LATE_AFTER_MS;
+}
+
 /** "Trễ lịch": the expected episode has not come LATE_AFTER_MS after its window closed. */
 export function isLate(prediction: SchedulePrediction, now: number): boolean {
-  return now > prediction.next + WINDOW_MINUTES * 60_000 + LATE_AFTER_MS;
+  return now > lateFrom(prediction);
 }

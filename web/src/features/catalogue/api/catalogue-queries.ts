@@ -98,3 +98,16 @@ export const personQuery = (role: 'actor' | 'director', slug: string, page: numb
     queryKey: ['person', role, slug, page],
     queryFn: () => unwrap(api.api.people[':role'][':slug'].$get({ param: { role, slug }, query: { page: String(page) } })),
   });
+
+/**
+ * GET /api/series?slugs=: the "Xem tiếp" films' episode numbers, whether each goes on and its newest release. The
+ * slugs sorted, so one device's row asks one cacheable URL.
+ */
+export const seriesStatusQuery = (slugs: readonly string[]) => {
+  const sorted = [...slugs].sort();
+  return queryOptions({
+    queryKey: ['series', sorted],
+    queryFn: () => unwrap(api.api.series.$get({ query: { slugs: sorted.join(',') } })),
+    staleTime: 60_000,
+  });
+};

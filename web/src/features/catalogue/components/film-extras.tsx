@@ -4,6 +4,10 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { FilmDetail } from '../../../../../worker/schemas/catalogue';
 import type { PersonRef } from '../../../../../worker/schemas/discovery';
+import { filmScheduleText, waitingText } from '../../../../../worker/schemas/schedule';
+import { FollowBell } from '../../../components/film/follow-bell';
+import { useWatchlistItems } from '../../../lib/library';
+import { useSession } from '../../../lib/session';
 
 /** Names linked to their pages ("Trấn Thành, Tuấn Trần"), or the source's text when no person was kept. */
 export function PeopleLinks({ people, kind, fallback }: { people: PersonRef[]; kind: 'actor' | 'director'; fallback: string }) {
@@ -57,9 +61,12 @@ export function TrailerFacade({ id, title }: { id: string; title: string }) {
   );
 }
 
-/** "Lịch chiếu: …" and "Thông báo: …": the source's words as text (React escapes them; the crawler already removed tags). */
-export function SourceNotes({ film }: { film: Pick<FilmDetail, 'showtimes' | 'notify'> }) {
-  if (!film.showtimes && !film.notify) return null;
+/**
+ * "Lịch chiếu: …" and "Thông báo: …": the source's words as text (React escapes them; the crawler already removed
+ * tags); beside them, our own "Tập mới: Thứ 4, Thứ 5 · khoảng 20:00 (dự kiến)" from when its episodes arrived.
+ */
+export function SourceNotes({ film }: { film: Pick<FilmDetail, 'showtimes' | 'notify' | 'schedule'> }) {
+  if (!film.showtimes && !film.notify && !film.schedule) return null;
   return (
     <div className="film-notes">
       {film.showtimes && (
@@ -67,6 +74,7 @@ export function SourceNotes({ film }: { film: Pick<FilmDetail, 'showtimes' | 'no
           <strong>Lịch chiếu:</strong> {film.showtimes}
         </p>
       )}
+      {film.schedule && <p className="film-note film-note-predicted">{filmScheduleText(film.schedule)}</p>}
       {film.notify && (
         <p className="film-note film-note-notify">
           <strong>Thông báo:</strong> {film.notify}
@@ -100,5 +108,21 @@ export function Seasons({ film }: { film: Pick<FilmDetail, 'seasons' | 'slug'> }
         ))}
       </ul>
     </nav>
+  );
+}
+
+/**
+ * The last episode of an ongoing series watched: "Chờ tập 6 · dự kiến Thứ 4 · khoảng 20:00" (or "Chờ tập 6" with no
+ * prediction) and the bell to be told when it comes. Shown only in the browser (it rests on this device's history).
+ */
+export function WaitingForNext({ film, episode }: { film: FilmDetail; episode: number }) {
+  const session = useSession();
+  const list = useWatchlistItems();
+  const notify = list.data.find((i) => i.slug === film.slug)?.notify;
+  return (
+    <div className="film-waiting">
+      <p className="film-waiting-text muted">{waitingText(episode, film.schedule, Date.now())}</p>
+      <FollowBell film={film} on={!!session && notify === true} listed={notify !== undefined} signedIn={!!session} />
+    </div>
   );
 }

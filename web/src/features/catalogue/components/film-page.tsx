@@ -18,7 +18,7 @@ import { WatchlistButton } from '../../../components/film/watchlist-button';
 import { filmQuery, recordView } from '../api/catalogue-queries';
 import { filmOgType, filmStructuredData } from '../structured-data';
 import { TOP10_BADGES, tmdbLabel } from '../../../../../worker/schemas/discovery-texts';
-import { PeopleLinks, Seasons, SourceNotes, TrailerFacade } from './film-extras';
+import { PeopleLinks, Seasons, SourceNotes, TrailerFacade, WaitingForNext } from './film-extras';
 import { RatingSummary } from './rating-summary';
 
 export const NO_EPISODES_MESSAGE = 'Hiện tại phim này chưa cập nhật để xem !';
@@ -180,7 +180,7 @@ export function FilmPage({ slug, rating, comments, download, prepareWatch }: { s
               </svg>
               {watchLabel}
             </button>
-            {next.kind === 'waiting' && <p className="film-waiting muted">Chờ tập {next.episode}</p>}
+            {next.kind === 'waiting' && <WaitingForNext film={film} episode={next.episode} />}
             {film.trailer && <TrailerFacade id={film.trailer} title={film.title} />}
             <WatchlistButton film={film} variant="page" />
             {download && hasEpisodes(film) && !blocked && <div className="film-download">{download(data)}</div>}
