@@ -33,6 +33,7 @@ import { vipRoutes } from './routes/vip';
 import { ratingRoutes } from './routes/ratings';
 import { adminSitePageRoutes, sitePageRoutes } from './routes/pages';
 import { scheduleRoutes } from './routes/schedule';
+import { adminSegmentRoutes, segmentRoutes } from './routes/segments';
 import { seoRoutes } from './routes/seo';
 import { adminPrivacyRoutes, privacyRoutes } from './routes/privacy';
 import { duties } from './wiring';
@@ -102,6 +103,8 @@ export function createApp(deps: AppDeps) {
     .route('/admin/account-deletions', adminAccountDeletionRoutes)
     .route('/pages', sitePageRoutes)
     .route('/lich-chieu', scheduleRoutes)
+    .route('/segments', segmentRoutes)
+    .route('/admin', adminSegmentRoutes)
     .route('/privacy', privacyRoutes)
     .route('/admin', adminPrivacyRoutes)
     // Before the catalogue: its /product/:slug/:episode would otherwise catch /product/delete_product.
