@@ -1,7 +1,8 @@
 // "Bỏ qua giới thiệu" learned from how viewers skip (issue 40 §7), on phones: five viewers drag past a demo episode's
 // intro (20 s to 110 s) and keep watching (the first with a real player, whose report is checked; four more posted as
 // their players would); the API publishes it; a sixth viewer sees the button as the intro starts (the delay is
-// printed, not asserted) and a tap lands just before its end.
+// printed, not asserted) and a tap lands just before its end; S skips it again; "Tự động bỏ qua" skips it by itself and
+// "Xem lại" goes back.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { EpisodeSegments } from '../../worker/schemas/segments';
@@ -126,6 +127,23 @@ describe('"Bỏ qua giới thiệu" learned from five viewers (phone)', () => {
     expect(landed).toBeGreaterThanOrEqual(INTRO_END - 3);
     expect(landed).toBeLessThanOrEqual(INTRO_END + 1.5);
     await expect.poll(() => page.getByTestId('skip-intro').count()).toBe(0);
+
+    // Back in the intro, the key S skips it, once.
+    await seekTo(page, intro!.start + 1);
+    await button.waitFor();
+    await page.keyboard.press('s');
+    await expect.poll(() => currentTime(page), { timeout: 10_000 }).toBeGreaterThanOrEqual(intro!.end - 0.5);
+    expect(await currentTime(page)).toBeLessThan(INTRO_END + 3);
+
+    // "Tự động bỏ qua": the intro skips itself, and "Xem lại" goes back to its start.
+    await tap(page, page.getByRole('checkbox', { name: 'Tự động bỏ qua' }));
+    await seekTo(page, intro!.start - 1);
+    const notice = page.getByTestId('auto-skipped');
+    await notice.waitFor({ timeout: 10_000 });
+    expect(await notice.innerText()).toBe('Đã bỏ qua giới thiệu · Xem lại');
+    expect(await currentTime(page)).toBeGreaterThanOrEqual(intro!.end - 0.5);
+    await tap(page, notice.getByRole('button', { name: 'Xem lại' }));
+    await expect.poll(() => currentTime(page), { timeout: 10_000 }).toBeLessThan(intro!.start + 3);
     expect(errors).toEqual([]);
     await context.close();
   });
