@@ -323,6 +323,7 @@ function Watch({
         server: serverName ?? '',
         time,
         duration,
+        credits: creditsAt.current,
       });
     },
     [film.slug, film.title, film.thumb, film.hinhanh, episode, serverName],
