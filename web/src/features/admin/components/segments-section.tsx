@@ -128,7 +128,17 @@ function SegmentRow({ slug, segment }: { slug: string; segment: AdminSegment }) 
         {segment.devices} · {segment.reports} · {segment.against}
       </td>
       <td>
-        <input form={id} type="checkbox" checked={hidden} onChange={(e) => setHidden(e.target.checked)} aria-label={`Ẩn: ${label}`} />
+        <input
+          form={id}
+          type="checkbox"
+          checked={hidden}
+          onChange={(e) => {
+            setHidden(e.target.checked);
+            // Hidden by hand stays hidden only locked: the next report would otherwise re-learn it.
+            if (e.target.checked) setLocked(true);
+          }}
+          aria-label={`Ẩn: ${label}`}
+        />
       </td>
       <td>
         <input form={id} type="checkbox" checked={locked} onChange={(e) => setLocked(e.target.checked)} aria-label={`Khoá: ${label}`} />
