@@ -41,7 +41,7 @@ export const segmentReportSchema = z
         ctx.addIssue({ code: 'custom', path: ['before'], message: 'must be from start to before end' });
       else if (r.start > Math.min(r.duration * SKIP_RULES.introShare, SKIP_RULES.introMaxStart))
         ctx.addIssue({ code: 'custom', path: ['start'], message: "must be in the episode's first part" });
-      else if (run < SKIP_RULES.minRun || run > SKIP_RULES.maxRun)
+      else if (r.via !== 'seek' ? run <= 0 : run < SKIP_RULES.minRun || run > SKIP_RULES.maxRun)
         ctx.addIssue({ code: 'custom', path: ['end'], message: `must be ${SKIP_RULES.minRun} to ${SKIP_RULES.maxRun} s after start` });
     } else if (r.end < r.duration - Math.min(r.duration * SKIP_RULES.creditsShare, SKIP_RULES.creditsMaxSpan) || r.start !== r.end)
       ctx.addIssue({ code: 'custom', path: ['end'], message: "must be in the episode's last part, and equal to start" });
