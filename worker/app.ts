@@ -33,6 +33,8 @@ import { vipRoutes } from './routes/vip';
 import { ratingRoutes } from './routes/ratings';
 import { adminSitePageRoutes, sitePageRoutes } from './routes/pages';
 import { scheduleRoutes, seriesStatusRoutes } from './routes/schedule';
+
+import { adminSegmentRoutes, segmentRoutes } from './routes/segments';
 import { seoRoutes } from './routes/seo';
 import { adminPrivacyRoutes, privacyRoutes } from './routes/privacy';
 import { duties } from './wiring';
@@ -103,6 +105,8 @@ export function createApp(deps: AppDeps) {
     .route('/pages', sitePageRoutes)
     .route('/lich-chieu', scheduleRoutes)
     .route('/series', seriesStatusRoutes)
+    .route('/segments', segmentRoutes)
+    .route('/admin', adminSegmentRoutes)
     .route('/privacy', privacyRoutes)
     .route('/admin', adminPrivacyRoutes)
     // Before the catalogue: its /product/:slug/:episode would otherwise catch /product/delete_product.

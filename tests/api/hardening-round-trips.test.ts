@@ -29,6 +29,7 @@ const PUBLIC_READS: [string, string][] = [
   ['search (short prefix)', '/api/product/search?q=ma'],
   ['category', '/api/category'],
   ['comments', '/api/product/dat-rung-phuong-nam/comments'],
+  ["an episode's learned intro and credits", '/api/segments/dat-rung-phuong-nam/tap-1?server=Vietsub%20%231'],
 ];
 
 describe('public reads cost at most 2 database round trips on the Worker path', () => {
@@ -39,6 +40,14 @@ describe('public reads cost at most 2 database round trips on the Worker path', 
       expect(trips, `${path}: ${trips} round trips`).toBeLessThanOrEqual(2);
     });
   }
+});
+
+describe("an episode's learned intro and credits (issue 40 §7): one statement", () => {
+  it('one round trip', async () => {
+    const { trips, status } = await roundTrips('/api/segments/dat-rung-phuong-nam/tap-1?server=Vietsub%20%231');
+    expect(status).toBe(200);
+    expect(trips).toBe(1);
+  });
 });
 
 describe('the home, its first screen and the sidebar: one round trip each', () => {

@@ -37,6 +37,28 @@ describe('resume knows the next episode', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  test('episode 1 closed at 75 %, past the credits viewers taught (issue 40 §7): the film page offers "Xem tập 2"', async () => {
+    const series = await freeSeries(b.baseURL());
+    const [first, second] = series.episodes;
+    const { page, context, errors } = await b.newPage(PHONE);
+    await page.goto(`/${series.slug}`);
+    await page.evaluate(
+      ({ slug, episode }) =>
+        localStorage.setItem(
+          'phimviet:watch-history',
+          JSON.stringify([
+            { slug, title: slug, poster: '', episode, server: '', time: 15, duration: 20, credits: 14, updatedAt: Date.now() },
+          ]),
+        ),
+      { slug: series.slug, episode: first! },
+    );
+    await page.reload();
+    await page.getByRole('button', { name: `Xem tập ${second}`, exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: /Xem tiếp tập/ }).count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
 
 /** A free series with at least three episodes that is not the first such (other files take the first one). */

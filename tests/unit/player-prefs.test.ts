@@ -25,23 +25,23 @@ describe('player prefs (speed, volume, quality on this device)', () => {
   });
 
   it('defaults when nothing is stored', () => {
-    expect(loadPlayerPrefs()).toEqual({ rate: 1, volume: 1, muted: false, quality: undefined });
+    expect(loadPlayerPrefs()).toEqual({ rate: 1, volume: 1, muted: false, quality: undefined, autoSkip: false });
   });
 
   it('keeps each change and merges the next', () => {
     savePlayerPrefs({ rate: 1.5 });
     savePlayerPrefs({ volume: 0.4, muted: true });
     savePlayerPrefs({ quality: 360 });
-    expect(loadPlayerPrefs()).toEqual({ rate: 1.5, volume: 0.4, muted: true, quality: 360 });
+    expect(loadPlayerPrefs()).toEqual({ rate: 1.5, volume: 0.4, muted: true, quality: 360, autoSkip: false });
     savePlayerPrefs({ quality: undefined });
     expect(loadPlayerPrefs().quality).toBeUndefined();
   });
 
   it('ignores what it did not write: other speeds, volumes out of range, bad JSON', () => {
     localStorage.setItem('phimviet:player', JSON.stringify({ rate: 16, volume: 3, muted: 'yes', quality: -1 }));
-    expect(loadPlayerPrefs()).toEqual({ rate: 1, volume: 1, muted: false, quality: undefined });
+    expect(loadPlayerPrefs()).toEqual({ rate: 1, volume: 1, muted: false, quality: undefined, autoSkip: false });
     localStorage.setItem('phimviet:player', '{not json');
-    expect(loadPlayerPrefs()).toEqual({ rate: 1, volume: 1, muted: false });
+    expect(loadPlayerPrefs()).toEqual({ rate: 1, volume: 1, muted: false, autoSkip: false });
   });
 
   it('a storage that throws (private mode) is not an error', () => {

@@ -1192,3 +1192,59 @@ export const usersRelations = relations(users, ({ many }) => ({
 export type Film = typeof films.$inferSelect;
 export type Episode = typeof episodes.$inferSelect;
 export type User = typeof users.$inferSelect;
+
+/**
+ * What one device did around an episode's intro or credits (issue 40 §7, docs/decisions/1100): a skip run's start and
+ * landing ('intro'), or where it left for the next episode ('credits'), on the ad-filtered timeline, per server. The
+ * primary key keeps one report per device, episode, server and kind. `via`: 'seek' (the viewer's own seeks, the
+ * only ones that place a segment), 'button' or 'auto' (a published segment used: a vote). `back`: the viewer sought
+ * back right after the skip (a vote against).
+ */
+export const segmentReports = sqliteTable(
+  'segment_reports',
+  {
+    filmId: integer('film_id')
+      .notNull()
+      .references(() => films.id, { onDelete: 'cascade' }),
+    episode: integer('episode').notNull(),
+    server: text('server').notNull(),
+    kind: text('kind', { enum: ['intro', 'credits'] }).notNull(),
+    device: text('device').notNull(),
+    start: real('start').notNull(),
+    /** Where the run's last seek left from: the latest moment the viewer saw and still skipped (= start for one drag). */
+    before: real('before').notNull(),
+    end: real('end').notNull(),
+    duration: real('duration').notNull(),
+    /** The run was equal steps (double taps, L presses): its landing lies anywhere within a step past the end. */
+    stepped: integer('stepped', { mode: 'boolean' }).notNull().default(false),
+    via: text('via', { enum: ['seek', 'button', 'auto'] }).notNull(),
+    back: integer('back', { mode: 'boolean' }).notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.filmId, t.episode, t.server, t.kind, t.device] })],
+);
+
+/**
+ * An episode's intro or credits as the player shows it (issue 40 §7): learned from segment_reports, or set by an admin
+ * (`locked`: the reports no longer move or hide it). `hidden`: too many viewers sought back after skipping it, or an
+ * admin hid it. For credits only `start` matters (`end` = the episode's duration as reported).
+ */
+export const segments = sqliteTable(
+  'segments',
+  {
+    filmId: integer('film_id')
+      .notNull()
+      .references(() => films.id, { onDelete: 'cascade' }),
+    episode: integer('episode').notNull(),
+    server: text('server').notNull(),
+    kind: text('kind', { enum: ['intro', 'credits'] }).notNull(),
+    start: real('start').notNull(),
+    end: real('end').notNull(),
+    /** Devices whose reports placed it (0 for an admin's). */
+    devices: integer('devices').notNull().default(0),
+    hidden: integer('hidden', { mode: 'boolean' }).notNull().default(false),
+    locked: integer('locked', { mode: 'boolean' }).notNull().default(false),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.filmId, t.episode, t.server, t.kind] })],
+);

@@ -49,6 +49,9 @@ export const RATE_LIMITS = {
   /** Plays (issue 40 §3): one a film and day counts; a device sends one per film after 120 s, a network many devices. */
   playPerDevice: { limit: 30, windowMs: 10 * 60_000 },
   playPerIp: { limit: 300, windowMs: 10 * 60_000 },
+  /** POST /api/segments/report: at most an intro and a credits report per episode watched, per device and network. */
+  segmentReportPerDevice: { limit: 20, windowMs: 10 * 60_000 },
+  segmentReportPerIp: { limit: 300, windowMs: 10 * 60_000 },
   /** "Tải dữ liệu của tôi" (docs/decisions/1042): each file reads every table of the member. */
   dataExportPerUser: { limit: 5, windowMs: 60 * 60_000 },
 } as const;

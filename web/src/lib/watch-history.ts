@@ -21,6 +21,8 @@ export interface WatchEntry {
   /** Seconds into the episode. */
   time: number;
   duration: number;
+  /** Where the episode's credits start, as viewers taught (issue 40 §7); the film page's resume rule reads it. */
+  credits?: number;
   updatedAt: number;
   /** Every episode of the film this device played: [seconds, duration, updatedAt] by episode (the lists' ✓ and bars). */
   episodes?: Record<string, [number, number, number]>;

@@ -19,7 +19,7 @@ const VIETNAM_OFFSET = 7 * 3_600_000;
 export const dayOf = (now: number) => Math.floor((now + VIETNAM_OFFSET) / DAY);
 
 /** The device's random id is not kept: its SHA-256 (hex, 32 characters) keys its plays. */
-async function deviceKey(device: string): Promise<string> {
+export async function deviceKey(device: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`phimviet-play:${device}`));
   return [...new Uint8Array(digest).slice(0, 16)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }

@@ -1,5 +1,5 @@
-// What this device chose in the player, kept across episodes and visits: playback speed, volume (and mute)
-// and the video quality (a rendition's height, or automatic).
+// What this device chose in the player, kept across episodes and visits: playback speed, volume (and mute),
+// the video quality (a rendition's height, or automatic) and "Tự động bỏ qua" (skip learned intros by itself).
 
 const KEY = 'phimviet:player';
 
@@ -11,9 +11,11 @@ export interface PlayerPrefs {
   muted: boolean;
   /** A rendition's height in pixels; undefined = automatic (hls.js picks by bandwidth). */
   quality?: number;
+  /** "Tự động bỏ qua": a learned intro is skipped without a tap (issue 40 §7). */
+  autoSkip: boolean;
 }
 
-const DEFAULTS: PlayerPrefs = { rate: 1, volume: 1, muted: false };
+const DEFAULTS: PlayerPrefs = { rate: 1, volume: 1, muted: false, autoSkip: false };
 
 export function loadPlayerPrefs(): PlayerPrefs {
   let raw: unknown;
@@ -28,7 +30,7 @@ export function loadPlayerPrefs(): PlayerPrefs {
   const volume = typeof r.volume === 'number' && r.volume >= 0 && r.volume <= 1 ? r.volume : DEFAULTS.volume;
   const muted = r.muted === true;
   const quality = typeof r.quality === 'number' && Number.isInteger(r.quality) && r.quality > 0 ? r.quality : undefined;
-  return { rate, volume, muted, quality };
+  return { rate, volume, muted, quality, autoSkip: r.autoSkip === true };
 }
 
 /** Merges a change into what is stored; storage errors are ignored (a nicety, like the watch history). */

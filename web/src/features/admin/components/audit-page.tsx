@@ -38,6 +38,7 @@ const ACTIONS: [string, string][] = [
   ['merge.dismiss', 'Bỏ qua gợi ý gộp phim'],
   ['source.create', 'Thêm nguồn phim'],
   ['source.update', 'Sửa nguồn phim'],
+  ['segment.update', 'Sửa đoạn giới thiệu'],
 ];
 
 const show = (value: unknown): string => {

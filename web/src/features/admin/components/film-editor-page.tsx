@@ -22,6 +22,7 @@ import {
   validateFilmFields,
 } from './film-fields';
 import { invalidProps } from './form-field';
+import { SegmentsSection } from './segments-section';
 
 type Form = FilmFieldValues & { quocgia: string[] };
 
@@ -81,6 +82,7 @@ export function FilmEditorPage({ slug }: { slug: string }) {
       </p>
       <FilmForm key={JSON.stringify(film.data)} film={film.data} />
       <EpisodesEditor slug={slug} />
+      <SegmentsSection slug={slug} />
     </section>
   );
 }

@@ -82,7 +82,10 @@ export function FilmPage({ slug, rating, comments, download, prepareWatch }: { s
   // that one was watched (past its credits or 90 %), or, waiting for the next of an ongoing series, the last again.
   const first = startServer(film.servers);
   const episodes = film.servers.flatMap((s) => s.linkfilms.map((e) => e.episode));
-  const next = resumeTarget(resume, episodes, { ongoing: film.ongoing });
+  const next = resumeTarget(resume, episodes, {
+    ongoing: film.ongoing,
+    creditsAt: typeof resume?.credits === 'number' ? resume.credits : undefined,
+  });
   const target: WatchTarget | undefined = first && {
     slug: film.slug,
     episode: next.kind === 'start' ? first.linkfilms[0]!.episode : next.kind === 'waiting' ? next.episode - 1 : next.episode,

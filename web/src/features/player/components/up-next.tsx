@@ -2,12 +2,14 @@ import { useEffect, useRef, useState } from 'react';
 import type { FilmCard } from '../../../../../worker/schemas/catalogue';
 import { FilmLink } from '../../../components/film/film-link';
 import { Poster } from '../../../components/film/poster';
+import { UP_NEXT_LABEL } from '../../../../../worker/schemas/segment-texts';
 
 export const UP_NEXT_SECONDS = 10;
 
 /**
- * Shown at the credits (95 %) or the end of an episode. With a next episode: its title and a 10 s countdown
- * ("Tập tiếp theo sau 10 giây · Hủy") that continues into it; "Hủy" closes the card and the page stays.
+ * Shown at the credits (where viewers taught they start, issue 40 §7; else 95 %) or the end of an episode. With a
+ * next episode: its title, a 10 s countdown ("Tập tiếp theo sau 10 giây · Hủy") that continues into it, and "Xem tập
+ * tiếp" to go at once; "Hủy" closes the card and the page stays.
  * At the last episode: recommended films instead.
  */
 export function UpNext({
@@ -89,6 +91,9 @@ export function UpNext({
             Hủy
           </button>
         </p>
+        <button type="button" className="btn btn-sm btn-primary up-next-now" onClick={onContinue}>
+          {UP_NEXT_LABEL}
+        </button>
       </div>
     </section>
   );

@@ -1,7 +1,8 @@
 import { type UseQueryResult, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { FilmDetailResponse } from '../../../../../worker/schemas/catalogue';
+import { AUTO_SKIP_LABEL } from '../../../../../worker/schemas/segment-texts';
 import { AUTO_REPORT_REASON, VIP_MESSAGES } from '../../../../../worker/schemas/values';
 import { Breadcrumb } from '../../../components/film/breadcrumb';
 import { EpisodeList } from '../../../components/film/episode-list';
@@ -22,6 +23,10 @@ import { usePlayerShortcuts } from '../hooks/use-player-shortcuts';
 import { nextSource } from '../stream/failover';
 import { startServer } from '../../../lib/start-server';
 import { playCounterFor } from '../play-counter';
+import { loadPlayerPrefs, savePlayerPrefs } from '../player-prefs';
+import { SkipTracker } from '../skip-runs';
+import { segmentsQuery, sendSkipReport } from '../api/segments-api';
+import { SkipIntro, type SkipIntroHandle } from './skip-intro';
 import { ReportErrorDialog } from './report-error-dialog';
 import { ShortcutsDialog } from './shortcuts-dialog';
 import { UpNext } from './up-next';
@@ -30,7 +35,7 @@ import { type PlayerHandle, type StreamFailure, VideoPlayer } from './video-play
 const SERVER_BUTTONS = 3;
 /** With no network, the episode's link is asked again this often. */
 const LINK_RETRY_MS = 5000;
-/** The credits: the up-next card shows from this share of the episode on. */
+/** The credits, until viewers taught where they start (issue 40 §7): the up-next card shows from this share on. */
 const CREDITS_AT = 0.95;
 
 /**
@@ -129,6 +134,8 @@ function Watch({
     enabled: !!current && !flagged,
     refetchInterval: (query) => (query.state.error && isNetworkError(query.state.error) ? LINK_RETRY_MS : false),
   });
+  // The intro and credits viewers taught for this episode on this server (issue 40 §7): public, cached at the edge.
+  const segments = useQuery({ ...segmentsQuery(film.slug, episode, serverName ?? ''), enabled: !!serverName && !flagged });
   // A downloaded copy of this episode plays from the device (online too), whatever the viewer's VIP today.
   const downloaded = useDownloadedEpisodes(film.slug);
   const copy = downloaded?.find((r) => r.episode === episode);
@@ -207,6 +214,25 @@ function Watch({
   const goNext = useCallback(() => {
     if (nextEpisode !== undefined) playEpisode(nextEpisode);
   }, [playEpisode, nextEpisode]);
+  // This device's skips and where it leaves for the next episode, reported once per episode and server (skip-runs.ts).
+  const tracker = useMemo(
+    () =>
+      new SkipTracker(
+        () => player.current?.media?.duration ?? 0,
+        (report) => serverName && sendSkipReport({ slug: film.slug, episode, server: serverName }, report),
+      ),
+    [film.slug, episode, serverName],
+  );
+  const skipIntro = useRef<SkipIntroHandle>(null);
+  const upNextShown = useRef(false);
+  /** The viewer's own way to the next episode (the button, N, the lock screen): near the end, where the credits are. */
+  const leaveForNext = useCallback(() => {
+    const media = player.current?.media;
+    if (media && !upNextShown.current) tracker.leave(media.currentTime);
+    goNext();
+  }, [goNext, tracker]);
+  const [autoSkip, setAutoSkip] = useState(false);
+  useEffect(() => setAutoSkip(loadPlayerPrefs().autoSkip), []);
   const goPrevious = useCallback(() => {
     if (previousEpisode !== undefined) playEpisode(previousEpisode);
   }, [playEpisode, previousEpisode]);
@@ -218,12 +244,14 @@ function Watch({
     else void box.requestFullscreen?.().catch(() => undefined);
   }, []);
   const showKeys = useCallback(() => setKeysOpen(true), []);
+  const mediaOf = useCallback(() => player.current?.media ?? null, []);
   usePlayerShortcuts({
     player,
     toggleFullscreen,
-    next: nextEpisode === undefined ? undefined : goNext,
+    next: nextEpisode === undefined ? undefined : leaveForNext,
     previous: previousEpisode === undefined ? undefined : goPrevious,
     showHelp: showKeys,
+    skip: () => skipIntro.current?.skip() ?? false,
   });
 
   // Arriving by a tap that meant "play this" (the film page's "Xem phim" or "Xem tiếp tập N", an episode link, the
@@ -233,8 +261,11 @@ function Watch({
   if (autoPlay.current?.key !== `${film.slug}/${episode}`)
     autoPlay.current = { key: `${film.slug}/${episode}`, on: consumePlayIntent(film.slug, episode) };
 
-  // Up next: at the credits (95 %) or the end; "Hủy" closes it for this episode.
+  // Up next: at the learned credits (else 95 %) or the end; "Hủy" closes it for this episode.
   const [upNext, setUpNext] = useState(false);
+  upNextShown.current = upNext;
+  const creditsAt = useRef<number | undefined>(undefined);
+  creditsAt.current = segments.data?.credits?.start;
   const upNextDismissed = useRef(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new episode (or server) starts without the card.
   useEffect(() => {
@@ -248,7 +279,10 @@ function Watch({
   const onTime = useCallback(
     (time: number, duration: number) => {
       playCounter.tick(time);
-      if (!upNextDismissed.current && duration > 0 && time >= duration * CREDITS_AT) setUpNext(true);
+      skipIntro.current?.tick(time);
+      const credits = creditsAt.current;
+      const at = credits !== undefined && credits < duration ? credits : duration * CREDITS_AT;
+      if (!upNextDismissed.current && duration > 0 && time >= at) setUpNext(true);
     },
     [playCounter],
   );
@@ -289,6 +323,7 @@ function Watch({
         server: serverName ?? '',
         time,
         duration,
+        credits: creditsAt.current,
       });
     },
     [film.slug, film.title, film.thumb, film.hinhanh, episode, serverName],
@@ -318,7 +353,7 @@ function Watch({
                   title={`${film.title} - Tập ${episode}`}
                   filmTitle={film.title}
                   poster={film.thumb || undefined}
-                  onNext={nextEpisode === undefined ? undefined : goNext}
+                  onNext={nextEpisode === undefined ? undefined : leaveForNext}
                   startAt={startAt}
                   autoPlay={autoPlay.current.on}
                   onProgress={onProgress}
@@ -381,7 +416,7 @@ function Watch({
                 title={`${film.title} - Tập ${episode}`}
                 filmTitle={film.title}
                 poster={film.thumb || undefined}
-                onNext={nextEpisode === undefined ? undefined : goNext}
+                onNext={nextEpisode === undefined ? undefined : leaveForNext}
                 startAt={failover.at ?? startAt}
                 autoPlay={failover.play || autoPlay.current.on}
                 onProgress={onProgress}
@@ -389,6 +424,7 @@ function Watch({
                 onEnded={onEnded}
                 onStreamFailed={onStreamFailed}
               >
+                <SkipIntro ref={skipIntro} intro={segments.data?.intro ?? null} media={mediaOf} tracker={tracker} autoSkip={autoSkip} />
                 {upNext && (
                   <UpNext
                     filmTitle={film.title}
@@ -444,10 +480,21 @@ function Watch({
                 <button type="button" className="btn btn-sm btn-ghost" onClick={() => setReporting(true)} disabled={!current}>
                   Báo lỗi
                 </button>
+                <label className="auto-skip">
+                  <input
+                    type="checkbox"
+                    checked={autoSkip}
+                    onChange={(e) => {
+                      setAutoSkip(e.target.checked);
+                      savePlayerPrefs({ autoSkip: e.target.checked });
+                    }}
+                  />
+                  {AUTO_SKIP_LABEL}
+                </label>
                 <button
                   type="button"
                   className={`btn btn-sm ${nextEpisode === undefined ? 'btn-disabled' : 'btn-primary'}`}
-                  onClick={goNext}
+                  onClick={leaveForNext}
                   disabled={nextEpisode === undefined}
                   data-testid="next-episode"
                 >
@@ -456,7 +503,7 @@ function Watch({
               </div>
             </div>
             <p className="shortcut-hint muted">
-              Phím tắt: Space/K phát/dừng · J L tua 10 giây · F toàn màn hình · N tập tiếp theo ·{' '}
+              Phím tắt: Space/K phát/dừng · J L tua 10 giây · F toàn màn hình · N tập tiếp theo · S bỏ qua giới thiệu ·{' '}
               <button type="button" className="link-button" onClick={showKeys}>
                 ? xem tất cả
               </button>

@@ -14,6 +14,8 @@ interface Shortcuts {
   previous?: () => void;
   /** "?": the list of keys ("Phím tắt"). */
   showHelp?: () => void;
+  /** S: skips the learned intro while "Bỏ qua giới thiệu" shows; answers whether it did. */
+  skip?: () => boolean;
 }
 
 /** The keys as the "Phím tắt" dialog lists them, in its order. */
@@ -27,6 +29,7 @@ export const SHORTCUT_KEYS: readonly { keys: string; does: string }[] = [
   { keys: 'F', does: 'Toàn màn hình' },
   { keys: 'N, Shift+N', does: 'Tập tiếp theo' },
   { keys: 'Shift+P', does: 'Tập trước' },
+  { keys: 'S', does: 'Bỏ qua giới thiệu' },
   { keys: '?', does: 'Mở danh sách phím tắt' },
 ];
 
@@ -51,15 +54,15 @@ function ownsArrows(path: EventTarget[]): boolean {
 /**
  * The one place for the player's keys, anywhere on the watch page except while typing in a field or with a dialog
  * open: Space/K play or pause, J/L and ←/→ 10 s, ↑/↓ volume, 0–9 to 0–90 %, M mute, F fullscreen, N and Shift+N next
- * episode, Shift+P previous, "?" the list (SHORTCUT_KEYS).
+ * episode, Shift+P previous, S skip the intro, "?" the list (SHORTCUT_KEYS).
  *
  * Listened to on window in the capture phase, before any element: a handled key is stopped there, so a
  * focused button (ours or the control bar's) is never also activated by Space, and media-chrome's own
  * hotkeys (turned off with `nohotkeys`) never see it: each key acts exactly once.
  */
-export function usePlayerShortcuts({ player, toggleFullscreen, next, previous, showHelp }: Shortcuts) {
-  const latest = useRef({ toggleFullscreen, next, previous, showHelp });
-  latest.current = { toggleFullscreen, next, previous, showHelp };
+export function usePlayerShortcuts({ player, toggleFullscreen, next, previous, showHelp, skip }: Shortcuts) {
+  const latest = useRef({ toggleFullscreen, next, previous, showHelp, skip });
+  latest.current = { toggleFullscreen, next, previous, showHelp, skip };
 
   useEffect(() => {
     // The Space whose keydown was handled: its keyup is swallowed too (buttons activate on keyup).
@@ -78,7 +81,7 @@ export function usePlayerShortcuts({ player, toggleFullscreen, next, previous, s
     const act = (e: KeyboardEvent, path: EventTarget[]): boolean => {
       const media = player.current?.media ?? null;
       const key = e.key.toLowerCase();
-      const { toggleFullscreen, next, previous, showHelp } = latest.current;
+      const { toggleFullscreen, next, previous, showHelp, skip } = latest.current;
       if (e.key === '?') {
         if (!showHelp) return false;
         if (!e.repeat) showHelp();
@@ -92,6 +95,11 @@ export function usePlayerShortcuts({ player, toggleFullscreen, next, previous, s
         if (!next) return false;
         if (!e.repeat) next();
         return true;
+      }
+      if (key === 's' && !e.shiftKey) {
+        // Only while the button shows: otherwise the key is not the player's.
+        if (e.repeat) return !!skip;
+        return skip?.() ?? false;
       }
       if (key === 'p' && e.shiftKey) {
         if (!previous) return false;
