@@ -117,7 +117,9 @@ export const lightCrawls: ScheduledJob = {
   async run(deps) {
     for (const r of await lightCrawl(deps)) {
       if (r.outcome === 'crawled' && (r.summary.filmsNew || r.summary.filmsUpdated || r.summary.filmsMerged))
-        console.log(`[scheduled] light crawl ${r.source}: ${r.summary.details} detail(s), new ${r.summary.filmsNew}, updated ${r.summary.filmsUpdated}`);
+        console.log(
+          `[scheduled] light crawl ${r.source}: ${r.summary.details} detail(s), new ${r.summary.filmsNew}, updated ${r.summary.filmsUpdated}`,
+        );
       else if (r.outcome === 'failed') console.log(`[scheduled] light crawl ${r.source} failed: ${r.error}`);
     }
   },

@@ -62,7 +62,12 @@ function addEpisode(n: number) {
   const servers = film.episodes as { server_data: Record<string, string>[] }[];
   for (const server of servers) {
     const last = server.server_data.at(-1)!;
-    server.server_data.push({ ...last, name: `Tập ${String(n).padStart(2, '0')}`, slug: `tap-${String(n).padStart(2, '0')}`, link_m3u8: `${last.link_m3u8}?tap=${n}` });
+    server.server_data.push({
+      ...last,
+      name: `Tập ${String(n).padStart(2, '0')}`,
+      slug: `tap-${String(n).padStart(2, '0')}`,
+      link_m3u8: `${last.link_m3u8}?tap=${n}`,
+    });
   }
   film.movie.episode_current = `Tập ${n}`;
   film.movie.modified = { time: new Date(t.deps.now()).toISOString() };
@@ -140,7 +145,14 @@ describe('light crawl of the newest list', () => {
     const now = t.deps.now();
     await t.deps.db
       .insert(crawlRuns)
-      .values({ source: source.url, trigger: 'admin', params: '{}', status: 'running', startedAt: now, heartbeatAt: now + LIGHT_CRAWL_EVERY_MS });
+      .values({
+        source: source.url,
+        trigger: 'admin',
+        params: '{}',
+        status: 'running',
+        startedAt: now,
+        heartbeatAt: now + LIGHT_CRAWL_EVERY_MS,
+      });
     addEpisode(4);
     await tick();
     expect(source.requests).toEqual([]);

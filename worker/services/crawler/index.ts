@@ -274,7 +274,11 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
         const unchanged: string[] = [];
         let pageItems = listPage.items;
         if (opts.onlyChanged) {
-          const marks = await storedModified(db, source.id, pageItems.map((i) => i.slug));
+          const marks = await storedModified(
+            db,
+            source.id,
+            pageItems.map((i) => i.slug),
+          );
           const moved = pageItems.filter((i) => handled.has(i.slug) || i.modified === undefined || marks.get(i.slug) !== i.modified);
           for (const i of pageItems) if (!moved.includes(i) && !seen.has(i.slug)) unchanged.push(i.slug);
           const room = Math.max(0, opts.onlyChanged.maxDetails - details);

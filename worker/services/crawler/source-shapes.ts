@@ -239,7 +239,8 @@ function listItems(raw: unknown[]): Pick<ListPage, 'items' | 'invalidItems'> {
   let invalidItems = 0;
   for (const entry of raw) {
     const parsed = listItem.safeParse(entry);
-    if (parsed.success) items.push({
+    if (parsed.success)
+      items.push({
         slug: parsed.data.slug,
         id: parsed.data._id,
         tmdb: parsed.data.tmdb,
