@@ -143,16 +143,14 @@ describe('light crawl of the newest list', () => {
 
   it('waits while another crawl of the source is running', async () => {
     const now = t.deps.now();
-    await t.deps.db
-      .insert(crawlRuns)
-      .values({
-        source: source.url,
-        trigger: 'admin',
-        params: '{}',
-        status: 'running',
-        startedAt: now,
-        heartbeatAt: now + LIGHT_CRAWL_EVERY_MS,
-      });
+    await t.deps.db.insert(crawlRuns).values({
+      source: source.url,
+      trigger: 'admin',
+      params: '{}',
+      status: 'running',
+      startedAt: now,
+      heartbeatAt: now + LIGHT_CRAWL_EVERY_MS,
+    });
     addEpisode(4);
     await tick();
     expect(source.requests).toEqual([]);
