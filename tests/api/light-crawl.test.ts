@@ -11,6 +11,8 @@ import { createTestApp, type TestApp } from '../helpers/app';
 import { bearer, signedInUser } from '../helpers/auth';
 import { crawlConfigFor, ophimFilm, type Standin, startOphimStandin } from '../helpers/ophim-standin';
 import { pushService } from '../helpers/push-service';
+import { haveSourceSamples, SKIP_REASON, sample } from '../helpers/source-samples';
+import { parseListPage } from '../../worker/services/crawler/source-shapes';
 
 let t: TestApp;
 let push: ReturnType<typeof pushService>;
@@ -155,5 +157,15 @@ describe('light crawl of the newest list', () => {
     await tick();
     expect(source.requests).toEqual([]);
     expect(await episodeNumbers('tham-tu-lung-danh')).toEqual([1, 2, 3]);
+  });
+});
+
+describe.skipIf(!haveSourceSamples)(`the real OPhim list${haveSourceSamples ? '' : ` (${SKIP_REASON})`}`, () => {
+  it("carries each item's modified time, which the light crawl compares", () => {
+    const body = sample('ophim-v1-list-danh-sach-phim-bo-2024.json');
+    const raw = (body.data as { items: { slug: string; modified: { time: string } }[] }).items;
+    const page = parseListPage(body);
+    expect(page.items).toHaveLength(raw.length);
+    expect(page.items.map((i) => [i.slug, i.modified])).toEqual(raw.map((i) => [i.slug, Date.parse(i.modified.time)]));
   });
 });

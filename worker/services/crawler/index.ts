@@ -274,13 +274,12 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
         const unchanged: string[] = [];
         let pageItems = listPage.items;
         if (opts.onlyChanged) {
-          const marks = await storedModified(
-            db,
-            source.id,
-            pageItems.map((i) => i.slug),
-          );
-          const moved = pageItems.filter((i) => handled.has(i.slug) || i.modified === undefined || marks.get(i.slug) !== i.modified);
-          for (const i of pageItems) if (!moved.includes(i) && !seen.has(i.slug)) unchanged.push(i.slug);
+          const slugs = pageItems.map((i) => i.slug);
+          const marks = await withLock(() => storedModified(db, source.id, slugs));
+          // Items a resumed page already handled are neither fetched nor counted again.
+          const fresh = pageItems.filter((i) => !handled.has(i.slug));
+          const moved = fresh.filter((i) => i.modified === undefined || marks.get(i.slug) !== i.modified);
+          for (const i of fresh) if (!moved.includes(i) && !seen.has(i.slug) && !unchanged.includes(i.slug)) unchanged.push(i.slug);
           const room = Math.max(0, opts.onlyChanged.maxDetails - details);
           if (unchanged.length > 0 || moved.length > room) listCaughtUp = true;
           pageItems = moved.slice(0, room);
