@@ -143,6 +143,21 @@ describe('light crawl of the newest list', () => {
     expect(await episodeNumbers('tham-tu-lung-danh')).toEqual([1, 2, 3, 4]);
   });
 
+  it('a light run its process left unfinished is resumed by the next tick, not doubled', async () => {
+    await tick();
+    const [run] = await t.deps.db.select().from(crawlRuns).orderBy(desc(crawlRuns.id)).limit(1);
+    // As a killed process leaves it: still running, its heartbeat long stale, nothing of the page done.
+    await t.deps.db
+      .update(crawlRuns)
+      .set({ status: 'running', heartbeatAt: 0, progress: '{}', finishedAt: null })
+      .where(eq(crawlRuns.id, run!.id));
+    addEpisode(4);
+    await runScheduledJobs(t.deps, [lightCrawls]);
+    const runs = await t.deps.db.select().from(crawlRuns).where(eq(crawlRuns.trigger, 'light'));
+    expect(runs.map((r) => [r.id, r.status])).toEqual([[run!.id, 'done']]);
+    expect(await episodeNumbers('tham-tu-lung-danh')).toEqual([1, 2, 3, 4]);
+  });
+
   it('waits while another crawl of the source is running', async () => {
     const now = t.deps.now();
     await t.deps.db.insert(crawlRuns).values({
