@@ -2,6 +2,7 @@ import { lt, or } from 'drizzle-orm';
 import { crawlLog, emailTokens, rateLimits, refreshTokens, viewEvents, webauthnChallenges } from './db/schema';
 import type { AppDeps } from './lib/context';
 import { crawlTick } from './services/admin/crawls';
+import { lightCrawl } from './services/crawler/light-crawl';
 import { cancelStaleOrders } from './services/payments/orders';
 import { reconcilePendingOrders } from './services/payments/reconcile';
 import { refreshTrending } from './services/catalogue/trending';
@@ -106,6 +107,24 @@ export const crawls: ScheduledJob = {
   },
 };
 
+/**
+ * Each enabled source's newest list, every 10 minutes (the job is due by the last light run's start, so the minute
+ * Cron Trigger and the Node ticker both run it): details only for what changed, through the film writer; a new
+ * episode's release is planned by `new-episodes` right after, in the same tick (docs/decisions/1120).
+ */
+export const lightCrawls: ScheduledJob = {
+  name: 'light-crawl',
+  async run(deps) {
+    for (const r of await lightCrawl(deps)) {
+      if (r.outcome === 'crawled' && (r.summary.filmsNew || r.summary.filmsUpdated || r.summary.filmsMerged))
+        console.log(
+          `[scheduled] light crawl ${r.source}: ${r.summary.details} detail(s), new ${r.summary.filmsNew}, updated ${r.summary.filmsUpdated}`,
+        );
+      else if (r.outcome === 'failed') console.log(`[scheduled] light crawl ${r.source} failed: ${r.error}`);
+    }
+  },
+};
+
 /** Members' watch history is kept one year (services/library/progress.ts). */
 export const watchHistory: ScheduledJob = {
   name: 'watch-history',
@@ -151,6 +170,7 @@ export const SCHEDULED_JOBS: ScheduledJob[] = [
   vipReminders,
   mail,
   crawls,
+  lightCrawls,
   newEpisodes,
   watchHistory,
   accountErasure,

@@ -233,6 +233,7 @@ describe('the scheduler tick', () => {
       { name: 'vip-reminders', ok: true },
       { name: 'mail', ok: true },
       { name: 'crawls', ok: true },
+      { name: 'light-crawl', ok: true },
       { name: 'new-episodes', ok: true },
       { name: 'watch-history', ok: true },
       { name: 'account-erasure', ok: true },

@@ -54,7 +54,7 @@ export interface CrashOptions {
   log?: (line: string) => void;
 }
 
-interface Host {
+export interface Host {
   child: ChildProcess;
   url: string;
   exited: Promise<void>;
@@ -62,7 +62,7 @@ interface Host {
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
-async function startHost(env: NodeJS.ProcessEnv, port: number): Promise<Host> {
+export async function startHost(env: NodeJS.ProcessEnv, port: number): Promise<Host> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'worker/node.ts'], { cwd: REPO, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -85,7 +85,7 @@ async function startHost(env: NodeJS.ProcessEnv, port: number): Promise<Host> {
   throw new Error(`the host did not answer in 180 s: ${stderr}`);
 }
 
-async function killHost(host: Host): Promise<void> {
+export async function killHost(host: Host): Promise<void> {
   if (host.child.exitCode === null) host.child.kill('SIGKILL');
   await host.exited;
 }

@@ -728,7 +728,7 @@ export const crawlRuns = sqliteTable(
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     source: text('source').notNull(),
-    trigger: text('trigger', { enum: ['cli', 'admin', 'schedule', 'start'] }).notNull(),
+    trigger: text('trigger', { enum: ['cli', 'admin', 'schedule', 'start', 'light'] }).notNull(),
     /** JSON: { pages?: [from, to], lists?: string[], force?: boolean }. */
     params: text('params').notNull().default('{}'),
     status: text('status', { enum: ['running', 'done', 'failed'] })
@@ -1084,6 +1084,8 @@ export const filmSources = sqliteTable(
     /** What its servers are named after on this film: the source's name ('KKPhim', 'KKPhim (2)'). */
     label: text('label').notNull().default(''),
     checksum: text('checksum'),
+    /** The source list's `modified.time` when this item was last crawled: the light crawl skips an unmoved item's detail. */
+    sourceModified: integer('source_modified'),
     tmdbType: text('tmdb_type', { enum: ['movie', 'tv'] }),
     tmdbId: text('tmdb_id'),
     tmdbSeason: integer('tmdb_season'),

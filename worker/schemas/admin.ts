@@ -421,7 +421,7 @@ export type CrawlRunState = 'running' | 'done' | 'failed';
 export interface CrawlRunDto {
   id: number;
   state: CrawlRunState;
-  trigger: 'cli' | 'admin' | 'schedule' | 'start';
+  trigger: 'cli' | 'admin' | 'schedule' | 'start' | 'light';
   source: string;
   lists: string[];
   /** The crawl category names asked for (admin/schedule runs); empty for others. */

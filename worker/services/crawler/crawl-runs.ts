@@ -7,7 +7,8 @@ import { crawlRuns, films } from '../../db/schema';
 import type { FilmTx } from '../films/film-writer';
 import { stableJson } from './checksum';
 
-export type CrawlTrigger = 'cli' | 'admin' | 'schedule' | 'start';
+/** 'light': the frequent crawl of the newest pages (light-crawl.ts). */
+export type CrawlTrigger = 'cli' | 'admin' | 'schedule' | 'start' | 'light';
 
 export interface CrawlParams {
   lists: string[];

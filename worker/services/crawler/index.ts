@@ -2,10 +2,11 @@
 // the page's films through the film writer in one batch (one transaction: two round trips a page), each
 // skipped when its checksum is unchanged. Runs are recorded in crawl_runs and resumed after a crash. Only fetch and
 // WebCrypto: the same code runs under Node and in Workers.
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { crawlLog } from '../../db/schema';
+import { crawlLog, filmSources } from '../../db/schema';
 import { forgetCatalogueVersion } from '../catalogue/version';
 import { type BatchFilmOutcome, upsertFilms } from '../films/film-writer';
 import { ensureSource, keyPrefixOf, noteFamily, type SourceRow, sourceHealthStatements } from '../sources/registry';
@@ -66,6 +67,12 @@ export interface CrawlOptions {
    * 'running', heartbeat 0) for the next scheduler tick to resume: Workers invocations have limits.
    */
   deadline?: number;
+  /**
+   * The light crawl (light-crawl.ts): fetch a detail only for list items whose `modified` differs from the one
+   * recorded when the item was last written, at most `maxDetails` per run, and read the next page only while
+   * every item of this one had changed (the list is newest first: an unchanged item means the rest are older).
+   */
+  onlyChanged?: { maxDetails: number };
 }
 
 export interface CrawlSummary {
@@ -84,6 +91,8 @@ export interface CrawlSummary {
   resumedFrom?: { pagesDone: number; filmsDone: number };
   /** The deadline came first: the run is left 'running' and released for the next call to resume. */
   paused?: boolean;
+  /** Film details requested from the source (onlyChanged: the items that had moved). */
+  details?: number;
 }
 
 /** Bad input to runCrawl: a source not in CRAWL_SOURCES, a malformed list path or page range. */
@@ -207,6 +216,9 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
   /** Source slugs handled by this call: a film in several lists is fetched once. */
   const seen = new Set<string>();
   let pagesRead = 0;
+  let details = 0;
+  /** onlyChanged: an unchanged item or the detail cap ends the run after its page. */
+  let listCaughtUp = false;
   let lastListError = '';
   let paused = false;
   const pastDeadline = () => {
@@ -258,12 +270,27 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
           note('error', `${list} page ${page}: ${listPage.invalidItems} list entries without a usable slug`);
         }
 
+        // The light crawl leaves the items the source has not touched since they were written: no detail.
+        const unchanged: string[] = [];
+        let pageItems = listPage.items;
+        if (opts.onlyChanged) {
+          const slugs = pageItems.map((i) => i.slug);
+          const marks = await withLock(() => storedModified(db, source.id, slugs));
+          // Items a resumed page already handled are neither fetched nor counted again.
+          const fresh = pageItems.filter((i) => !handled.has(i.slug));
+          const moved = fresh.filter((i) => i.modified === undefined || marks.get(i.slug) !== i.modified);
+          for (const i of fresh) if (!moved.includes(i) && !seen.has(i.slug) && !unchanged.includes(i.slug)) unchanged.push(i.slug);
+          const room = Math.max(0, opts.onlyChanged.maxDetails - details);
+          if (unchanged.length > 0 || moved.length > room) listCaughtUp = true;
+          pageItems = moved.slice(0, room);
+          for (const slug of unchanged) seen.add(slug);
+        }
         // Details are fetched concurrently; the page's films are then written in one batch with the run's
         // progress (services/films/film-writer.ts upsertFilms): a crash cannot count a film twice.
-        const prepared: { slug: string; film: PreparedFilm }[] = [];
+        const prepared: { slug: string; film: PreparedFilm; modified?: number }[] = [];
         const repeated: string[] = [];
         const onPage = new Set<string>();
-        await forEachLimited(listPage.items, config.CRAWL_CONCURRENCY, async (item) => {
+        await forEachLimited(pageItems, config.CRAWL_CONCURRENCY, async (item) => {
           if (handled.has(item.slug) || pastDeadline()) return;
           if (seen.has(item.slug)) {
             repeated.push(item.slug);
@@ -273,9 +300,11 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
           }
           seen.add(item.slug);
           onPage.add(item.slug);
+          details++;
           prepared.push({
             slug: item.slug,
             film: await prepareFilm(client, { base, origin, keyPrefix, siteOrigin, imageBase: listPage.imageBase }, item, now()),
+            modified: item.modified,
           });
         });
         // Two slugs of the page that are one film of the source (the same id): the first is written.
@@ -295,13 +324,14 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
           const duplicates = prepared.flatMap((p) => ('duplicate' in p.film ? [p.slug] : []));
           const films = prepared.flatMap((p) => ('error' in p.film || 'duplicate' in p.film ? [] : [{ slug: p.slug, input: p.film }]));
           const slugOf = new Map<unknown, string>(films.map((f) => [f.input, f.slug]));
+          const modifiedOf = new Map<string, number | undefined>(prepared.map((p) => [p.slug, p.modified]));
           for (const r of refused) note('error', `film ${r.slug} failed: ${r.error}`);
           /** The run's counts and cursor once this page's outcomes are counted (and the page done, unless paused). */
           const tallied = (outcomes: readonly BatchFilmOutcome[]) => {
             const next = {
               ...counts,
               filmsFailed: counts.filmsFailed + refused.length,
-              filmsSkipped: counts.filmsSkipped + duplicates.length,
+              filmsSkipped: counts.filmsSkipped + duplicates.length + unchanged.length,
             };
             for (const o of outcomes) next[COUNTER[o.outcome]]++;
             const handledNow = [
@@ -309,6 +339,7 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
               ...repeated,
               ...refused.map((r) => r.slug),
               ...duplicates,
+              ...unchanged,
               ...outcomes.map((o) => slugOf.get(o.input)!),
             ];
             if (!pageDone) return { counts: next, cursor: { ...snapshot(), current: { page: key, films: handledNow } } };
@@ -337,7 +368,12 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
                 const next = tallied(outcomes);
                 outcomeLines(outcomes);
                 linesNoted = true;
-                return [progressUpdate(db, run.id, next.counts, next.cursor, now()), ...logInserts()];
+                // The list's modified time of each film written (or unchanged by checksum), for the light crawl.
+                const marks = outcomes.flatMap((o) => {
+                  const m = modifiedOf.get(slugOf.get(o.input)!);
+                  return o.outcome !== 'failed' && m !== undefined ? [{ k: (o.input as { sourceKey: string }).sourceKey, m }] : [];
+                });
+                return [progressUpdate(db, run.id, next.counts, next.cursor, now()), ...logInserts(), ...markModified(db, marks)];
               },
             },
           );
@@ -361,7 +397,7 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
             `merged ${counts.filmsMerged - before.filmsMerged}, updated ${counts.filmsUpdated - before.filmsUpdated}, ` +
             `skipped ${counts.filmsSkipped - before.filmsSkipped}, failed ${counts.filmsFailed - before.filmsFailed}`,
         );
-        if (!listPage.items.length) break;
+        if (!listPage.items.length || listCaughtUp) break;
       }
       if (paused) break;
     }
@@ -379,6 +415,7 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
       filmsFailed: counts.filmsFailed,
       filmsMerged: counts.filmsMerged,
       seconds: Math.round((now() - started) / 100) / 10,
+      details,
       ...(resumedFrom ? { resumedFrom } : {}),
     });
     if (paused) {
@@ -444,6 +481,26 @@ export async function runCrawl(deps: CrawlDeps, opts: CrawlOptions): Promise<Cra
   } finally {
     clearInterval(timer);
   }
+}
+
+/** The list's modified time recorded for these source slugs of the source (film_sources.source_modified). */
+async function storedModified(db: Db, sourceId: number, slugs: string[]): Promise<Map<string, number>> {
+  if (!slugs.length) return new Map();
+  const rows = await db
+    .select({ slug: filmSources.sourceSlug, modified: filmSources.sourceModified })
+    .from(filmSources)
+    .where(and(eq(filmSources.sourceId, sourceId), inArray(filmSources.sourceSlug, slugs)));
+  return new Map(rows.flatMap((r) => (r.modified === null ? [] : [[r.slug, r.modified] as const])));
+}
+
+/** One statement recording each written item's list modified time, in the page's batch (none when nothing to mark). */
+function markModified(db: Db, marks: { k: string; m: number }[]): BatchItem<'sqlite'>[] {
+  if (!marks.length) return [];
+  return [
+    db.run(sql`UPDATE ${filmSources} SET source_modified = j.m
+      FROM (SELECT json_extract(value, '$.k') AS k, json_extract(value, '$.m') AS m FROM json_each(${JSON.stringify(marks)})) AS j
+      WHERE ${filmSources}.source_key = j.k`),
+  ];
 }
 
 type PreparedFilm = Awaited<ReturnType<typeof mapDetailWithChecksum>> | { error: string } | { duplicate: true };

@@ -16,6 +16,8 @@ export interface ListItem {
   /** The ids OPhim v1 and KKPhim lists carry; the detail's own win (services/films/film-identity.ts). */
   tmdb?: unknown;
   imdb?: unknown;
+  /** The source's `modified.time` (unix ms) when the list says it: the light crawl fetches a detail only when it moved. */
+  modified?: number;
 }
 
 /** The four OPhim-compatible families (docs/features.md "Nguồn phim"): legacy and /v1/api of OPhim and of KKPhim (phimapi.com). */
@@ -200,6 +202,7 @@ const listItem = z.object({
   _id: anyId,
   tmdb: z.unknown().optional(),
   imdb: z.unknown().optional(),
+  modified: sourceTime.catch(undefined),
 });
 
 const failedStatus = (status: unknown) => status === false || status === 'error' || status === 'fail' || status === 'failed';
@@ -236,7 +239,14 @@ function listItems(raw: unknown[]): Pick<ListPage, 'items' | 'invalidItems'> {
   let invalidItems = 0;
   for (const entry of raw) {
     const parsed = listItem.safeParse(entry);
-    if (parsed.success) items.push({ slug: parsed.data.slug, id: parsed.data._id, tmdb: parsed.data.tmdb, imdb: parsed.data.imdb });
+    if (parsed.success)
+      items.push({
+        slug: parsed.data.slug,
+        id: parsed.data._id,
+        tmdb: parsed.data.tmdb,
+        imdb: parsed.data.imdb,
+        ...(parsed.data.modified !== undefined ? { modified: parsed.data.modified } : {}),
+      });
     else invalidItems++;
   }
   return { items, invalidItems };

@@ -6,7 +6,13 @@ export const RUN_STATE: Record<CrawlRunDto['state'], { text: string; badge: stri
   done: { text: 'xong', badge: 'badge-ok' },
   failed: { text: 'thất bại', badge: 'badge-bad' },
 };
-const TRIGGER: Record<CrawlRunDto['trigger'], string> = { admin: 'quản trị', schedule: 'theo lịch', cli: 'dòng lệnh', start: 'khởi động' };
+const TRIGGER: Record<CrawlRunDto['trigger'], string> = {
+  admin: 'quản trị',
+  schedule: 'theo lịch',
+  cli: 'dòng lệnh',
+  start: 'khởi động',
+  light: 'tập mới',
+};
 
 /** Crawl runs with their counts (auto-crawl page and dashboard). */
 export function RunsTable({ runs }: { runs: CrawlRunDto[] }) {

@@ -1,0 +1,1 @@
+ALTER TABLE `film_sources` ADD `source_modified` integer;
