@@ -2,12 +2,10 @@
 // table rebuild) so that deleting a member sets their orders' user_id null instead of deleting them. The
 // rebuild must keep every row and every link a database already holds (docs/decisions/1041).
 import { describe, expect, it } from 'vitest';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { migrate } from 'drizzle-orm/libsql/migrator';
 import { MIGRATIONS_DIR, openDatabase } from '../../worker/db/node-client';
+import { migrationsBefore } from '../helpers/migrations';
 import { bankTransactions, payments, subscriptions, users } from '../../worker/db/schema';
 
 const TAG = '20261128025057_account_erasure';
@@ -15,20 +13,11 @@ const TAG = '20261128025057_account_erasure';
 describe('account_erasure migration', () => {
   it('keeps every order, subscription and bank link, and then a deleted member no longer deletes them', async () => {
     // The migrations as they were before this one.
-    const before = mkdtempSync(join(tmpdir(), 'migrations-'));
+    const before = migrationsBefore(TAG);
     try {
-      cpSync(MIGRATIONS_DIR, before, { recursive: true });
-      // This one and every later one: the migrator applies only migrations newer than the last applied.
-      const journalPath = join(before, 'meta', '_journal.json');
-      const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] };
-      const at = journal.entries.findIndex((e) => e.tag === TAG);
-      for (const e of journal.entries.slice(at)) rmSync(join(before, `${e.tag}.sql`));
-      journal.entries = journal.entries.slice(0, at);
-      writeFileSync(journalPath, JSON.stringify(journal));
-
       const database = openDatabase(':memory:');
       await database.client.execute('PRAGMA foreign_keys = ON');
-      await migrate(database.db, { migrationsFolder: before });
+      await migrate(database.db, { migrationsFolder: before.folder });
       const { client } = database;
       await client.execute("insert into users (id, email, username, created_at, updated_at) values (7, 'a@example.com', 'A', 1, 1)");
       await client.execute(
@@ -58,7 +47,7 @@ describe('account_erasure migration', () => {
       expect(await db.select({ paymentId: bankTransactions.paymentId }).from(bankTransactions)).toEqual([{ paymentId: 3 }]);
       client.close();
     } finally {
-      rmSync(before, { recursive: true, force: true });
+      before.remove();
     }
   });
 });

@@ -2,13 +2,11 @@
 // every film page). The count must follow every way a comment comes, goes or moves: a post, a held comment
 // approved, a removal, a member's erasure deleting rows, a film merge moving a thread; and the migration that adds
 // it counts what a database already holds.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
 import { migrate } from 'drizzle-orm/libsql/migrator';
 import { describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR, openDatabase } from '../../worker/db/node-client';
+import { migrationsBefore } from '../helpers/migrations';
 import { comments, filmCommentCounts } from '../../worker/db/schema';
 import type { FilmDetailResponse } from '../../worker/schemas/catalogue';
 import { createTestApp, type TestApp } from '../helpers/app';
@@ -61,19 +59,10 @@ describe('the film count of visible comments', () => {
 
   it('is counted by its migration from the comments a database already holds', async () => {
     const TAG = '20261128063155_film_comment_counts';
-    const before = mkdtempSync(join(tmpdir(), 'migrations-'));
+    const before = migrationsBefore(TAG);
     try {
-      cpSync(MIGRATIONS_DIR, before, { recursive: true });
-      const journalPath = join(before, 'meta', '_journal.json');
-      const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] };
-      const at = journal.entries.findIndex((e) => e.tag === TAG);
-      expect(at).toBeGreaterThan(0);
-      for (const e of journal.entries.slice(at)) rmSync(join(before, `${e.tag}.sql`));
-      journal.entries = journal.entries.slice(0, at);
-      writeFileSync(journalPath, JSON.stringify(journal));
-
       const database = openDatabase(':memory:');
-      await migrate(database.db, { migrationsFolder: before });
+      await migrate(database.db, { migrationsFolder: before.folder });
       const { db } = database;
       await database.client.execute("insert or ignore into categories (id, slug, name) values (24, 'phim-le', 'Phim lẻ')");
       const film = await insertFilm(db, 'bo-gia', 'Bố Già');
@@ -91,7 +80,7 @@ describe('the film count of visible comments', () => {
       expect(await db.select({ visible: filmCommentCounts.visible }).from(filmCommentCounts)).toEqual([{ visible: 3 }]);
       database.client.close();
     } finally {
-      rmSync(before, { recursive: true, force: true });
+      before.remove();
     }
   });
 });
