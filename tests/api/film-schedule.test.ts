@@ -1,42 +1,11 @@
 // The film page's predicted schedule (issue 40 §5): GET /api/product/{slug} carries `schedule`, read in the film's
 // own batch from the times the one film writer first saw each new episode (docs/decisions/1110).
 import { describe, expect, it } from 'vitest';
-import { upsertFilm, type FilmInput } from '../../worker/services/films/film-writer';
+import type { FilmInput } from '../../worker/services/films/film-writer';
 import type { FilmDetailResponse } from '../../worker/schemas/catalogue';
 import { filmScheduleText, type SeriesStatusResponse, waitingText } from '../../worker/schemas/schedule';
 import { createTestApp } from '../helpers/app';
-
-const HOUR = 3600_000;
-const DAY = 24 * HOUR;
-/** Monday 2026-11-02 00:00 in Vietnam (UTC+7). */
-const MONDAY = Date.UTC(2026, 10, 2) - 7 * HOUR;
-const at = (day: number, hour: number, minute = 0) => MONDAY + day * DAY + hour * HOUR + minute * 60_000;
-
-const series = (title: string, episodes: number, status: FilmInput['status'] = 'ongoing'): FilmInput => ({
-  title,
-  sourceKey: `https://nguon.example:${title}`,
-  categoryId: 24,
-  status,
-  statusText: `Tập ${episodes}`,
-  year: 2026,
-  genreSlugs: ['tam-ly'],
-  countrySlugs: ['han-quoc'],
-  episodes: Array.from({ length: episodes }, (_, i) => ({
-    serverName: 'Vietsub #1',
-    episode: i + 1,
-    name: `Tập ${i + 1}`,
-    m3u8Url: `https://cdn.example.com/${title.length}/${i + 1}/index.m3u8`,
-    embedUrl: '',
-  })),
-});
-
-/** A series written as the crawler would: 2 episodes at first, then one more at each of `releases`; its slug. */
-async function seriesReleasedAt(db: Parameters<typeof upsertFilm>[0], title: string, releases: number[], status?: FilmInput['status']) {
-  let slug = '';
-  await upsertFilm(db, series(title, 2), { now: () => releases[0]! - 30 * DAY });
-  for (const [i, time] of releases.entries()) ({ slug } = await upsertFilm(db, series(title, 3 + i, status), { now: () => time }));
-  return slug;
-}
+import { at, HOUR, seriesReleasedAt } from '../helpers/releases';
 
 async function detail(now: number, title: string, releases: number[], status?: FilmInput['status']) {
   const t = await createTestApp({ now: () => now });

@@ -1,41 +1,12 @@
 // "Lịch chiếu" (issue 40 §5): GET /api/lich-chieu from the times the one film writer first saw each new episode.
 import { describe, expect, it } from 'vitest';
-import { upsertFilm, type FilmInput } from '../../worker/services/films/film-writer';
+import type { upsertFilm } from '../../worker/services/films/film-writer';
 import type { ScheduleWeek } from '../../worker/schemas/schedule';
 import { scheduleEntryText, vietnamClock } from '../../worker/schemas/schedule';
 import { createTestApp } from '../helpers/app';
+import { at, seriesReleasedAt } from '../helpers/releases';
 
-const HOUR = 3600_000;
-const DAY = 24 * HOUR;
-/** Monday 2026-11-02 00:00 in Vietnam (UTC+7). */
-const MONDAY = Date.UTC(2026, 10, 2) - 7 * HOUR;
-const at = (day: number, hour: number, minute = 0) => MONDAY + day * DAY + hour * HOUR + minute * 60_000;
-
-const series = (title: string, episodes: number, status: FilmInput['status'] = 'ongoing'): FilmInput => ({
-  title,
-  sourceKey: `https://nguon.example:${title}`,
-  categoryId: 24,
-  status,
-  statusText: `Tập ${episodes}`,
-  year: 2026,
-  genreSlugs: ['tam-ly'],
-  countrySlugs: ['han-quoc'],
-  episodes: Array.from({ length: episodes }, (_, i) => ({
-    serverName: 'Vietsub #1',
-    episode: i + 1,
-    name: `Tập ${i + 1}`,
-    m3u8Url: `https://cdn.example.com/${title.length}/${i + 1}/index.m3u8`,
-    embedUrl: '',
-  })),
-});
-
-/** Writes a series as the crawler would: 2 episodes at first, then one more at each of `releases`. */
-async function seriesReleasedAt(db: Parameters<typeof upsertFilm>[0], title: string, releases: number[], status?: FilmInput['status']) {
-  await upsertFilm(db, series(title, 2), { now: () => releases[0]! - 30 * DAY });
-  for (const [i, time] of releases.entries()) await upsertFilm(db, series(title, 3 + i, status), { now: () => time });
-}
-
-async function week(now: number, setUp: (db: Parameters<typeof upsertFilm>[0]) => Promise<void>): Promise<ScheduleWeek> {
+async function week(now: number, setUp: (db: Parameters<typeof upsertFilm>[0]) => Promise<unknown>): Promise<ScheduleWeek> {
   const t = await createTestApp({ now: () => now });
   await setUp(t.deps.db);
   const res = await t.request('/api/lich-chieu');
