@@ -2,6 +2,7 @@
 // device's history keeping every episode it played (lib/watch-history.ts).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { continueOffer, episodeMarks, episodeMarkText } from '../../web/src/lib/resume-point';
+import { fakeStorage } from '../helpers/fake-storage';
 
 const rec = (episode: number, time: number, updatedAt: number, duration = 2700) => ({ episode, time, duration, updatedAt });
 
@@ -34,20 +35,6 @@ describe('continueOffer ("Xem tiếp" card)', () => {
     expect(continueOffer(rec(6, 2650, 2_000), { ...film, releasedAt: null }).newEpisode).toBe(false);
   });
 });
-
-function fakeStorage(): Storage {
-  const items = new Map<string, string>();
-  return {
-    get length() {
-      return items.size;
-    },
-    clear: () => items.clear(),
-    getItem: (k) => items.get(k) ?? null,
-    key: (i) => [...items.keys()][i] ?? null,
-    removeItem: (k) => void items.delete(k),
-    setItem: (k, v) => void items.set(k, String(v)),
-  };
-}
 
 describe("the device's history keeps each episode it played", () => {
   beforeEach(() => {

@@ -1,20 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadPlayerPrefs, savePlayerPrefs } from '../../web/src/features/player/player-prefs';
-
-/** A Storage stand-in (the unit project runs in Node, which has no localStorage). */
-function fakeStorage(): Storage {
-  const items = new Map<string, string>();
-  return {
-    get length() {
-      return items.size;
-    },
-    clear: () => items.clear(),
-    getItem: (k) => items.get(k) ?? null,
-    key: (i) => [...items.keys()][i] ?? null,
-    removeItem: (k) => void items.delete(k),
-    setItem: (k, v) => void items.set(k, String(v)),
-  };
-}
+import { fakeStorage } from '../helpers/fake-storage';
 
 describe('player prefs (speed, volume, quality on this device)', () => {
   beforeEach(() => {
