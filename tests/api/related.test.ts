@@ -139,9 +139,12 @@ describe('Phim tương tự', () => {
     expect(await refreshRelated(t.deps.db, clock)).toBe(2);
     expect(await refreshRelated(t.deps.db, clock + 3_600_000)).toBe(0);
     await write([film('ba')]);
-    expect(await refreshRelated(t.deps.db, clock + 3_600_000)).toBe(1);
+    expect(await refreshRelated(t.deps.db, clock + 3_600_000, { limit: 1 })).toBe(1);
+    // The new film's neighbours are due again: the next tick puts it in their lists.
     expect((await related('mot')).map(([s]) => s)).toEqual(['hai']);
-    expect(await refreshRelated(t.deps.db, clock + 7 * 3_600_000)).toBe(2);
+    expect(await refreshRelated(t.deps.db, clock + 3_600_000)).toBe(2);
     expect((await related('mot')).map(([s]) => s).sort()).toEqual(['ba', 'hai']);
+    expect(await refreshRelated(t.deps.db, clock + 2 * 3_600_000)).toBe(0);
+    expect(await refreshRelated(t.deps.db, clock + 8 * 3_600_000)).toBe(3);
   });
 });

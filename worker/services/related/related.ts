@@ -4,7 +4,7 @@
 // whatever the catalogue's size. Signals: devices that played both films for 120 s within 90 days (the plays of
 // decision 1071), shared director and actors (decision 1070), genres, country and year. The other seasons of the
 // same TMDB show are "Các phần", never here.
-import { asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { filmRelated, filmRelatedState, films } from '../../db/schema';
 import type { RelatedReasonKind } from '../../schemas/related';
@@ -182,12 +182,13 @@ export async function writeRelated(db: Db, filmId: number, list: ScoredRelated[]
 }
 
 /**
- * The scheduled job's step: films never computed first (new films get a list within a tick), then the lists older
- * than RELATED_REFRESH_MS, oldest first, up to `limit` films or `budgetMs`. Answers how many were refreshed.
+ * The scheduled job's step: films never computed first (new films get a list within a tick, and the films in it are
+ * due again so the new film shows in theirs), then the lists older than RELATED_REFRESH_MS, oldest first, up to
+ * `limit` films or `budgetMs`. Answers how many were refreshed.
  */
 export async function refreshRelated(db: Db, now: number, { limit = 200, budgetMs = 10_000, clock = Date.now } = {}) {
   const due = await db
-    .select({ id: films.id })
+    .select({ id: films.id, never: sql<number>`${filmRelatedState.filmId} is null` })
     .from(films)
     .leftJoin(filmRelatedState, eq(filmRelatedState.filmId, films.id))
     .where(or(isNull(filmRelatedState.refreshedAt), lt(filmRelatedState.refreshedAt, now - RELATED_REFRESH_MS)))
@@ -195,9 +196,17 @@ export async function refreshRelated(db: Db, now: number, { limit = 200, budgetM
     .limit(limit);
   const started = clock();
   let done = 0;
-  for (const { id } of due) {
+  for (const { id, never } of due) {
     if (clock() - started > budgetMs) break;
-    await writeRelated(db, id, await computeRelated(db, id, now), now);
+    const list = await computeRelated(db, id, now);
+    await writeRelated(db, id, list, now);
+    // A new film's neighbours computed in an earlier tick did not know it: they are due again, so it shows in their
+    // lists next tick (those computed in this tick already saw it).
+    if (never && list.length)
+      await db
+        .update(filmRelatedState)
+        .set({ refreshedAt: 0 })
+        .where(and(inArray(filmRelatedState.filmId, list.map((r) => r.id)), gt(filmRelatedState.refreshedAt, 0), lt(filmRelatedState.refreshedAt, now)));
     done++;
   }
   return done;
