@@ -92,9 +92,10 @@ async function hitRate() {
     const testDevice = d % 4 === 0;
     const kept = testDevice ? seen.slice(0, -1) : seen;
     if (testDevice) held.push({ before: seen[seen.length - 2]!, next: seen[seen.length - 1]! });
-    kept.forEach((f, i) => rows.push(`(${today - 60 + i}, ${f}, 'dev-${d}', ${now})`));
+    for (const [i, f] of kept.entries()) rows.push(`(${today - 60 + i}, ${f}, 'dev-${d}', ${now})`);
   }
-  for (let i = 0; i < rows.length; i += 500) await client.execute(`insert into plays (day, film_id, device, played_at) values ${rows.slice(i, i + 500).join(',')}`);
+  for (let i = 0; i < rows.length; i += 500)
+    await client.execute(`insert into plays (day, film_id, device, played_at) values ${rows.slice(i, i + 500).join(',')}`);
   // Today's list ranks by views: give it the plays as views (its best case).
   await client.execute('update films set views = (select count(*) from plays where plays.film_id = films.id)');
   while ((await refreshRelated(db, now, { limit: 1000, budgetMs: 600_000 })) > 0);
@@ -111,7 +112,9 @@ async function hitRate() {
     `hit rate @8, ${held.length} held-out next films (${CLUSTERS} clusters, ${CLUSTERS * FILMS_PER_CLUSTER} films, ${DEVICES} devices):`,
   );
   console.log(`  today's list (most viewed of the first genre): ${oldHits} = ${pct(oldHits)}`);
-  console.log(`  Phim tương tự:                                 ${newHits} = ${pct(newHits)}  (${(newHits / Math.max(1, oldHits)).toFixed(2)}×, goal ≥ 2×)`);
+  console.log(
+    `  Phim tương tự:                                 ${newHits} = ${pct(newHits)}  (${(newHits / Math.max(1, oldHits)).toFixed(2)}×, goal ≥ 2×)`,
+  );
   console.log(`  load average ${load()}`);
 }
 

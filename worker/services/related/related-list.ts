@@ -13,7 +13,9 @@ import { cardArray, cardJson, cardsFromJson } from '../catalogue/film-card';
 export function relatedList(db: Db, filmId: SQL) {
   const list = db
     .select({
-      card: sql<string>`json_set(${cardJson}, '$.reason_kind', ${filmRelated.reason}, '$.reason_name', ${filmRelated.reasonName})`.as('card'),
+      card: sql<string>`json_set(${cardJson}, '$.reason_kind', ${filmRelated.reason}, '$.reason_name', ${filmRelated.reasonName})`.as(
+        'card',
+      ),
     })
     .from(filmRelated)
     .innerJoin(films, eq(films.id, filmRelated.relatedId))

@@ -76,7 +76,15 @@ const similarity = (a: number, only: number[] | null) => sql`
             limit ${CANDIDATES}`
   }`;
 
-type SimilarityRow = { id: number; shared: number; theirs: number; ours: number; genre_name: string; country_name: string; near_year: number };
+type SimilarityRow = {
+  id: number;
+  shared: number;
+  theirs: number;
+  ours: number;
+  genre_name: string;
+  country_name: string;
+  near_year: number;
+};
 
 /** The film's related list, scored (pure once the rows are read; tested through computeRelated). */
 export async function computeRelated(db: Db, filmId: number, now: number): Promise<ScoredRelated[]> {
@@ -169,9 +177,9 @@ export async function writeRelated(db: Db, filmId: number, list: ScoredRelated[]
     db.delete(filmRelated).where(eq(filmRelated.filmId, filmId)),
     ...(list.length
       ? [
-          db.insert(filmRelated).values(
-            list.map((r, rank) => ({ filmId, rank, relatedId: r.id, score: r.score, reason: r.reason, reasonName: r.reasonName })),
-          ),
+          db
+            .insert(filmRelated)
+            .values(list.map((r, rank) => ({ filmId, rank, relatedId: r.id, score: r.score, reason: r.reason, reasonName: r.reasonName }))),
         ]
       : []),
     db
@@ -206,7 +214,16 @@ export async function refreshRelated(db: Db, now: number, { limit = 200, budgetM
       await db
         .update(filmRelatedState)
         .set({ refreshedAt: 0 })
-        .where(and(inArray(filmRelatedState.filmId, list.map((r) => r.id)), gt(filmRelatedState.refreshedAt, 0), lt(filmRelatedState.refreshedAt, now)));
+        .where(
+          and(
+            inArray(
+              filmRelatedState.filmId,
+              list.map((r) => r.id),
+            ),
+            gt(filmRelatedState.refreshedAt, 0),
+            lt(filmRelatedState.refreshedAt, now),
+          ),
+        );
     done++;
   }
   return done;
