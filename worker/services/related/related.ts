@@ -194,7 +194,7 @@ export async function writeRelated(db: Db, filmId: number, list: ScoredRelated[]
  * due again so the new film shows in theirs), then the lists older than RELATED_REFRESH_MS, oldest first, up to
  * `limit` films or `budgetMs`. Answers how many were refreshed.
  */
-export async function refreshRelated(db: Db, now: number, { limit = 200, budgetMs = 10_000, clock = Date.now } = {}) {
+export async function refreshRelated(db: Db, now: number, { limit = 200, budgetMs = 5_000, clock = Date.now } = {}) {
   const due = await db
     .select({ id: films.id, never: sql<number>`${filmRelatedState.filmId} is null` })
     .from(films)
