@@ -145,7 +145,7 @@ export const accountErasure: ScheduledJob = {
 
 /**
  * "Phim tương tự" (docs/decisions/1090): films without a related list first, then lists older than 6 hours, up to
- * 200 films or 10 s a tick (services/related/related.ts). The film pages show a new list once their cache expires.
+ * 200 films or 5 s a tick (services/related/related.ts). The film pages show a new list once their cache expires.
  */
 export const relatedFilms: ScheduledJob = {
   name: 'related-films',
