@@ -17,7 +17,7 @@ const PORT = Number(process.env.BENCH_PORT ?? 8799);
 const DB_FILE = benchDbFile(FILMS);
 const BASE = `http://127.0.0.1:${PORT}`;
 
-// Other benchmarks of this folder: `npm run bench -- live | load | service | edge | startup | downloads | together | comment-filter | crawl` (edge: the Worker in workerd, bench/edge.ts; startup: tap → first frame on the watch page, bench/startup.ts; downloads: a 45-minute episode downloaded vs a plain fetch loop, longest task and heap, bench/downloads.ts; together: watch parties' drift and late joiners, bench/together.ts; comment-filter: the comment filter over 10,000 comments, p50/p99 per comment against fold() alone, bench/comment-filter.ts; crawl: round trips per new and per merged film of two sources sharing most films, bench/crawl.ts; crash: the host killed with SIGKILL inside requests and restarted, 200 rounds, bench/crash.ts; durability: synchronous FULL vs NORMAL on writes, and a backup of 100 MB while the site serves, bench/durability.ts; light-crawl: a published episode to its push enqueued, one scheduler tick, bench/light-crawl.ts).
+// Other benchmarks of this folder: `npm run bench -- live | load | service | edge | startup | downloads | together | comment-filter | crawl` (edge: the Worker in workerd, bench/edge.ts; startup: tap → first frame on the watch page, bench/startup.ts; downloads: a 45-minute episode downloaded vs a plain fetch loop, longest task and heap, bench/downloads.ts; together: watch parties' drift and late joiners, bench/together.ts; comment-filter: the comment filter over 10,000 comments, p50/p99 per comment against fold() alone, bench/comment-filter.ts; crawl: round trips per new and per merged film of two sources sharing most films, bench/crawl.ts; crash: the host killed with SIGKILL inside requests and restarted, 200 rounds, bench/crash.ts; durability: synchronous FULL vs NORMAL on writes, and a backup of 100 MB while the site serves, bench/durability.ts; light-crawl: a published episode to its push enqueued, one scheduler tick, bench/light-crawl.ts; related: "Phim tương tự" hit rate @8 against the genre list, and the film API at 20,000 films, bench/related.ts).
 for (const other of [
   'live',
   'load',
@@ -33,6 +33,7 @@ for (const other of [
   'crash',
   'light-crawl',
   'durability',
+  'related',
 ] as const) {
   if (process.argv.includes(other)) {
     await import(`./${other}`);

@@ -1,4 +1,4 @@
-import { peopleRoutes, playRoutes } from './routes/discovery';
+import { peopleRoutes, playRoutes, relatedRoutes } from './routes/discovery';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppCaches, AppDeps, AppEnv } from './lib/context';
@@ -117,6 +117,7 @@ export function createApp(deps: AppDeps) {
     .route('/product', checkoutRoutes)
     .route('/product', playRoutes)
     .route('/people', peopleRoutes)
+    .route('/related', relatedRoutes)
     .route('/payment', paymentRoutes)
     .route('/vip', vipRoutes)
     .route('/admin/orders', adminOrderRoutes)

@@ -15,6 +15,7 @@ import { retentionMs } from './schemas/retention';
 import { completeDueErasures } from './services/account/erasure';
 import { pruneErasedMoney } from './services/payments/data-rights';
 import { duties } from './wiring';
+import { refreshRelated } from './services/related/related';
 
 // Every figure below is the one the privacy page shows (worker/schemas/retention.ts).
 /** Trending looks back 30 days at most; older view events only cost space. */
@@ -161,6 +162,18 @@ export const accountErasure: ScheduledJob = {
   },
 };
 
+/**
+ * "Phim tương tự" (docs/decisions/1090): films without a related list first, then lists older than 6 hours, up to
+ * 200 films or 5 s a tick (services/related/related.ts). The film pages show a new list once their cache expires.
+ */
+export const relatedFilms: ScheduledJob = {
+  name: 'related-films',
+  async run({ db }, now) {
+    const n = await refreshRelated(db, now);
+    if (n > 0) console.log(`[scheduled] related films: ${n} list(s) refreshed`);
+  },
+};
+
 /** Every job the Cron Trigger (Workers) or the minute ticker (Node) runs; each job's failure is isolated. */
 export const SCHEDULED_JOBS: ScheduledJob[] = [
   housekeeping,
@@ -174,6 +187,7 @@ export const SCHEDULED_JOBS: ScheduledJob[] = [
   newEpisodes,
   watchHistory,
   accountErasure,
+  relatedFilms,
 ];
 
 export async function runScheduledJobs(deps: AppDeps, jobs: ScheduledJob[] = SCHEDULED_JOBS): Promise<{ name: string; ok: boolean }[]> {

@@ -237,6 +237,7 @@ describe('the scheduler tick', () => {
       { name: 'new-episodes', ok: true },
       { name: 'watch-history', ok: true },
       { name: 'account-erasure', ok: true },
+      { name: 'related-films', ok: true },
     ]);
     expect((await t.deps.db.select().from(crawlRuns))[0]?.status).toBe('failed');
     expect((await t.deps.db.select().from(crawlSchedules))[0]?.status).toBe(3);

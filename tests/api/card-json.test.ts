@@ -7,6 +7,7 @@ import { films } from '../../worker/db/schema';
 import type { FilmCard, FilmDetailResponse, HomeData, Paginated, SidebarData } from '../../worker/schemas/catalogue';
 import { cardColumns, toFilmCard } from '../../worker/services/catalogue/film-card';
 import { upsertFilm } from '../../worker/services/films/film-writer';
+import { refreshRelated } from '../../worker/services/related/related';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { seedCatalogue } from '../helpers/catalogue-fixture';
 
@@ -139,8 +140,10 @@ describe('every other card list', () => {
       await page(`/api/product/search?q=${encodeURIComponent('phim mô tả')}&limit=20`),
       await page('/api/product/search?q=ph&limit=20&page=2'),
     ];
+    await refreshRelated(t.deps.db, Date.now());
     const detail = (await (await t.request(`/api/product/${series[0]!.slug}`)).json()) as FilmDetailResponse;
-    lists.push(detail.recommended);
+    // A related card is a card plus its reason (docs/decisions/1090).
+    lists.push(detail.recommended.map(({ reason: _, ...card }) => card));
     for (const list of lists) {
       expect(list.length).toBeGreaterThan(0);
       await expectRowCards(list);

@@ -272,6 +272,14 @@ describe('player on a phone (390x844, touch)', () => {
 
   test('the last episode ends on recommended films', async () => {
     const series = await freeSeries(b.baseURL());
+    // The related films are the scheduled job's (docs/decisions/1090): a server just started may not have run it yet.
+    await expect
+      .poll(
+        async () =>
+          ((await (await fetch(`${b.baseURL()}/api/product/${series.slug}`)).json()) as { recommended: unknown[] }).recommended.length,
+        { timeout: 30_000, interval: 1_000 },
+      )
+      .toBeGreaterThan(0);
     const { page, context } = await b.newPage(PHONE);
     await openEpisode(page, series, series.episodes.at(-1)!);
     await tapToPlay(page);

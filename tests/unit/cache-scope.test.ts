@@ -9,6 +9,9 @@ describe('cacheScopeOf', () => {
     expect(cacheScopeOf('/api/product/mat-biec')).toEqual({ film: 'mat-biec' });
     // A film titled "Product …" shares the listings' path; a listing's own name is never a film's.
     expect(cacheScopeOf('/api/product/product-x-files')).toEqual({ film: 'product-x-files' });
+    // Its related list ("Vì bạn đã xem", docs/decisions/1090) too.
+    expect(cacheScopeOf('/api/related/mat-biec')).toEqual({ film: 'mat-biec' });
+    expect(cacheScopeOf('/api/related/mat-biec/x')).toBe('all');
   });
 
   it('home, listings, genre and country pages, search, categories and the sitemaps are lists', () => {

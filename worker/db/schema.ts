@@ -547,7 +547,47 @@ export const plays = sqliteTable(
     device: text('device').notNull(),
     playedAt: integer('played_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.day, t.filmId, t.device] })],
+  (t) => [
+    primaryKey({ columns: [t.day, t.filmId, t.device] }),
+    // "Phim tương tự" (docs/decisions/1090): a film's devices, then what else each of them played.
+    index('plays_film_device').on(t.filmId, t.device, t.day),
+    index('plays_device_film').on(t.device, t.filmId, t.day),
+  ],
+);
+
+/**
+ * "Phim tương tự" (issue 40 §4, docs/decisions/1090): each film's related films, best first, with the reason the
+ * card shows. Written by the scheduled job `related-films` (services/related/related.ts), read in the film's batch.
+ */
+export const filmRelated = sqliteTable(
+  'film_related',
+  {
+    filmId: integer('film_id')
+      .notNull()
+      .references(() => films.id, { onDelete: 'cascade' }),
+    rank: integer('rank').notNull(),
+    relatedId: integer('related_id')
+      .notNull()
+      .references(() => films.id, { onDelete: 'cascade' }),
+    score: real('score').notNull(),
+    /** 'cowatch' | 'director' | 'actor' | 'genre' | 'country' | 'year' (schemas/related.ts turns it into text). */
+    reason: text('reason').notNull(),
+    /** The shared actor's or genre's name, for "Cùng diễn viên Trấn Thành"; '' when the reason names none. */
+    reasonName: text('reason_name').notNull().default(''),
+  },
+  (t) => [primaryKey({ columns: [t.filmId, t.rank] })],
+);
+
+/** When each film's related list was last computed: the job refreshes the never computed first, then the oldest. */
+export const filmRelatedState = sqliteTable(
+  'film_related_state',
+  {
+    filmId: integer('film_id')
+      .primaryKey()
+      .references(() => films.id, { onDelete: 'cascade' }),
+    refreshedAt: integer('refreshed_at').notNull(),
+  },
+  (t) => [index('film_related_state_age').on(t.refreshedAt)],
 );
 
 /** Viewers per film and day, with the film's category, kept by a trigger on plays: the Top 10 walks (day, category, plays). */

@@ -31,6 +31,8 @@ export function cacheScopeOf(pathname: string): CacheScope {
   const [first = '', second, third] = parts;
   if (first === 'api') {
     if (second === 'category' && parts.length === 2) return 'lists';
+    // A film's related list (docs/decisions/1090) is a read of that film's.
+    if (second === 'related' && parts.length === 3 && third) return film(third) ?? 'all';
     if (second !== 'product' || parts.length !== 3 || !third) return 'all';
     if (LIST_READS.has(third)) return 'lists';
     if (third.startsWith('product-') && listingScope(third.slice('product-'.length))) return 'lists';

@@ -1,4 +1,5 @@
 // Wire contract of the catalogue API (legacy field names + slug). Pure types and zod: importable by web/.
+import type { RelatedFilm } from './related';
 import { z } from 'zod';
 import type { CommentDto } from './comments';
 import type { FilmExtras, PersonSuggestion, Top10Rows } from './discovery';
@@ -94,7 +95,8 @@ export interface FilmDetailResponse {
   error1?: boolean;
   /** VIP-only film and the viewer's permissions lack VIP1 and VIP2. */
   error?: boolean;
-  recommended: FilmCard[];
+  /** "Phim tương tự" (docs/decisions/1090): related films, best first, each with its reason. */
+  recommended: RelatedFilm[];
 }
 
 export interface Pagination {

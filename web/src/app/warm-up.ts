@@ -73,7 +73,7 @@ const DETAIL: FilmDetailResponse = {
   comments_total: 0,
   rating_star: { rating: null },
   general_assessment: { totalRatings: 0, averageRating: null },
-  recommended: FILMS,
+  recommended: FILMS.map((f) => ({ ...f, reason: 'Cùng diễn viên Diễn viên' })),
 };
 
 /** The one-film catalogue's answer to an API path, as the app would give it. */

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
+import { asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { batchPrepared, type PreparedResults, preparedOnce } from '../../db/prepared';
 import { alias } from 'drizzle-orm/sqlite-core';
@@ -24,14 +24,14 @@ import { type FilmExtras, TMDB_MIN_VOTES } from '../../schemas/discovery';
 import { batchWithViewer } from '../auth/viewer';
 import { filmRankStatement, filmTop10, top10Values } from '../plays/plays';
 import { vipAccess } from './access';
-import { cardColumns, cardList, cardsFromJson, selectCards, toFilmCard } from './film-card';
+import { cardColumns, toFilmCard } from './film-card';
+import { relatedFromJson, relatedList } from '../related/related-list';
 import { filmThreadQueries, toThreadPage } from '../comments/comments';
 import { FilmMovedError, keptSlugOf } from './film-lookup';
 import { ownRatingQuery, ratingSummaryQuery, toRatingSummary } from '../ratings/ratings';
 import { filmScheduleOf, RELEASES_READ } from '../schedule/film-schedule';
 import { predictSchedule } from '../schedule/predict';
 
-const RECOMMENDED = 8;
 /** "Các phần" shows at most this many seasons of a show. */
 const MAX_SEASONS = 30;
 const seasonFilms = alias(films, 'season_films');
@@ -160,8 +160,6 @@ function releaseTimes(db: Db, filmId: SQL) {
  */
 function recordQueries(db: Db, kind: KeyKind) {
   const id = filmIdOf(kind);
-  // The film's main genre is its first one (lowest genre id, the order the genre list is shown in).
-  const mainGenre = sql`(select min(${filmGenres.genreId}) from ${filmGenres} where ${filmGenres.filmId} = ${id})`;
   return [
     db
       .select({
@@ -194,19 +192,8 @@ function recordQueries(db: Db, kind: KeyKind) {
       .where(eq(filmCountries.filmId, id))
       .prepare(),
     episodeList(db, id).prepare(),
-    // The most viewed films of the main genre, the film itself excluded.
-    cardList(
-      db,
-      selectCards(db)
-        .where(
-          and(
-            sql`exists (select 1 from ${filmGenres} where ${filmGenres.filmId} = ${films.id} and ${filmGenres.genreId} = ${mainGenre})`,
-            ne(films.id, id),
-          ),
-        )
-        .orderBy(desc(films.views), desc(films.id))
-        .limit(RECOMMENDED),
-    ).prepare(),
+    // "Phim tương tự" (docs/decisions/1090): the film's precomputed related list, best first, each with its reason.
+    relatedList(db, id).prepare(),
     // Slugs merged into this film (docs/decisions/0104): a device's downloads under one of them are this film's.
     db.select({ slug: filmAliases.slug }).from(filmAliases).where(eq(filmAliases.filmId, id)).prepare(),
     // Its directors and actors, linked (issue 40 §1), in the source's order.
@@ -296,7 +283,7 @@ function toRecord([
     genreRows,
     countryRows,
     episodeRows: episodesFromJson(episodeRows[0]?.list),
-    recommendedFilms: cardsFromJson(recommendedRows),
+    recommendedFilms: relatedFromJson(recommendedRows),
     aliases: aliasRows.map((a) => a.slug),
   };
 }

@@ -10,7 +10,10 @@ import { WatchlistButton } from './watchlist-button';
  * over the poster's bottom-left corner (the top corners carry the status and VIP badges; a button
  * cannot sit inside the link).
  */
-export function FilmCard({ film, priority = false, headingLevel = 3 }: { film: Film; priority?: boolean; headingLevel?: 2 | 3 | 4 }) {
+/** A card may carry why it is shown ("Phim tương tự", docs/decisions/1090): "Cùng diễn viên Trấn Thành". */
+type CardFilm = Film & { reason?: string };
+
+export function FilmCard({ film, priority = false, headingLevel = 3 }: { film: CardFilm; priority?: boolean; headingLevel?: 2 | 3 | 4 }) {
   const badge = [film.trangthai, film.ngonngu].filter(Boolean).join('-');
   const episodes = episodeBadge(film.sotap);
   const Heading = `h${headingLevel}` as const;
@@ -27,6 +30,7 @@ export function FilmCard({ film, priority = false, headingLevel = 3 }: { film: F
         <Heading className="film-card-title">{film.title}</Heading>
       </FilmLink>
       <WatchlistButton film={film} />
+      {film.reason && <p className="film-card-reason">{film.reason}</p>}
       {film.nameenglish && <p className="film-card-sub">{film.nameenglish}</p>}
     </article>
   );

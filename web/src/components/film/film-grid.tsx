@@ -9,7 +9,7 @@ export const FilmGrid = memo(function FilmGrid({
   priorityCount = 0,
   headingLevel = 3,
 }: {
-  films: Film[];
+  films: (Film & { reason?: string })[];
   limit?: number;
   priorityCount?: number;
   headingLevel?: 2 | 3 | 4;

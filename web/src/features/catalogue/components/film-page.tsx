@@ -1,3 +1,4 @@
+import { RELATED_TITLE } from '../../../../../worker/schemas/related';
 import { type QueryClient, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useRouter } from '@tanstack/react-router';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
@@ -313,7 +314,7 @@ export function FilmPage({ slug, rating, comments, download, prepareWatch }: { s
           <section className="home-section" aria-labelledby="recommended-heading">
             <div className="section-head">
               <h2 id="recommended-heading" className="section-title">
-                Phim đề xuất
+                {RELATED_TITLE}
               </h2>
             </div>
             <FilmGrid films={data.recommended} />

@@ -8,6 +8,7 @@ import { LazyMount } from '../../../components/lazy-mount';
 import { isNetworkError } from '../../../lib/api-client';
 import { SITE_NAME, usePageMeta } from '../../../lib/page-meta';
 import { homeQuery, homeTopQuery } from '../api/catalogue-queries';
+import { BecauseYouWatched } from './because-you-watched';
 import { ContinueWatching } from './continue-watching';
 import { HomeSidebar } from './home-sidebar';
 import { HotCarousel } from './hot-carousel';
@@ -69,6 +70,7 @@ export function HomePage() {
           <HomeTabs lists={lists} onRetry={retryRest} />
           <Top10Row list="phimbo" entries={rest.data?.top10.phimbo} />
           <Top10Row list="phimle" entries={rest.data?.top10.phimle} />
+          <BecauseYouWatched />
           {SECTIONS.map((s) => (
             <section key={s.key} className="home-section" aria-labelledby={`sec-${s.key}`}>
               <div className="section-head">
