@@ -165,37 +165,4 @@ describe('a browser that allows play() only within a second of a tap (as Safari 
     expect(errors).toEqual([]);
     await context.close();
   });
-
-  test("the film page fetches the watch page's code while the viewer reads, and a tap then asks the network for none of it", async () => {
-    const series = await freeSeries(b.baseURL());
-    const { page, context, errors } = await b.newPage(PHONE);
-    await page.goto(`/${series.slug}`);
-    // Once the page is idle after its load: the watch route's chunk and what it imports, prefetched (fetched, not run).
-    const watchChunk = /\/assets\/xem-phim\._slug\._episode-[\w-]+\.js$/;
-    await expect
-      .poll(
-        () =>
-          page.evaluate(() => [...document.querySelectorAll<HTMLLinkElement>('link[rel=prefetch]')].map((l) => new URL(l.href).pathname)),
-        { timeout: 15_000 },
-      )
-      .toContainEqual(expect.stringMatching(watchChunk));
-    const fetchedAfterTap: string[] = [];
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    cdp.on('Network.responseReceived', (event) => {
-      const { url, fromDiskCache, fromPrefetchCache, fromServiceWorker } = event.response as {
-        url: string;
-        fromDiskCache?: boolean;
-        fromPrefetchCache?: boolean;
-        fromServiceWorker?: boolean;
-      };
-      if (/\/assets\/.+\.js$/.test(url) && !fromDiskCache && !fromPrefetchCache && !fromServiceWorker) fetchedAfterTap.push(url);
-    });
-    await tap(page, page.getByRole('button', { name: 'Xem phim' }));
-    await page.waitForURL(new RegExp(`/xem-phim/${series.slug}/tap-${series.episodes[0]}`));
-    await expect.poll(async () => (await video(page)).time, { timeout: 20_000 }).toBeGreaterThan(0.5);
-    expect(fetchedAfterTap.filter((url) => watchChunk.test(url))).toEqual([]);
-    expect(errors).toEqual([]);
-    await context.close();
-  });
 });

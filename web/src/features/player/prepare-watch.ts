@@ -1,8 +1,8 @@
 // The film page gets its likely episode ready while the viewer reads it (issue 31 §1, decision 0952), so that
 // the tap on "Xem phim" (or "Xem tiếp tập N") plays within a second:
-// - once the page is idle after its load: the episode's link, the stream's playlists, the engine's script and the
-//   watch page's code (with the chunks it imports), over the network only (never with Data Saver);
-// - once it has settled (as the watch page's own evaluation): the watch page's code, evaluated;
+// - once the page is idle after its load: the episode's link, the stream's playlists and the engine's script,
+//   over the network only (a few KB and the engine's script, which the browser then keeps; never with Data Saver);
+// - once it has settled (as the watch page's own evaluation): the watch page's code;
 // - on the viewer's intent (a pointer down on "Xem phim", or the tap itself): the segment of the first frame.
 import type { QueryClient } from '@tanstack/react-query';
 import { episodeQuery } from './api/episode-query';
@@ -10,7 +10,7 @@ import { loadPlayerPrefs } from './player-prefs';
 import { CHUNK_META } from './stream/chunk-names';
 import { estimateBandwidth } from './stream/playlist';
 import { prepareStream } from './stream/prefetch';
-import { afterLoadWhenIdle, prefetchScript, prefetchScriptTree, SETTLED_MS } from './stream/schedule';
+import { afterLoadWhenIdle, prefetchScript, SETTLED_MS } from './stream/schedule';
 
 export interface WatchTarget {
   slug: string;
@@ -49,9 +49,6 @@ export function prepareWatch(target: WatchTarget, queryClient: QueryClient, load
   const cancels = [
     afterLoadWhenIdle(0, () => {
       prefetchScript(CHUNK_META.engine.meta);
-      // The watch page's code too, over the network only: a tap before it is evaluated (SETTLED_MS) then costs
-      // its evaluation, not a dozen round trips on a phone's network.
-      void prefetchScriptTree(CHUNK_META.watch.meta);
       void stream(false).catch(() => undefined);
     }),
     afterLoadWhenIdle(SETTLED_MS, route),

@@ -9,6 +9,4 @@ export const CHUNK_META = {
   controls: { meta: 'phimviet-player', file: /^assets\/media-elements-[\w-]+\.js$/ },
   /** stream-start.ts: the watch page's start path before the app hydrates. */
   start: { meta: 'phimviet-stream-start', file: /^assets\/stream-start-[\w-]+\.js$/ },
-  /** The watch page's route (routes/xem-phim.$slug.$episode.tsx): the film page fetches it, with what it imports, ahead of "Xem phim". */
-  watch: { meta: 'phimviet-watch-route', file: /^assets\/xem-phim\._slug\._episode-[\w-]+\.js$/ },
 } as const;

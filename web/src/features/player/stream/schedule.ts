@@ -115,23 +115,6 @@ export function whenIdle(run: () => void, timeoutMs = 1000): () => void {
 export function prefetchScript(metaName: string): Promise<void> {
   const href = document.querySelector<HTMLMetaElement>(`meta[name="${metaName}"]`)?.content;
   if (!href || saveData()) return Promise.resolve();
-  return prefetchFile(href);
-}
-
-/**
- * prefetchScript for a chunk and every chunk it imports (the meta's `data-imports`), less those this page has
- * already loaded: importing it later costs no round trip, only evaluation.
- */
-export function prefetchScriptTree(metaName: string): Promise<void> {
-  const meta = document.querySelector<HTMLMetaElement>(`meta[name="${metaName}"]`);
-  if (!meta?.content || saveData()) return Promise.resolve();
-  // What this page has fetched already (its scripts, their preloads, the chunks it imported) is in the cache.
-  const inPage = new Set(performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname));
-  const files = [meta.content, ...(meta.getAttribute('data-imports') ?? '').split(' ')].filter((f) => f && !inPage.has(f));
-  return Promise.all(files.map(prefetchFile)).then(() => undefined);
-}
-
-function prefetchFile(href: string): Promise<void> {
   const existing = document.querySelector<HTMLLinkElement>(`link[href="${href}"]`);
   if (existing) {
     // Ours, or the boot script's (which marks it data-loaded once in).
