@@ -10,7 +10,10 @@ import { measureLighthouse, type Run } from './lighthouse-run';
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-const product = process.env.LIGHTHOUSE_BASE ? undefined : await startProduct();
+const rootAt = process.argv.indexOf('--root');
+/** `--root /path/to/checkout` measures another checkout's build the same way (two versions back to back). */
+const root = rootAt >= 0 ? process.argv[rootAt + 1] : undefined;
+const product = process.env.LIGHTHOUSE_BASE ? undefined : await startProduct({ root });
 const base = process.env.LIGHTHOUSE_BASE ?? product!.base;
 const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'] });
 try {
