@@ -365,33 +365,11 @@ export async function filmDetailBySlug(
       ...NEWEST,
       ...top10Values(who.now),
     });
-    const [
-      filmRows,
-      genreRows,
-      countryRows,
-      episodeRows,
-      recommendedRows,
-      aliasRows,
-      peopleRows,
-      seasonRows,
-      rankRows,
-      releaseRows,
-      ...rest
-    ] = read.results;
+    // The record's statements come first in the batch, then the fresh ones: one split, whatever either list holds.
+    const recordCount = statements.record.slug.length;
     viewer = read.viewer;
-    record = toRecord([
-      filmRows,
-      genreRows,
-      countryRows,
-      episodeRows,
-      recommendedRows,
-      aliasRows,
-      peopleRows,
-      seasonRows,
-      rankRows,
-      releaseRows,
-    ]);
-    fresh = rest;
+    record = toRecord(read.results.slice(0, recordCount) as unknown as RecordResults);
+    fresh = read.results.slice(recordCount) as unknown as typeof fresh;
     if (record) cache?.set(cacheKeyOf(key), record);
   }
   const [commentRows, rootRows, countRows, ratingRows, own] = fresh;
