@@ -174,13 +174,11 @@ async function rows(client: Client, sql: string, args: (string | number)[] = [])
   return (await client.execute({ sql, args })).rows;
 }
 
-export async function runCrashRounds(options: CrashOptions): Promise<CrashReport> {
-  const log = options.log ?? (() => undefined);
-  const latency = Object.fromEntries(CRASH_PATHS.map((p) => [p, options.initialLatencyMs ?? 300])) as Record<CrashPath, number>;
-  const dir = mkdtempSync(join(tmpdir(), 'crash-harness-'));
+/** A temporary folder and file database for the host, a free port, and the host's environment (plus `extra`). */
+export async function hostSetup(prefix: string, extra: NodeJS.ProcessEnv = {}) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
   const file = join(dir, 'phimviet.db');
   const port = await freePort();
-  const vapid = vapidKeyPair();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     APP_ENV: 'test',
@@ -188,9 +186,17 @@ export async function runCrashRounds(options: CrashOptions): Promise<CrashReport
     PORT: String(port),
     JWT_SECRET: 'crash-harness-jwt-secret-0123456789abcdef',
     PARTY_SECRET: 'crash-harness-party-secret-0123456789abcd',
-    ...vapid,
+    ...vapidKeyPair(),
     BACKUP_DIR: join(dir, 'backups'),
+    ...extra,
   };
+  return { dir, file, port, env };
+}
+
+export async function runCrashRounds(options: CrashOptions): Promise<CrashReport> {
+  const log = options.log ?? (() => undefined);
+  const latency = Object.fromEntries(CRASH_PATHS.map((p) => [p, options.initialLatencyMs ?? 300])) as Record<CrashPath, number>;
+  const { dir, file, port, env } = await hostSetup('crash-harness-');
 
   // Accounts and films written before the first start (the harness's own connection, as an operator's would be).
   const seed: NodeDatabase = await openMigratedDatabase(`file:${file}`);

@@ -9,14 +9,10 @@
 // - after the retry the run is done and every film has this round's episodes, once; integrity_check ok,
 //   foreign_key_check empty.
 import type { Client } from '@libsql/client';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { freePort } from '../../party/dev-server';
+import { rmSync } from 'node:fs';
 import { openMigratedDatabase } from '../../worker/db/node-client';
-import { vapidKeyPair } from '../../worker/local-secrets';
 import { createUser } from './auth';
-import { type Host, killHost, startHost } from './crash-harness';
+import { type Host, hostSetup, killHost, startHost } from './crash-harness';
 import { ophimFilm, type StandinFilm, startOphimStandin } from './ophim-standin';
 
 export interface CrawlCrashReport {
@@ -73,25 +69,14 @@ export async function runCrawlCrashRounds(options: { rounds: number; log?: (line
     source.films.push(
       ophimFilm({ slug: `phim-hanh-dong-${i}`, status: 'ongoing', episode_current: 'Tập 2' }, { episodeCount: 2, servers: SERVERS }),
     );
-  const dir = mkdtempSync(join(tmpdir(), 'crawl-crash-'));
-  const file = join(dir, 'phimviet.db');
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    APP_ENV: 'test',
-    DATABASE_URL: `file:${file}`,
-    PORT: String(port),
-    JWT_SECRET: 'crash-harness-jwt-secret-0123456789abcdef',
-    PARTY_SECRET: 'crash-harness-party-secret-0123456789abcd',
-    ...vapidKeyPair(),
-    BACKUP_DIR: join(dir, 'backups'),
+  const { dir, file, port, env } = await hostSetup('crawl-crash-', {
     CRAWL_SOURCES: source.origin,
     CRAWL_SOURCE: source.url,
     CRAWL_DELAY_MS: '0',
     CRAWL_CONCURRENCY: '2',
     // The scheduler ticks often, so a dead run is taken over within the round rather than a minute later.
     SCHEDULER_TICK_MS: '250',
-  };
+  });
   const seed = await openMigratedDatabase(`file:${file}`);
   const admin = await createUser(seed.db, { email: 'quan-tri@example.com', roles: 'user,admin' });
   const check = seed.client;
