@@ -1,5 +1,6 @@
 // "Xem tiếp" that knows the next episode (issue 40 §6), on a phone: an episode closed in its credits gives way to the
 // next one, which a tap plays from its start; the last episode of an ongoing series waits for the next.
+import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { DEMO, freeSeries } from './helpers/accounts';
 import { screenshot, setupBrowser } from './helpers/browser';
@@ -7,22 +8,27 @@ import { PHONE, signInByTouch, tap } from './helpers/phone';
 
 const b = setupBrowser();
 
+/** This device's history says it stopped there in the film (as the watch page records it); the film page is then loaded. */
+async function stoppedAt(page: Page, slug: string, at: { episode: number; time: number; duration: number; credits?: number }) {
+  await page.goto(`/${slug}`);
+  await page.evaluate(
+    ({ slug, at }) =>
+      localStorage.setItem(
+        'phimviet:watch-history',
+        JSON.stringify([{ slug, title: slug, poster: '', server: '', ...at, updatedAt: Date.now() }]),
+      ),
+    { slug, at },
+  );
+  await page.reload();
+}
+
 describe('resume knows the next episode', () => {
   test('episode 1 closed at 95 %: the film page offers "Xem tập 2", which plays episode 2 from 0', async () => {
     const series = await freeSeries(b.baseURL());
     const [first, second] = series.episodes;
     const { page, context, errors } = await b.newPage(PHONE);
-    await page.goto(`/${series.slug}`);
     // Where this device stopped, as the watch page records it: 95 % into the first episode (its credits).
-    await page.evaluate(
-      ({ slug, episode }) =>
-        localStorage.setItem(
-          'phimviet:watch-history',
-          JSON.stringify([{ slug, title: slug, poster: '', episode, server: '', time: 19, duration: 20, updatedAt: Date.now() }]),
-        ),
-      { slug: series.slug, episode: first! },
-    );
-    await page.reload();
+    await stoppedAt(page, series.slug, { episode: first!, time: 19, duration: 20 });
     const button = page.getByRole('button', { name: `Xem tập ${second}`, exact: true });
     await button.waitFor();
     expect(await page.getByRole('button', { name: /Xem tiếp tập/ }).count()).toBe(0);
@@ -42,18 +48,7 @@ describe('resume knows the next episode', () => {
     const series = await freeSeries(b.baseURL());
     const [first, second] = series.episodes;
     const { page, context, errors } = await b.newPage(PHONE);
-    await page.goto(`/${series.slug}`);
-    await page.evaluate(
-      ({ slug, episode }) =>
-        localStorage.setItem(
-          'phimviet:watch-history',
-          JSON.stringify([
-            { slug, title: slug, poster: '', episode, server: '', time: 15, duration: 20, credits: 14, updatedAt: Date.now() },
-          ]),
-        ),
-      { slug: series.slug, episode: first! },
-    );
-    await page.reload();
+    await stoppedAt(page, series.slug, { episode: first!, time: 15, duration: 20, credits: 14 });
     await page.getByRole('button', { name: `Xem tập ${second}`, exact: true }).waitFor();
     expect(await page.getByRole('button', { name: /Xem tiếp tập/ }).count()).toBe(0);
     expect(errors).toEqual([]);
