@@ -10,9 +10,27 @@ export const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor:
 export async function tap(page: Page, target: Locator): Promise<void> {
   await target.waitFor({ state: 'visible' });
   await target.evaluate((el) => el.scrollIntoView({ block: 'center' }));
-  const box = await target.boundingBox();
-  if (!box) throw new Error('nothing to tap: the element has no box');
+  const box = await settledBox(target);
   await page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
+}
+
+/**
+ * Where the element is once the page has stopped moving it (rows above it that load late, a carousel that sets
+ * itself up): the same box over two animation frames, as a person waits for the screen to settle before tapping.
+ */
+async function settledBox(target: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
+  const deadline = Date.now() + 5_000;
+  let box = await target.boundingBox();
+  for (;;) {
+    if (!box) throw new Error('nothing to tap: the element has no box');
+    await target.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    const again = await target.boundingBox();
+    if (!again) throw new Error('nothing to tap: the element has no box');
+    const still = again.x === box.x && again.y === box.y && again.width === box.width && again.height === box.height;
+    if (still || Date.now() > deadline) return again;
+    await target.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    box = await target.boundingBox();
+  }
 }
 
 /** Taps a field and types into it with the keyboard. */
