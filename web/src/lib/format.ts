@@ -1,9 +1,19 @@
-// Created on first use: building an Intl formatter loads locale data (tens of ms on a slow phone).
+// Built only for what the plain path below does not cover: building an Intl formatter loads locale data,
+// a long task of its own on a slow phone (it was most of a film page's first render).
 let numberFormat: Intl.NumberFormat | undefined;
 
+/**
+ * A number as `Intl.NumberFormat('vi-VN')` writes it ('1.234.567', '1.234,5'; at most three decimals), without
+ * building the formatter: views, votes and prices are on the first screen of the film and watch pages.
+ */
 export function formatNumber(n: number): string {
-  numberFormat ??= new Intl.NumberFormat('vi-VN');
-  return numberFormat.format(n);
+  if (!Number.isFinite(n) || Math.abs(n) >= 1e21 || Object.is(n, -0) || (n < 0 && Math.abs(n) < 0.0005)) {
+    numberFormat ??= new Intl.NumberFormat('vi-VN');
+    return numberFormat.format(n);
+  }
+  const [whole = '0', fraction = ''] = Math.abs(n).toFixed(3).split('.');
+  const decimals = fraction.replace(/0+$/, '');
+  return `${n < 0 ? '-' : ''}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, '.')}${decimals ? `,${decimals}` : ''}`;
 }
 
 /** '12:04' or '1:02:03'. */

@@ -11,7 +11,7 @@ import {
 } from '../../../../../worker/schemas/values';
 import { ApiError } from '../../../lib/api-client';
 import { SessionExpiredError } from '../../../lib/auth-request';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatNumber } from '../../../lib/format';
 import { reportError } from '../../../lib/report-error';
 import { getSession, useSession } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
@@ -242,7 +242,7 @@ export function CommentsSection({ slug, comments, cursor, total }: CommentsSecti
       </h2>
       {episode !== undefined && live.presence !== null && (
         <p className="comment-presence muted" aria-live="polite">
-          {live.presence.toLocaleString('vi-VN')} người đang xem
+          {formatNumber(live.presence)} người đang xem
         </p>
       )}
       {live.slowMode > 0 && !notice && (
@@ -285,7 +285,7 @@ export function CommentsSection({ slug, comments, cursor, total }: CommentsSecti
       )}
       {live.skipped > 0 && (
         <button type="button" className="btn btn-ghost btn-sm comment-more-new" onClick={() => void live.loadSkipped()}>
-          +{live.skipped.toLocaleString('vi-VN')} bình luận mới
+          +{formatNumber(live.skipped)} bình luận mới
         </button>
       )}
       {roots.length === 0 ? (
