@@ -79,6 +79,7 @@ const clientBuild = defineConfig({
       // The watch page's start path is a second entry: the boot script imports it by name before the app loads
       // (features/player/stream-start.ts, decision 0952).
       input: { index: `${root}index.html`, 'stream-start': `${root}src/features/player/stream-start.ts` },
+      treeshake: { manualPureFunctions: ['z'] },
       output: {
         // Everything the entry imports statically is one chunk (the entry itself) but React DOM: left to the
         // automatic splitting, the modules it shares with lazy routes became 16 small chunks, each one more

@@ -3,26 +3,9 @@
 import { z } from 'zod';
 import type { FilmCard, Pagination } from './catalogue';
 
-/** A member's list holds at most this many films. */
-export const WATCHLIST_MAX = 1000;
-/** Progress items in one PUT /api/me/progress. */
-export const PROGRESS_BATCH_MAX = 50;
-/** History rows per page. */
-export const HISTORY_PAGE_SIZE = 20;
+import { PROGRESS_BATCH_MAX } from './library-texts';
 
-export const LIBRARY_TEXTS = {
-  watchlistFull: `Tủ phim đã đủ ${WATCHLIST_MAX} phim: hãy bỏ bớt phim trước khi thêm`,
-  added: 'Đã thêm vào Tủ phim',
-  removed: 'Đã bỏ khỏi Tủ phim',
-  notSaved: 'Chưa lưu được Tủ phim, sẽ thử lại khi có mạng.',
-  /** The push message's title; {title} and {n} are filled in. */
-  newEpisode: '{title}: đã có tập {n}',
-  badPushOrigin: 'không phải dịch vụ push được chấp nhận',
-} as const;
-
-/** `{title}: đã có tập {n}` — the new-episode notification's text. */
-export const newEpisodeText = (title: string, episode: number) =>
-  LIBRARY_TEXTS.newEpisode.replace('{title}', title).replace('{n}', String(episode));
+export { HISTORY_PAGE_SIZE, LIBRARY_TEXTS, newEpisodeText, PROGRESS_BATCH_MAX, WATCHLIST_MAX } from './library-texts';
 
 /** A film's slug; one that names no film is a 404 (or, in a progress batch, dropped), never a 400. */
 const slug = z.string({ error: 'is required' }).trim().min(1, 'is required').max(200, 'is too long');

@@ -5,7 +5,7 @@
 // pause, and with `keepalive` when the page is hidden or left.
 import { createStore, del, get, set, type UseStore, update } from 'idb-keyval';
 import type { ProgressItem } from '../../../worker/schemas/library';
-import { PROGRESS_BATCH_MAX } from '../../../worker/schemas/library';
+import { PROGRESS_BATCH_MAX } from '../../../worker/schemas/library-texts';
 import { api } from './api-client';
 import { authedCall, SessionExpiredError } from './auth-request';
 import { getSession, getToken } from './session';

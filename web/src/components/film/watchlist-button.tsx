@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { FilmCard } from '../../../../worker/schemas/catalogue';
-import { LIBRARY_TEXTS } from '../../../../worker/schemas/library';
+import { LIBRARY_TEXTS } from '../../../../worker/schemas/library-texts';
 import { setInWatchlist, useWatchlistSlugs } from '../../lib/library';
 import { toast } from '../../lib/toast';
 

@@ -4,7 +4,7 @@ import {
   PRIVACY_REQUEST_KIND_TEXT,
   PRIVACY_REQUEST_STATUS_TEXT,
   SETTLE_DAYS,
-} from '../../../../../worker/schemas/privacy';
+} from '../../../../../worker/schemas/privacy-texts';
 import { formatDateTime } from '../../../lib/format';
 import { usePageMeta } from '../../../lib/page-meta';
 import { toast } from '../../../lib/toast';

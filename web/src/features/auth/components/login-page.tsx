@@ -20,7 +20,7 @@ import { AccountForm, serverErrors, SubmitRow, TextField, UNKNOWN_ERROR } from '
 import { GOOGLE_CLIENT_ID, GoogleSignInButton } from './google-sign-in-button';
 import { PrivacyConsentCheck } from './privacy-consent-check';
 import { ApiError } from '../../../lib/api-client';
-import { CONSENT_FIELD, CONSENT_TEXTS } from '../../../../../worker/schemas/privacy';
+import { CONSENT_FIELD, CONSENT_TEXTS } from '../../../../../worker/schemas/privacy-texts';
 
 /** The API's answer to a first Google sign-in sent without the privacy policy accepted (it would create an account). */
 const needsConsent = (err: unknown) => err instanceof ApiError && err.status === 400 && err.message.startsWith(`${CONSENT_FIELD}:`);

@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { CONSENT_TEXTS } from '../../../../../worker/schemas/privacy';
+import { CONSENT_TEXTS } from '../../../../../worker/schemas/privacy-texts';
 
 /**
  * The privacy policy's box, unticked until the person ticks it (docs/decisions/1050): sign-up and a first

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useId, useRef, useState } from 'react';
-import { CONSENT_TEXTS } from '../../../../../worker/schemas/privacy';
+import { CONSENT_TEXTS } from '../../../../../worker/schemas/privacy-texts';
 import { useSession } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
 import { acceptConsent, consentQuery } from '../api/privacy-api';

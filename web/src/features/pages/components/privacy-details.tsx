@@ -10,7 +10,7 @@ import {
   PRIVACY_REQUEST_MESSAGE_MAX,
   PRIVACY_RIGHTS,
   type PrivacyRequestKind,
-} from '../../../../../worker/schemas/privacy';
+} from '../../../../../worker/schemas/privacy-texts';
 import { ApiError } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { useSession } from '../../../lib/session';
