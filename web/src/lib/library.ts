@@ -31,13 +31,17 @@ interface VisitorEntry {
 const visitorListeners = new Set<() => void>();
 let visitorCache: VisitorEntry[] | undefined;
 
+/** The one empty list, the server snapshot's too: a device with none hydrates without rendering again at once. */
+const NO_ENTRIES: VisitorEntry[] = [];
+
 function visitorList(): VisitorEntry[] {
   if (visitorCache) return visitorCache;
   try {
     const parsed: unknown = JSON.parse(localStorage.getItem(VISITOR_KEY) ?? '[]');
-    visitorCache = Array.isArray(parsed) ? parsed.filter((e): e is VisitorEntry => !!e && typeof e.slug === 'string') : [];
+    const list = Array.isArray(parsed) ? parsed.filter((e): e is VisitorEntry => !!e && typeof e.slug === 'string') : [];
+    visitorCache = list.length ? list : NO_ENTRIES;
   } catch {
-    visitorCache = [];
+    visitorCache = NO_ENTRIES;
   }
   return visitorCache;
 }
@@ -67,7 +71,6 @@ function subscribeVisitor(cb: () => void) {
   };
 }
 
-const NO_ENTRIES: VisitorEntry[] = [];
 function useVisitorList(): VisitorEntry[] {
   return useSyncExternalStore(subscribeVisitor, visitorList, () => NO_ENTRIES);
 }

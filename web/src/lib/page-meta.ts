@@ -68,12 +68,17 @@ export function usePageMeta({ title, description, canonicalPath, robots = 'index
       setMeta('property', 'og:image', src);
       setMeta('name', 'twitter:image', src);
     }
-    // Structured data of a page left behind must not describe the next one.
-    for (const old of document.head.querySelectorAll('script[type="application/ld+json"]')) old.remove();
-    for (const doc of structuredData?.(origin) ?? []) {
+    // Structured data of a page left behind must not describe the next one. The page the host rendered already
+    // holds its own: left as it is, the first render does no work in the head.
+    // Written as the host writes them (worker/ssr/render.ts scriptSafeJson), so the two compare equal.
+    const docs = (structuredData?.(origin) ?? []).map((doc) => JSON.stringify(doc).replace(/</g, '\\u003c'));
+    const scripts = [...document.head.querySelectorAll('script[type="application/ld+json"]')];
+    if (docs.length === scripts.length && docs.every((doc, i) => scripts[i]!.textContent === doc)) return;
+    for (const old of scripts) old.remove();
+    for (const doc of docs) {
       const script = document.createElement('script');
       script.type = 'application/ld+json';
-      script.textContent = JSON.stringify(doc);
+      script.textContent = doc;
       document.head.appendChild(script);
     }
   }, [title, description, canonicalPath, robots, type, image, structuredData]);

@@ -38,13 +38,20 @@ const listeners = new Set<() => void>();
 let cache: { raw: string | null; list: WatchEntry[] } | undefined;
 
 /** Parsed once and kept; our writes and other tabs' 'storage' events drop the copy. */
+/**
+ * The one empty list: what the host rendered with (useWatchHistory's server snapshot) and what a device with no
+ * history reads, so hydrating such a page finds the same value and does not render it again at once (React
+ * re-renders a store's readers synchronously when the client's snapshot differs from the server's).
+ */
+const EMPTY: WatchEntry[] = [];
+
 function load(): WatchEntry[] {
   if (cache) return cache.list;
   let raw: string | null = null;
   try {
     raw = localStorage.getItem(KEY);
   } catch {
-    cache = { raw: null, list: [] };
+    cache = { raw: null, list: EMPTY };
     return cache.list;
   }
   let list: WatchEntry[] = [];
@@ -55,8 +62,8 @@ function load(): WatchEntry[] {
   } catch {
     list = [];
   }
-  cache = { raw, list };
-  return list;
+  cache = { raw, list: list.length ? list : EMPTY };
+  return cache.list;
 }
 
 export function getWatchEntry(slug: string): WatchEntry | undefined {
@@ -144,7 +151,6 @@ function subscribe(cb: () => void) {
   };
 }
 
-const EMPTY: WatchEntry[] = [];
 export function useWatchHistory(): WatchEntry[] {
   return useSyncExternalStore(subscribe, load, () => EMPTY);
 }
