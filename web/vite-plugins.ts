@@ -54,15 +54,15 @@ export function bootPrefetch(): Plugin {
   // Every first segment that is not a film (fixed pages, the footer's pages, the back office): no request.
   const reserved = [...RESERVED_FILM_SLUGS];
   // Taps on an element marked data-early-tap ("Phát" and the picture, "Xem phim") before the app is ready are
-  // remembered and acted on once something can (lib/play-intent.ts): never dropped. Those left when the app is ready
-  // (<html data-app-ready>, after every page's own effects took theirs) are stale and forgotten. Then the first page's reads;
+  // remembered with the page they were made on, and acted on once something on that page can (lib/play-intent.ts):
+  // never dropped. The app's first page may hydrate its content after <html data-app-ready> (a Suspense boundary
+  // hydrates in a pass of its own), so they are kept past it; one left untaken stays with its page and expires there
+  // (lib/play-intent.ts EARLY_TAP_MS), never acting on another. Then the first page's reads;
   // a page the host rendered (worker/ssr/render.ts) carries its data (#ssr-state): nothing to prefetch.
   const code = `(function(){var b=window.__phimvietBoot=window.__phimvietBoot||{};b.taps=[];
 document.addEventListener('click',function(e){if('appReady' in document.documentElement.dataset)return;
 var t=e.target,el=t&&t.closest&&t.closest('[data-early-tap]');if(!el)return;var k=el.getAttribute('data-early-tap');
-b.taps.push({kind:k,at:e.timeStamp});if(b.onTap)b.onTap(k);},true);
-var mo=window.MutationObserver&&new MutationObserver(function(){if(!('appReady' in document.documentElement.dataset))return;b.taps.length=0;mo.disconnect();});
-if(mo)mo.observe(document.documentElement,{attributes:true,attributeFilter:['data-app-ready']});
+b.taps.push({kind:k,at:e.timeStamp,path:location.pathname});if(b.onTap)b.onTap(k);},true);
 try{
 if(document.querySelector('meta[name="ssr"]'))return;
 var L=${JSON.stringify(listings)},R=${JSON.stringify(reserved)},p=location.pathname.replace(/\\/+$/,'')||'/',u=[];
@@ -119,6 +119,8 @@ export function startAfterPaint(): Plugin {
       preloads.push(href);
       return '';
     });
+    // The entry's chunks are evaluated one task each (an import of each preloaded chunk in order, then the entry):
+    // evaluated as one module graph they were the first page's longest task after its paint (docs/decisions/0611).
     // Once parsed (main.tsx reads #root and #ssr-state) and painted (a frame, then a task); a hidden tab
     // runs no animation frame, so a timer starts the app there.
     // On a watch page, the stream's start path (features/player/stream-start.ts) goes first: a small chunk that fetches
@@ -131,8 +133,9 @@ export function startAfterPaint(): Plugin {
     const start = `(function(){var E=${JSON.stringify(entry[1])},P=${JSON.stringify(preloads)},d=false,a=false,w=null;
 function meta(n){return document.querySelector('meta[name="'+n+'"]');}
 function link(rel,h){var l=document.createElement('link');l.rel=rel;l.href=h;l.crossOrigin='';document.head.appendChild(l);return l;}
-function app(){if(a)return;a=true;P.forEach(function(h){link('modulepreload',h);});
-var s=document.createElement('script');s.type='module';s.src=E;s.crossOrigin='';document.head.appendChild(s);}
+function app(){if(a)return;a=true;P.forEach(function(h){link('modulepreload',h);});var q=P.slice();
+(function next(){var h=q.shift();if(h){var n=function(){setTimeout(next,0);};import(h).then(n,n);return;}
+var s=document.createElement('script');s.type='module';s.src=E;s.crossOrigin='';document.head.appendChild(s);})();}
 function lcp(run){var i=document.querySelector('img[fetchpriority="high"]'),x=false,o,O=window.PerformanceObserver;
 function f(){if(x)return;x=true;if(o)o.disconnect();run();}
 setTimeout(f,3000);if(!i)return f();

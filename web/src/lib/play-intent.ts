@@ -28,7 +28,8 @@ export function consumePlayIntent(slug: string, episode: number): boolean {
 export type EarlyTapKind = 'play' | 'watch';
 
 interface BootState {
-  taps?: { kind: string; at: number }[];
+  /** Taps made before the app was ready, with the page (path) each was made on. */
+  taps?: { kind: string; at: number; path?: string }[];
   onTap?: (kind: string) => void;
 }
 
@@ -39,11 +40,13 @@ function boot(): BootState | undefined {
 /** An early tap older than this is no longer what the viewer is waiting for. */
 const EARLY_TAP_MS = 20_000;
 
-/** A tap of this kind made before the page's script ran, taken once. */
+/** A tap of this kind made on this page before the page's script ran, taken once. */
 export function takeEarlyTap(kind: EarlyTapKind): boolean {
   const taps = boot()?.taps;
   const now = performance.now();
-  const index = taps?.findIndex((t) => t.kind === kind && now - t.at < EARLY_TAP_MS) ?? -1;
+  const page = (path: string) => path.replace(/\/+$/, '') || '/';
+  const here = page(location.pathname);
+  const index = taps?.findIndex((t) => t.kind === kind && page(t.path ?? here) === here && now - t.at < EARLY_TAP_MS) ?? -1;
   if (!taps || index < 0) return false;
   taps.splice(index, 1);
   return true;

@@ -133,8 +133,9 @@ export function FilmPage({ slug, rating, comments, download, prepareWatch }: { s
   latestWatch.current = watch;
   const earlyTap = useRef(false);
   useEffect(() => {
-    // Taken now (the boot script forgets what is left once the app is ready), acted on once this render's history
-    // has settled (the host's HTML knows none), so "Xem tiếp" opens the right episode.
+    // Taken when this page's content first commits (which can be after <html data-app-ready>: the boot script keeps
+    // the page's taps until then), acted on once this render's history has settled (the host's HTML knows none), so
+    // "Xem tiếp" opens the right episode.
     earlyTap.current ||= takeEarlyTap('watch');
     if (!earlyTap.current) return;
     const timer = window.setTimeout(() => {
