@@ -21,7 +21,7 @@ import { openMigratedDatabase } from '../../worker/db/node-client';
 import { comments, films, users } from '../../worker/db/schema';
 import { startSession } from '../../worker/services/auth/accounts';
 import { hashPassword } from '../../worker/services/auth/password';
-import { type Client, f0, openClients, q, reconnectVariant, SECRET, SLUG, sleep } from './room';
+import { type Client, f0, groupCpuSeconds, openClients, q, reconnectVariant, SECRET, SLUG, sleep } from './room';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SOCKETS = Number(process.env.BENCH_ROOM_SOCKETS ?? 2000);
@@ -30,6 +30,12 @@ const SEED = Number(process.env.BENCH_CATCHUP_SEED ?? 200);
 const POSTS = Number(process.env.BENCH_CATCHUP_POSTS ?? 20);
 const JWT_SECRET = `bench-catchup-jwt-${crypto.randomUUID()}`;
 const HARD_STOP_MS = 300_000;
+
+/** Reads an answer to its end; whether it was 2xx. */
+const drained = async (r: Response) => {
+  await r.arrayBuffer();
+  return r.ok;
+};
 
 /** One API request of a client: when it started (performance.now()), how long it took, and its outcome. */
 interface Call {
@@ -132,7 +138,7 @@ export async function run(): Promise<void> {
       page.calls.push(call);
       try {
         const res = await fetch(`${api}${path}`, { headers: bearer ? { authorization: `Bearer ${bearer}` } : {} });
-        const body = res.ok ? ((await res.json()) as T) : (await res.arrayBuffer(), undefined);
+        const body = res.ok ? ((await res.json()) as T) : await res.arrayBuffer().then(() => undefined);
         call.ok = res.ok;
         if (!res.ok) throw new Error(`${path}: ${res.status}`);
         return body as T;
@@ -175,6 +181,20 @@ export async function run(): Promise<void> {
     const posted: number[] = [];
     let postFailures = 0;
     let postedBy = 0;
+    // The floor during the reconnect itself: GET /api/health every 50 ms from this same process, beside the crowd.
+    const probe: { ms: number; ok: boolean }[] = [];
+    let probing = true;
+    const prober = (async () => {
+      while (probing) {
+        const t = performance.now();
+        const ok = await fetch(`${api}/api/health`).then(drained, () => false);
+        probe.push({ ms: performance.now() - t, ok });
+        await sleep(Math.max(0, 50 - (performance.now() - t)));
+      }
+    })();
+    const apiCpu0 = groupCpuSeconds(child.pid!).all;
+    const roomCpu0 = groupCpuSeconds(party.pid).all;
+    const phaseStart = performance.now();
     const result = await reconnectVariant(party, clients, roomUrl, {
       duringDowntime: async () => {
         await Promise.all(
@@ -197,6 +217,12 @@ export async function run(): Promise<void> {
       },
       onReturn: catchUp,
     });
+    const phaseSeconds = (performance.now() - phaseStart) / 1000;
+    const apiCpu = (100 * (groupCpuSeconds(child.pid!).all - apiCpu0)) / phaseSeconds;
+    const roomCpu = (100 * (groupCpuSeconds(party.pid).all - roomCpu0)) / phaseSeconds;
+    probing = false;
+    await prober;
+    const probeMs = probe.map((x) => x.ms).sort((a, b) => a - b);
     await sleep(500);
     const loadEnd = loadavg();
 
@@ -205,7 +231,7 @@ export async function run(): Promise<void> {
     const fromOpen = back.map((c) => pages[c.index]!.caughtUp!.at - c.returnedAt!).sort((a, b) => a - b);
     const fromDecision = back.map((c) => pages[c.index]!.caughtUp!.at - c.attemptAt!).sort((a, b) => a - b);
     const perReconnect = (members: boolean) => {
-      const counts = clients.filter((c) => (c.index < MEMBERS) === members).map((c) => pages[c.index]!.calls.length);
+      const counts = clients.filter((c) => c.index < MEMBERS === members).map((c) => pages[c.index]!.calls.length);
       return { mean: counts.reduce((a, b) => a + b, 0) / Math.max(1, counts.length), max: Math.max(0, ...counts) };
     };
     const m = perReconnect(true);
@@ -230,10 +256,7 @@ export async function run(): Promise<void> {
         const wait = floorStart + (x.at - origin) - performance.now();
         if (wait > 0) await sleep(wait);
         const t = performance.now();
-        const ok = await fetch(`${api}/api/health`).then(
-          async (r) => (await r.arrayBuffer(), r.ok),
-          () => false,
-        );
+        const ok = await fetch(`${api}/api/health`).then(drained, () => false);
         return { ms: performance.now() - t, ok };
       }),
     );
@@ -262,7 +285,10 @@ export async function run(): Promise<void> {
       `   API requests per reconnect: members mean ${m.mean.toFixed(2)}, max ${m.max}; visitors mean ${v.mean.toFixed(2)}, max ${v.max} (${calls.length} in all); API errors ${errors}; comments posted during the downtime missing from a catch-up ${missing} (of ${posted.length} × ${clients.length}); catch-up read alone p95 ${f0(q(sinceMs, 0.95))} ms`,
     );
     console.log(
-      `   floor, same host, the same ${floor.length} requests at the same moments as GET /api/health: p50 ${f0(q(floorMs, 0.5))} ms, p95 ${f0(q(floorMs, 0.95))} ms, max ${f0(floorMs.at(-1) ?? Number.NaN)} ms, errors ${floorErrors}`,
+      `   floor after the reconnect, same host, its ${floor.length} requests replayed at the same moments as GET /api/health (no sockets): p50 ${f0(q(floorMs, 0.5))} ms, p95 ${f0(q(floorMs, 0.95))} ms, max ${f0(floorMs.at(-1) ?? Number.NaN)} ms, errors ${floorErrors}`,
+    );
+    console.log(
+      `   floor during the reconnect, beside the crowd: GET /api/health every 50 ms, ${probe.length} probes, p50 ${f0(q(probeMs, 0.5))} ms, p95 ${f0(q(probeMs, 0.95))} ms, max ${f0(probeMs.at(-1) ?? Number.NaN)} ms, errors ${probe.filter((x) => !x.ok).length}; CPU over the ${phaseSeconds.toFixed(0)} s of the reconnect: the API host ${apiCpu.toFixed(0)} % of one core, partykit dev (workerd) ${roomCpu.toFixed(0)} %`,
     );
     console.log(
       `   one at a time, nothing else running: catch-up read median ${q(aloneSince, 0.5).toFixed(1)} ms, GET /api/health median ${q(aloneHealth, 0.5).toFixed(1)} ms`,

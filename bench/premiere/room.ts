@@ -55,7 +55,7 @@ export const f0 = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : '–');
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** CPU seconds used so far by every process of a process group (partykit dev leads its own; workerd is in it). */
-function groupCpuSeconds(pgrp: number): { all: number; workerd: number } {
+export function groupCpuSeconds(pgrp: number): { all: number; workerd: number } {
   const tick = 100; // USER_HZ on Linux
   let all = 0;
   let workerd = 0;

@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 // The API requests a page makes per reconnect of its live comment room (issue 38 §3: "≤ 2 API requests per
 // reconnect"): the page's own room code (joinLiveRoom, what useLiveComments runs), its API client, its session and the
 // app's query client with the film detail's query, without a browser: the browser globals it reads are stood in
