@@ -10,11 +10,13 @@
 // timer fired, which for a member includes its token read), API requests, API errors (non-2xx or network), and
 // which comments posted during the downtime are missing from the catch-up. Floor, same run, same host: every API
 // request of the reconnect replayed at the same moments as GET /api/health. Load average at start and end.
+// BENCH_CATCHUP_FIXED=3000 is the before: every client back 3 s after the notice, as the old page came back.
 // Loopback only; bounded in time (hard stop); stops only what it started (partykit dev and the API, by pid).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { freePort, startPartyKitDev, stopChild } from '../../party/dev-server';
 import { loadConfig } from '../../worker/config';
 import { openMigratedDatabase } from '../../worker/db/node-client';
@@ -30,6 +32,11 @@ const SEED = Number(process.env.BENCH_CATCHUP_SEED ?? 200);
 const POSTS = Number(process.env.BENCH_CATCHUP_POSTS ?? 20);
 const JWT_SECRET = `bench-catchup-jwt-${crypto.randomUUID()}`;
 const HARD_STOP_MS = 300_000;
+/**
+ * BENCH_CATCHUP_FIXED=3000: every client comes back 3 s after the notice whatever the room said, as the page did before
+ * issue 38 (partysocket's fixed first retry): the before of the same run.
+ */
+const FIXED_MS = process.env.BENCH_CATCHUP_FIXED ? Number(process.env.BENCH_CATCHUP_FIXED) : undefined;
 
 /** Reads an answer to its end; whether it was 2xx. */
 const drained = async (r: Response) => {
@@ -195,6 +202,10 @@ export async function run(): Promise<void> {
     const apiCpu0 = groupCpuSeconds(child.pid!).all;
     const roomCpu0 = groupCpuSeconds(party.pid).all;
     const phaseStart = performance.now();
+    // This process plays the 2,000 pages: how busy it was says how much of a time is the client's own.
+    const ownCpu0 = process.cpuUsage();
+    const lag = monitorEventLoopDelay({ resolution: 10 });
+    lag.enable();
     const result = await reconnectVariant(party, clients, roomUrl, {
       duringDowntime: async () => {
         await Promise.all(
@@ -216,10 +227,14 @@ export async function run(): Promise<void> {
         postedBy = performance.now();
       },
       onReturn: catchUp,
+      comeBackAfter: FIXED_MS === undefined ? undefined : () => FIXED_MS,
     });
     const phaseSeconds = (performance.now() - phaseStart) / 1000;
     const apiCpu = (100 * (groupCpuSeconds(child.pid!).all - apiCpu0)) / phaseSeconds;
     const roomCpu = (100 * (groupCpuSeconds(party.pid).all - roomCpu0)) / phaseSeconds;
+    const ownCpuUsed = process.cpuUsage(ownCpu0);
+    const ownCpu = (ownCpuUsed.user + ownCpuUsed.system) / 1e4 / phaseSeconds;
+    lag.disable();
     probing = false;
     await prober;
     const probeMs = probe.map((x) => x.ms).sort((a, b) => a - b);
@@ -275,6 +290,8 @@ export async function run(): Promise<void> {
     const aloneSince = await alone(`/api/product/${SLUG}/comments?since=${seeded}`);
     const aloneHealth = await alone('/api/health');
 
+    if (FIXED_MS !== undefined)
+      console.log(`   (BENCH_CATCHUP_FIXED: every client came back ${FIXED_MS} ms after the notice, as the page did before issue 38)`);
     console.log(
       `   downtime: ${posted.length} comments posted through the API while the sockets were away (${postFailures} not accepted or held), the last ${f0(postedBy - result.t0)} ms after the notice; first socket back at ${f0(firstAttempt - result.t0)} ms`,
     );
@@ -288,7 +305,7 @@ export async function run(): Promise<void> {
       `   floor after the reconnect, same host, its ${floor.length} requests replayed at the same moments as GET /api/health (no sockets): p50 ${f0(q(floorMs, 0.5))} ms, p95 ${f0(q(floorMs, 0.95))} ms, max ${f0(floorMs.at(-1) ?? Number.NaN)} ms, errors ${floorErrors}`,
     );
     console.log(
-      `   floor during the reconnect, beside the crowd: GET /api/health every 50 ms, ${probe.length} probes, p50 ${f0(q(probeMs, 0.5))} ms, p95 ${f0(q(probeMs, 0.95))} ms, max ${f0(probeMs.at(-1) ?? Number.NaN)} ms, errors ${probe.filter((x) => !x.ok).length}; CPU over the ${phaseSeconds.toFixed(0)} s of the reconnect: the API host ${apiCpu.toFixed(0)} % of one core, partykit dev (workerd) ${roomCpu.toFixed(0)} %`,
+      `   floor during the reconnect, beside the crowd: GET /api/health every 50 ms, ${probe.length} probes, p50 ${f0(q(probeMs, 0.5))} ms, p95 ${f0(q(probeMs, 0.95))} ms, max ${f0(probeMs.at(-1) ?? Number.NaN)} ms, errors ${probe.filter((x) => !x.ok).length}; CPU over the ${phaseSeconds.toFixed(0)} s of the reconnect: the API host ${apiCpu.toFixed(0)} % of one core, partykit dev (workerd) ${roomCpu.toFixed(0)} %, this process (the ${SOCKETS} pages) ${ownCpu.toFixed(0)} % with event-loop delay p99 ${f0(lag.percentile(99) / 1e6)} ms`,
     );
     console.log(
       `   one at a time, nothing else running: catch-up read median ${q(aloneSince, 0.5).toFixed(1)} ms, GET /api/health median ${q(aloneHealth, 0.5).toFixed(1)} ms`,

@@ -262,6 +262,8 @@ export interface ReconnectHooks {
   duringDowntime?: () => Promise<void>;
   /** Runs as each socket opens again (the page's catch-up); the client counts as back once it settles. */
   onReturn?: (c: Client, i: number) => Promise<void>;
+  /** When the client comes back, given the room's afterMs (default: then); the old page's fixed 3 s for a before. */
+  comeBackAfter?: (afterMs: number) => number;
 }
 
 export interface ReconnectResult {
@@ -309,7 +311,7 @@ export async function reconnectVariant(
           ws.once('error', () => {
             if (back + ++failed === clients.length) allBack();
           });
-        }, c.reconnect!.afterMs);
+        }, hooks.comeBackAfter?.(c.reconnect!.afterMs) ?? c.reconnect!.afterMs);
       };
     }
   });
