@@ -13,7 +13,7 @@
 // BENCH_CATCHUP_FIXED=3000 is the before: every client back 3 s after the notice, as the old page came back.
 // Loopback only; bounded in time (hard stop); stops only what it started (partykit dev and the API, by pid).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -37,6 +37,29 @@ const HARD_STOP_MS = 300_000;
  * issue 38 (partysocket's fixed first retry): the before of the same run.
  */
 const FIXED_MS = process.env.BENCH_CATCHUP_FIXED ? Number(process.env.BENCH_CATCHUP_FIXED) : undefined;
+
+/**
+ * Seconds the main threads of a process group's processes have run, and have waited runnable for a CPU (Linux
+ * schedstat): the second against the first says whether a slow host was busy or was kept off the cores by the
+ * machine's other work.
+ */
+function groupMainThreads(pgrp: number): { ran: number; waited: number } {
+  let ran = 0;
+  let waited = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) !== pgrp) continue;
+      const [run, wait] = readFileSync(`/proc/${entry}/task/${entry}/schedstat`, 'utf8').split(' ').map(Number);
+      ran += run! / 1e9;
+      waited += wait! / 1e9;
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return { ran, waited };
+}
 
 /** Reads an answer to its end; whether it was 2xx. */
 const drained = async (r: Response) => {
@@ -200,6 +223,7 @@ export async function run(): Promise<void> {
       }
     })();
     const apiCpu0 = groupCpuSeconds(child.pid!).all;
+    const apiSched0 = groupMainThreads(child.pid!);
     const roomCpu0 = groupCpuSeconds(party.pid).all;
     const phaseStart = performance.now();
     // This process plays the 2,000 pages: how busy it was says how much of a time is the client's own.
@@ -231,6 +255,9 @@ export async function run(): Promise<void> {
     });
     const phaseSeconds = (performance.now() - phaseStart) / 1000;
     const apiCpu = (100 * (groupCpuSeconds(child.pid!).all - apiCpu0)) / phaseSeconds;
+    const apiSched1 = groupMainThreads(child.pid!);
+    const apiRan = apiSched1.ran - apiSched0.ran;
+    const apiWaited = apiSched1.waited - apiSched0.waited;
     const roomCpu = (100 * (groupCpuSeconds(party.pid).all - roomCpu0)) / phaseSeconds;
     const ownCpuUsed = process.cpuUsage(ownCpu0);
     const ownCpu = (ownCpuUsed.user + ownCpuUsed.system) / 1e4 / phaseSeconds;
@@ -305,7 +332,7 @@ export async function run(): Promise<void> {
       `   floor after the reconnect, same host, its ${floor.length} requests replayed at the same moments as GET /api/health (no sockets): p50 ${f0(q(floorMs, 0.5))} ms, p95 ${f0(q(floorMs, 0.95))} ms, max ${f0(floorMs.at(-1) ?? Number.NaN)} ms, errors ${floorErrors}`,
     );
     console.log(
-      `   floor during the reconnect, beside the crowd: GET /api/health every 50 ms, ${probe.length} probes, p50 ${f0(q(probeMs, 0.5))} ms, p95 ${f0(q(probeMs, 0.95))} ms, max ${f0(probeMs.at(-1) ?? Number.NaN)} ms, errors ${probe.filter((x) => !x.ok).length}; CPU over the ${phaseSeconds.toFixed(0)} s of the reconnect: the API host ${apiCpu.toFixed(0)} % of one core, partykit dev (workerd) ${roomCpu.toFixed(0)} %, this process (the ${SOCKETS} pages) ${ownCpu.toFixed(0)} % with event-loop delay p99 ${f0(lag.percentile(99) / 1e6)} ms`,
+      `   floor during the reconnect, beside the crowd: GET /api/health every 50 ms, ${probe.length} probes, p50 ${f0(q(probeMs, 0.5))} ms, p95 ${f0(q(probeMs, 0.95))} ms, max ${f0(probeMs.at(-1) ?? Number.NaN)} ms, errors ${probe.filter((x) => !x.ok).length}; CPU over the ${phaseSeconds.toFixed(0)} s of the reconnect: the API host ${apiCpu.toFixed(0)} % of one core (its main thread ran ${apiRan.toFixed(1)} s and waited runnable for a core ${apiWaited.toFixed(1)} s), partykit dev (workerd) ${roomCpu.toFixed(0)} %, this process (the ${SOCKETS} pages) ${ownCpu.toFixed(0)} % with event-loop delay p99 ${f0(lag.percentile(99) / 1e6)} ms`,
     );
     console.log(
       `   one at a time, nothing else running: catch-up read median ${q(aloneSince, 0.5).toFixed(1)} ms, GET /api/health median ${q(aloneHealth, 0.5).toFixed(1)} ms`,
