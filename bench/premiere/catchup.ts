@@ -8,8 +8,10 @@
 // bench/premiere/room.ts reconnectVariant); while its sockets are away BENCH_CATCHUP_POSTS (20) other members post
 // through the API. Per reconnect: catch-up time (socket open → answer parsed; and from the moment the client's
 // timer fired, which for a member includes its token read), API requests, API errors (non-2xx or network), and
-// which comments posted during the downtime are missing from the catch-up. Floor, same run, same host: every API
-// request of the reconnect replayed at the same moments as GET /api/health. Load average at start and end.
+// which comments posted during the downtime are missing from the catch-up. Floors, same run, same host: GET
+// /api/health every 50 ms beside the crowd; every API request of the reconnect replayed at the same moments as GET
+// /api/health once the sockets are gone; each read alone. The API's, the room's and this process's CPU, and how long
+// the API's main thread waited for a core (a shared machine). Load average at start and end.
 // BENCH_CATCHUP_FIXED=3000 is the before: every client back 3 s after the notice, as the old page came back.
 // Loopback only; bounded in time (hard stop); stops only what it started (partykit dev and the API, by pid).
 import { type ChildProcess, spawn } from 'node:child_process';
