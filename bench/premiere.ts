@@ -4,7 +4,7 @@
 // Loopback only; every part is bounded in count and time and stops what it started.
 import { loadavg } from 'node:os';
 
-const PARTS = ['thread', 'cache', 'room', 'posting', 'push', 'party'] as const;
+const PARTS = ['thread', 'cache', 'room', 'catchup', 'posting', 'push', 'party'] as const;
 type Part = (typeof PARTS)[number];
 
 const asked = process.argv.filter((arg): arg is Part => (PARTS as readonly string[]).includes(arg));

@@ -25,14 +25,17 @@ const SOCKETS = Number(process.env.BENCH_ROOM_SOCKETS ?? 2000);
 const RATE = Number(process.env.BENCH_ROOM_RATE ?? 20);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const MEMBERS = Math.min(20, SOCKETS);
-const SLUG = 'phim-cong-chieu';
-const SECRET = `bench-room-${crypto.randomUUID()}`;
+export const SLUG = 'phim-cong-chieu';
+/** The room's shared secret for this run (the catch-up bench gives the same one to its API host). */
+export const SECRET = `bench-room-${crypto.randomUUID()}`;
 const ROOT = resolve(import.meta.dirname, '../..');
 const HARD_STOP_MS = (3 * SECONDS + 240) * 1000;
 const REF = process.env.BENCH_ROOM_REF;
 
-interface Client {
+export interface Client {
   ws: WebSocket;
+  /** Which of the run's clients (its URL, its member token): the order they were opened in, not the order of `open`. */
+  index: number;
   userId?: number;
   /** comment id → receipt time (performance.now()). */
   got: Map<number, number>;
@@ -46,13 +49,13 @@ interface Client {
   attemptAt?: number;
 }
 
-const q = (sorted: Float64Array | number[], p: number) =>
+export const q = (sorted: Float64Array | number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]! : Number.NaN;
-const f0 = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : '–');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const f0 = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : '–');
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** CPU seconds used so far by every process of a process group (partykit dev leads its own; workerd is in it). */
-function groupCpuSeconds(pgrp: number): { all: number; workerd: number } {
+export function groupCpuSeconds(pgrp: number): { all: number; workerd: number } {
   const tick = 100; // USER_HZ on Linux
   let all = 0;
   let workerd = 0;
@@ -74,7 +77,7 @@ function groupCpuSeconds(pgrp: number): { all: number; workerd: number } {
   return { all, workerd };
 }
 
-function onFrame(c: Client, data: WebSocket.RawData, phaseStart: () => number): void {
+export function onFrame(c: Client, data: WebSocket.RawData, phaseStart: () => number): void {
   const at = performance.now();
   c.frames++;
   const second = Math.floor((at - phaseStart()) / 1000);
@@ -100,15 +103,22 @@ function onFrame(c: Client, data: WebSocket.RawData, phaseStart: () => number): 
   }
 }
 
-async function openClients(url: (i: number) => Promise<string>, phaseStart: () => number): Promise<Client[]> {
+/** Opens `count` clients 50 at a time; `onOpen` (the catch-up bench's first catch-up) runs as each opens. */
+export async function openClients(
+  url: (i: number) => Promise<string>,
+  phaseStart: () => number,
+  options: { count?: number; onOpen?: (c: Client) => Promise<void> } = {},
+): Promise<Client[]> {
+  const count = options.count ?? SOCKETS;
   const clients: Client[] = [];
-  for (let i = 0; i < SOCKETS; i += 50) {
+  for (let i = 0; i < count; i += 50) {
     await Promise.all(
-      Array.from({ length: Math.min(50, SOCKETS - i) }, async (_, k) => {
+      Array.from({ length: Math.min(50, count - i) }, async (_, k) => {
         const index = i + k;
         const ws = new WebSocket(await url(index), { perMessageDeflate: false });
         const c: Client = {
           ws,
+          index,
           userId: index < MEMBERS ? index + 1 : undefined,
           got: new Map(),
           skipped: 0,
@@ -120,6 +130,7 @@ async function openClients(url: (i: number) => Promise<string>, phaseStart: () =
           ws.once('open', () => done());
           ws.once('error', fail);
         });
+        await options.onOpen?.(c);
         clients.push(c);
       }),
     );
@@ -245,29 +256,64 @@ async function startFloor(): Promise<{ port: number; child: ChildProcess }> {
   return { port, child };
 }
 
+/** What the catch-up bench (bench/premiere/catchup.ts) adds to the reconnect variant. */
+export interface ReconnectHooks {
+  /** Runs once the room has told its sockets (their downtime): e.g. comments posted through the API meanwhile. */
+  duringDowntime?: () => Promise<void>;
+  /** Runs as each socket opens again (the page's catch-up); the client counts as back once it settles. */
+  onReturn?: (c: Client, i: number) => Promise<void>;
+  /** When the client comes back, given the room's afterMs (default: then); the old page's fixed 3 s for a before. */
+  comeBackAfter?: (afterMs: number) => number;
+}
+
+export interface ReconnectResult {
+  /** When the reconnect push was sent (performance.now()). */
+  t0: number;
+  told: number;
+  back: number;
+  failed: number;
+}
+
 /** The reconnect variant: the room is told to restart; clients come back after the afterMs they were told. */
-async function reconnectVariant(party: PartyKitDev, clients: Client[], roomUrl: (i: number) => Promise<string>): Promise<void> {
+export async function reconnectVariant(
+  party: PartyKitDev,
+  clients: Client[],
+  roomUrl: (i: number) => Promise<string>,
+  hooks: ReconnectHooks = {},
+): Promise<ReconnectResult> {
   const t0 = performance.now();
   let failed = 0;
   const returned = new Promise<void>((allBack) => {
     let back = 0;
-    clients.forEach((c, i) => {
+    for (const c of clients) {
+      const i = c.index;
       c.onNotice = () => {
         c.onNotice = undefined;
         setTimeout(async () => {
           c.attemptAt = performance.now();
-          const ws = new WebSocket(await roomUrl(i), { perMessageDeflate: false });
+          let url: string;
+          try {
+            url = await roomUrl(i);
+          } catch {
+            if (back + ++failed === clients.length) allBack();
+            return;
+          }
+          const ws = new WebSocket(url, { perMessageDeflate: false });
           ws.once('open', () => {
             c.returnedAt = performance.now();
             c.ws = ws;
-            if (++back + failed === clients.length) allBack();
+            void (hooks.onReturn?.(c, i) ?? Promise.resolve())
+              .catch(() => undefined)
+              .finally(() => {
+                if (++back + failed === clients.length) allBack();
+              });
           });
           ws.once('error', () => {
             if (back + ++failed === clients.length) allBack();
           });
-        }, c.reconnect!.afterMs);
+        }, hooks.comeBackAfter?.(c.reconnect!.afterMs) ?? c.reconnect!.afterMs);
       };
-    });
+    }
   });
   const res = await fetch(`${party.url}/parties/comments/${SLUG}`, {
     method: 'POST',
@@ -275,6 +321,7 @@ async function reconnectVariant(party: PartyKitDev, clients: Client[], roomUrl: 
     body: JSON.stringify({ type: 'reconnect' } satisfies RoomPush),
   });
   const told = ((await res.json()) as { delivered: number }).delivered;
+  await hooks.duringDowntime?.();
   await Promise.race([returned, sleep(70_000)]);
   const back = clients.filter((c) => c.returnedAt !== undefined);
   const after = back.map((c) => c.returnedAt! - t0).sort((a, b) => a - b);
@@ -284,7 +331,11 @@ async function reconnectVariant(party: PartyKitDev, clients: Client[], roomUrl: 
   console.log(
     `   reconnect: ${told} sockets told, ${back.length} back, ${failed} failed; returns after the notice: first ${f0(after[0] ?? Number.NaN)} ms, p50 ${f0(q(after, 0.5))} ms, p95 ${f0(q(after, 0.95))} ms, last ${f0(after.at(-1) ?? Number.NaN)} ms; busiest second ${Math.max(0, ...perSecond.values())} returns (${(back.length / Math.max(1, perSecond.size)).toFixed(0)}/s average over ${perSecond.size} s); connect p95 ${f0(q(connect, 0.95))} ms`,
   );
-  console.log('   (before: every page came back after exactly 3 s, 3.00–3.11 s, issue 38; catch-up reads are the API side, not run here)');
+  if (!hooks.onReturn)
+    console.log(
+      '   (before: every page came back after exactly 3 s, 3.00–3.11 s, issue 38; catch-up reads are the API side: `npm run bench -- premiere catchup`)',
+    );
+  return { t0, told, back: back.length, failed };
 }
 
 export async function run(): Promise<void> {

@@ -68,6 +68,10 @@ export const filmQuery = (slug: string) =>
   queryOptions({
     queryKey: ['film', slug, getSession()?.id ?? ''],
     queryFn: () => fetchFilm(slug),
+    // Back online, the film's live room reconnects and asks for the comments missed (use-live-comments.ts): the
+    // detail read again would be a third request per reconnect (issue 38 §3) for nothing else that changes in a
+    // while offline. A film that never came is still asked for again.
+    refetchOnReconnect: (query) => query.state.data === undefined,
   });
 
 async function fetchFilm(slug: string) {
