@@ -402,6 +402,11 @@ export const comments = sqliteTable(
   (t) => [
     // The newest threads of a film and their count (docs/decisions/1000-bounded-comment-thread.md).
     index('comments_film_thread').on(t.filmId, t.parentId, t.id, t.status),
+    // A reconnecting page's catch-up (GET …/comments?since=): what is newer than the newest comment it holds, and
+    // what it holds that was taken down, each a seek however long the film's thread (a range of the film's
+    // comments walked all 20,000 of a premiere's; docs/decisions/1001-live-thread-on-the-page.md).
+    index('comments_film_id').on(t.filmId, t.id),
+    index('comments_film_status_id').on(t.filmId, t.status, t.id),
     uniqueIndex('comments_user_client').on(t.userId, t.clientId),
     index('comments_film_created').on(t.filmId, t.createdAt),
     index('comments_parent').on(t.parentId),

@@ -427,6 +427,22 @@ export const toCommentDtos = (rows: CommentRow[], viewerId: number): CommentDto[
   rows.map((r) => toCommentDto(r, viewerId)).filter((c): c is CommentDto => c !== null);
 
 /**
+ * What a reconnecting page holds that was taken down meanwhile: the film's removed and hidden comments up to the
+ * newest it holds (at most 500, newest first). A seek per status on comments_film_status_id, however long the thread.
+ */
+export function withdrawnCommentsQuery(db: Db, filmId: number, sinceId: number) {
+  return (
+    db
+      .select({ id: comments.id, status: comments.status })
+      .from(comments)
+      .where(and(eq(comments.filmId, filmId), lte(comments.id, sinceId), inArray(comments.status, ['removed', 'hidden'])))
+      // `+` keeps SQLite on that index rather than walking the film's ids in order for the ORDER BY.
+      .orderBy(desc(sql`+${comments.id}`))
+      .limit(500)
+  );
+}
+
+/**
  * GET /api/product/{slug}/comments?since=: what a reconnecting page missed, as its viewer sees it (their own held
  * comments too), and the comments it may hold that were removed or hidden since (`withdrawn`).
  */
@@ -456,16 +472,7 @@ export async function listCommentsBySlug(
     db,
     who.session,
     who.now,
-    [
-      filmCommentsQuery(db, film.id, viewerId, sinceId).prepare(),
-      db
-        .select({ id: comments.id, status: comments.status })
-        .from(comments)
-        .where(and(eq(comments.filmId, film.id), lte(comments.id, sinceId), inArray(comments.status, ['removed', 'hidden'])))
-        .orderBy(desc(comments.id))
-        .limit(500)
-        .prepare(),
-    ] as const,
+    [filmCommentsQuery(db, film.id, viewerId, sinceId).prepare(), withdrawnCommentsQuery(db, film.id, sinceId).prepare()] as const,
     {},
   );
   const [rows, withdrawn] = results;
