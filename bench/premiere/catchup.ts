@@ -14,12 +14,12 @@
 // the API's main thread waited for a core (a shared machine). Load average at start and end.
 // BENCH_CATCHUP_FIXED=3000 is the before: every client back 3 s after the notice, as the old page came back.
 // Loopback only; bounded in time (hard stop); stops only what it started (partykit dev and the API, by pid).
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { freePort, startPartyKitDev, stopChild } from '../../party/dev-server';
+import { startPartyKitDev } from '../../party/dev-server';
+import { startApiHost } from './api-host';
 import { loadConfig } from '../../worker/config';
 import { openMigratedDatabase } from '../../worker/db/node-client';
 import { comments, films, users } from '../../worker/db/schema';
@@ -27,7 +27,6 @@ import { startSession } from '../../worker/services/auth/accounts';
 import { hashPassword } from '../../worker/services/auth/password';
 import { type Client, f0, groupCpuSeconds, openClients, q, reconnectVariant, SECRET, SLUG, sleep } from './room';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const SOCKETS = Number(process.env.BENCH_ROOM_SOCKETS ?? 2000);
 const MEMBERS = Math.min(SOCKETS, Math.round(SOCKETS / 10));
 const SEED = Number(process.env.BENCH_CATCHUP_SEED ?? 200);
@@ -129,33 +128,10 @@ export async function run(): Promise<void> {
 
     const party = await startPartyKitDev({ secret: SECRET });
     cleanups.push(() => party.stop());
-    const port = await freePort();
-    const child: ChildProcess = spawn(resolve(ROOT, 'node_modules/.bin/tsx'), ['worker/node.ts'], {
-      cwd: ROOT,
-      detached: true,
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: {
-        ...process.env,
-        PORT: String(port),
-        DATABASE_URL: `file:${dbFile}`,
-        APP_ENV: 'test',
-        JWT_SECRET,
-        PARTYKIT_HOST: party.url,
-        PARTY_SECRET: SECRET,
-      },
-    });
-    cleanups.push(() => stopChild(child));
-    const api = `http://127.0.0.1:${port}`;
-    for (
-      let i = 0;
-      i < 150 &&
-      !(await fetch(`${api}/api/health`).then(
-        (r) => r.ok,
-        () => false,
-      ));
-      i++
-    )
-      await sleep(200);
+    const host = await startApiHost({ dbFile, jwtSecret: JWT_SECRET, partyUrl: party.url, partySecret: SECRET });
+    cleanups.push(() => host.stop());
+    const api = host.url;
+    const child = host.child;
 
     const pages: Page[] = Array.from({ length: SOCKETS }, (_, i) => ({
       session: i < MEMBERS ? sessions[i] : undefined,

@@ -5,13 +5,13 @@
 // slow mode went on and off (the room's `slow-mode` events), and the database round trips of one comment (counted on
 // an in-process libSQL client), beside a floor: GET /api/health of the same host. Loopback only; bounded; stops
 // everything it started.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import PartySocket from 'partysocket';
 import WebSocket from 'ws';
-import { freePort, startPartyKitDev, stopChild } from '../../party/dev-server';
+import { startPartyKitDev } from '../../party/dev-server';
+import { startApiHost } from './api-host';
 import { parseRoomEvent } from '../../party/messages';
 import { createApp } from '../../worker/app';
 import { loadConfig } from '../../worker/config';
@@ -20,7 +20,6 @@ import { films, users } from '../../worker/db/schema';
 import { startSession } from '../../worker/services/auth/accounts';
 import { hashPassword } from '../../worker/services/auth/password';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const POSTERS = Number(process.env.BENCH_POSTERS ?? 500);
 const LISTENERS = Number(process.env.BENCH_LISTENERS ?? 1000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
@@ -95,33 +94,9 @@ export async function run(): Promise<void> {
 
     const party = await startPartyKitDev({ secret: SECRET });
     cleanups.push(() => party.stop());
-    const port = await freePort();
-    const child: ChildProcess = spawn(resolve(ROOT, 'node_modules/.bin/tsx'), ['worker/node.ts'], {
-      cwd: ROOT,
-      detached: true,
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: {
-        ...process.env,
-        PORT: String(port),
-        DATABASE_URL: `file:${dbFile}`,
-        APP_ENV: 'test',
-        JWT_SECRET,
-        PARTYKIT_HOST: party.url,
-        PARTY_SECRET: SECRET,
-      },
-    });
-    cleanups.push(() => stopChild(child));
-    const api = `http://127.0.0.1:${port}`;
-    for (
-      let i = 0;
-      i < 150 &&
-      !(await fetch(`${api}/api/health`).then(
-        (r) => r.ok,
-        () => false,
-      ));
-      i++
-    )
-      await new Promise((r) => setTimeout(r, 200));
+    const host = await startApiHost({ dbFile, jwtSecret: JWT_SECRET, partyUrl: party.url, partySecret: SECRET });
+    cleanups.push(() => host.stop());
+    const api = host.url;
 
     // Listeners over the films' rooms (half on the hot one); the first of each room notes slow-mode changes.
     const started = performance.now();
