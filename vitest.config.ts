@@ -2,6 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // One worker per core (vitest's default leaves one core free: on a two-core machine the run was serial).
+    // Most of an API test waits on a server, a socket or a timer, so both cores stay busy.
+    maxWorkers: '100%',
     projects: [
       { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' } },
       { test: { name: 'api', include: ['tests/api/**/*.test.ts'], environment: 'node', testTimeout: 20_000, hookTimeout: 30_000 } },

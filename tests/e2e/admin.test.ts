@@ -305,8 +305,8 @@ describe('admin area', () => {
     await page.getByRole('button', { name: 'Đặt lịch' }).click();
     await page.getByText('Thời gian đã chọn không hợp lệ. Vui lòng chọn thời gian trong tương lai.').waitFor();
 
-    // The next whole minute at least 30 s away.
-    const soon = vietnamDateTime(90);
+    // The next whole minute at least 15 s away (the form takes a few seconds to send).
+    const soon = vietnamDateTime(75);
     await page.getByLabel('Ngày').fill(soon.date);
     await page.getByLabel('Giờ').fill(soon.time);
     const created = page.waitForResponse((r) => r.url().endsWith('/api/create_scheduled_crawls'));

@@ -44,6 +44,11 @@ export default defineConfig({
     // Each isolated file would start its own workerd and re-import the whole app (~3x slower). The files
     // share one database anyway and use unique rows, so they share runtimes.
     isolate: false,
+    // One file at a time: they share the database, and one file's catalogue write raises the version another
+    // file's cache test is reading. So a group of its own, run after the unit and API tests (vitest runs
+    // projects of different worker counts in separate groups).
+    fileParallelism: false,
+    sequence: { groupOrder: 1 },
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // obscenity (the comment filter's matcher) ships CommonJS behind an ESM wrapper whose default import workerd's
