@@ -39,7 +39,10 @@ export function nodeClientAddress(headers: Pick<Headers, 'get'>, socketAddress: 
  * app-level check finds them right and needs no copy of the Request (withClientAddress), which cost a
  * whole WHATWG Request per API call.
  */
-export function setClientAddressOnRaw(incoming: { rawHeaders: string[]; socket?: { remoteAddress?: string } }, trustProxy: boolean): void {
+export function setClientAddressOnRaw(
+  incoming: { rawHeaders: string[]; headers?: Record<string, string | string[] | undefined>; socket?: { remoteAddress?: string } },
+  trustProxy: boolean,
+): void {
   const raw = incoming.rawHeaders;
   const kept: string[] = [];
   const seen: Record<string, string> = {};
@@ -53,6 +56,13 @@ export function setClientAddressOnRaw(incoming: { rawHeaders: string[]; socket?:
   const address = nodeClientAddress({ get: (name) => seen[name.toLowerCase()] ?? null }, incoming.socket?.remoteAddress, trustProxy);
   kept.push(CLIENT_IP_HEADER, address);
   incoming.rawHeaders = kept;
+  // Node has parsed `headers` from the raw ones before the listener runs (it reads Host), and @hono/node-server
+  // reads a header from that object first: it must say the same, or every request was copied after all.
+  const parsed = incoming.headers;
+  if (parsed) {
+    delete parsed['x-forwarded-for'];
+    parsed[CLIENT_IP_HEADER] = address;
+  }
 }
 
 /** True when the request's client-address headers are already the host's alone (setClientAddressOnRaw). */
