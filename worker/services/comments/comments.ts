@@ -430,7 +430,7 @@ export const toCommentDtos = (rows: CommentRow[], viewerId: number): CommentDto[
  * What a reconnecting page holds that was taken down meanwhile: the film's removed and hidden comments up to the
  * newest it holds (at most 500, newest first). A seek per status on comments_film_status_id, however long the thread.
  */
-export function withdrawnCommentsQuery(db: Db, filmId: number, sinceId: number) {
+export function withdrawnCommentsQuery(db: Db, filmId: number | SQL, sinceId: number | SQL) {
   return (
     db
       .select({ id: comments.id, status: comments.status })
@@ -441,6 +441,26 @@ export function withdrawnCommentsQuery(db: Db, filmId: number, sinceId: number) 
       .limit(500)
   );
 }
+
+const readParams = {
+  filmId: sql.placeholder('filmId'),
+  viewer: sql.placeholder('viewer'),
+  since: sql.placeholder('since'),
+  before: sql.placeholder('before'),
+};
+
+/**
+ * The thread reads of GET …/comments, built once per database (worker/db/prepared.ts): a premiere's reconnects
+ * run the catch-up by the thousand, and building its two selects was most of drizzle's share of each.
+ */
+const readStatements = preparedOnce((db: Db) => {
+  const { filmId, viewer, since, before } = readParams as unknown as Record<keyof typeof readParams, number>;
+  const [thread, roots, total] = filmThreadQueries(db, filmId, viewer, before);
+  return {
+    catchUp: [filmCommentsQuery(db, filmId, viewer, since).prepare(), withdrawnCommentsQuery(db, filmId, since).prepare()] as const,
+    page: [thread.prepare(), roots.prepare(), total.prepare()] as const,
+  };
+});
 
 /**
  * GET /api/product/{slug}/comments?since=: what a reconnecting page missed, as its viewer sees it (their own held
@@ -453,28 +473,15 @@ export async function listCommentsBySlug(
 ): Promise<CommentsSinceResponse> {
   const film = await findFilmBySlug(db, slug);
   if (!film) throw new ApiError(404, 'not_found', 'Không tìm thấy phim');
+  const statements = readStatements(db);
+  const values = { filmId: film.id, viewer: who.session?.userId ?? 0 };
   if (who.before !== undefined) {
     if (who.sinceId !== undefined) throw badRequest('before', 'không dùng cùng since');
-    const [thread, roots, total] = filmThreadQueries(db, film.id, who.session?.userId ?? 0, who.before);
-    const { viewer, results } = await batchWithViewer(
-      db,
-      who.session,
-      who.now,
-      [thread.prepare(), roots.prepare(), total.prepare()] as const,
-      {},
-    );
+    const { viewer, results } = await batchWithViewer(db, who.session, who.now, statements.page, { ...values, before: who.before });
     const page = toThreadPage(results, viewer?.id ?? 0);
     return { data: page.comments, withdrawn: [], next_before: page.cursor, total: page.total };
   }
-  const sinceId = who.sinceId ?? 0;
-  const viewerId = who.session?.userId ?? 0;
-  const { viewer, results } = await batchWithViewer(
-    db,
-    who.session,
-    who.now,
-    [filmCommentsQuery(db, film.id, viewerId, sinceId).prepare(), withdrawnCommentsQuery(db, film.id, sinceId).prepare()] as const,
-    {},
-  );
+  const { viewer, results } = await batchWithViewer(db, who.session, who.now, statements.catchUp, { ...values, since: who.sinceId ?? 0 });
   const [rows, withdrawn] = results;
   return {
     data: toCommentDtos(rows, viewer?.id ?? 0),
