@@ -21,7 +21,7 @@ export async function startApiHost(options: {
   partySecret: string;
 }): Promise<ApiHost> {
   const port = await freePort();
-  const child = spawn(resolve(ROOT, 'node_modules/.bin/tsx'), ['worker/node.ts'], {
+  const child = spawn(resolve(ROOT, 'node_modules/.bin/tsx'), [...(process.env.BENCH_API_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), 'worker/node.ts'], {
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -115,13 +115,15 @@ export async function run(): Promise<void> {
     const deps = { db: database.db, config, now: Date.now, fetch };
     const sessions: string[] = [];
     for (const user of rows) sessions.push((await startSession(deps, user)).token);
-    await database.db.insert(comments).values(
-      Array.from({ length: SEED }, (_, i) => ({
-        filmId: film!.id,
-        userId: rows[i % rows.length]!.id,
-        body: `Bình luận trước giờ chiếu số ${i + 1}`,
-      })),
-    );
+    // In inserts of 1,000 rows: SQLite binds at most 32,766 values per statement.
+    for (let from = 0; from < SEED; from += 1000)
+      await database.db.insert(comments).values(
+        Array.from({ length: Math.min(1000, SEED - from) }, (_, j) => ({
+          filmId: film!.id,
+          userId: rows[(from + j) % rows.length]!.id,
+          body: `Bình luận trước giờ chiếu số ${from + j + 1}`,
+        })),
+      );
     const seeded = (await database.client.execute('select max(id) as id from comments')).rows[0]!.id as number;
     database.client.close();
     const posterSessions = sessions.splice(MEMBERS);
