@@ -13,7 +13,7 @@ export interface ApiHost {
   stop: () => Promise<void>;
 }
 
-/** Starts the host and waits (at most 30 s) until GET /api/health answers. */
+/** Starts the host and waits (at most 30 s) until GET /api/health answers. BENCH_API_PROF=1: its CPU profile goes to /tmp/prof. */
 export async function startApiHost(options: {
   dbFile: string;
   jwtSecret: string;
@@ -21,20 +21,24 @@ export async function startApiHost(options: {
   partySecret: string;
 }): Promise<ApiHost> {
   const port = await freePort();
-  const child = spawn(resolve(ROOT, 'node_modules/.bin/tsx'), [...(process.env.BENCH_API_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), 'worker/node.ts'], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATABASE_URL: `file:${options.dbFile}`,
-      APP_ENV: 'test',
-      JWT_SECRET: options.jwtSecret,
-      PARTYKIT_HOST: options.partyUrl,
-      PARTY_SECRET: options.partySecret,
+  const child = spawn(
+    resolve(ROOT, 'node_modules/.bin/tsx'),
+    [...(process.env.BENCH_API_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), 'worker/node.ts'],
+    {
+      cwd: ROOT,
+      detached: true,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: {
+        ...process.env,
+        PORT: String(port),
+        DATABASE_URL: `file:${options.dbFile}`,
+        APP_ENV: 'test',
+        JWT_SECRET: options.jwtSecret,
+        PARTYKIT_HOST: options.partyUrl,
+        PARTY_SECRET: options.partySecret,
+      },
     },
-  });
+  );
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 150; i++) {
     if (
