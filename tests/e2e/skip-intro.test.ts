@@ -54,7 +54,9 @@ async function startWatching(page: Page): Promise<void> {
 }
 
 describe('"Bỏ qua giới thiệu" learned from five viewers (phone)', () => {
-  test('five viewers skip the intro; a sixth sees the button as it starts and lands just before its end', { timeout: 150_000 }, async () => {
+  test('five viewers skip the intro; a sixth sees the button as it starts and lands just before its end', {
+    timeout: 150_000,
+  }, async () => {
     // Five viewers on phones, one after another (five players at once are more than this machine's two cores play
     // in time): the theme starts, they seek past it, landing a little further on each, and watch on; each player
     // reports it from its own device.
