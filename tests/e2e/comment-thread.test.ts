@@ -1,9 +1,8 @@
 // Premiere night on a phone (issue 38): a long thread shows its newest 50 threads and "Xem thêm bình luận" loads
 // the older ones; in a film's slow mode a second comment too soon is refused and the comment box counts the wait down.
-import { createClient } from '@libsql/client';
 import { beforeAll, describe, expect, inject, test } from 'vitest';
 import { DEMO, freeFilms } from './helpers/accounts';
-import { SCREENSHOTS, setupBrowser } from './helpers/browser';
+import { productDatabase, SCREENSHOTS, setupBrowser } from './helpers/browser';
 import { PHONE, signInByTouch, tap, tapAndType } from './helpers/phone';
 
 const b = setupBrowser();
@@ -31,7 +30,7 @@ beforeAll(async () => {
 
 /** `n` top-level comments by `userId` on the film, oldest first, written straight into the server's database. */
 async function seedThread(slug: string, userId: number, n: number): Promise<void> {
-  const db = createClient({ url: `file:${inject('databaseFile')}` });
+  const db = await productDatabase();
   try {
     const film = await db.execute({ sql: 'select id from films where slug = ?', args: [slug] });
     const filmId = Number(film.rows[0]!.id);

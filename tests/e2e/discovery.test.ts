@@ -1,10 +1,9 @@
 // Issue 40 §1–3 on the phone, against the demo catalogue: a director's name leads to their page and on to a film; the
 // trailer loads nothing from YouTube until "Xem trailer" is tapped; the source's notice shows as text; an unknown
 // person is a 404 page; the Top 10 row shows once ten films have three viewers today.
-import { createClient } from '@libsql/client';
 import { describe, expect, inject, test } from 'vitest';
 import { buildDemoCatalogue } from '../../demo/catalogue';
-import { screenshot, setupBrowser } from './helpers/browser';
+import { productDatabase, screenshot, setupBrowser } from './helpers/browser';
 import { PHONE, tap } from './helpers/phone';
 
 const b = setupBrowser();
@@ -79,7 +78,7 @@ describe('people, the film page extras and the Top 10 on a phone', () => {
   test('the Top 10 row shows with seeded plays, with large ranks and "Mới"; the film page says "#1 phim bộ hôm nay"', async () => {
     // Ten series, each with 12 - i viewers today (Asia/Ho_Chi_Minh day), seeded as the play API would store them.
     const series = demo.filter((f) => f.type === 'series' && f.status !== 'trailer' && !f.is_vip).slice(0, 10);
-    const db = createClient({ url: `file:${inject('databaseFile')}` });
+    const db = await productDatabase();
     const now = Date.now();
     const day = Math.floor((now + 7 * 3_600_000) / 86_400_000);
     try {

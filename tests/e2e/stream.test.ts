@@ -1,10 +1,9 @@
 // Issue 25: the stream itself, as a phone viewer meets it. Streams come from a second origin over HTTPS
 // (helpers/hls-host.ts), as real video hosts serve them, and the tests look at what the player requested.
-import { createClient } from '@libsql/client';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, test } from 'vitest';
 import { freeFilms } from './helpers/accounts';
-import { holdPlayerScript, screenshot, setupBrowser } from './helpers/browser';
+import { holdPlayerScript, productDatabase, screenshot, setupBrowser } from './helpers/browser';
 import { demoFile, type HlsHost, type HostAnswer, type HostRoutes, setEpisodeLinks, startHlsHost } from './helpers/hls-host';
 import { longEpisodeRoutes } from './helpers/long-episode';
 import { PHONE, tap } from './helpers/phone';
@@ -305,7 +304,7 @@ describe('the stream (phone, 390x844, touch)', () => {
 });
 
 async function errorReports(slug: string): Promise<{ episode: number; server_name: string; reason: string }[]> {
-  const db = createClient({ url: `file:${inject('databaseFile')}` });
+  const db = await productDatabase();
   try {
     const rows = await db.execute({
       sql: `SELECT episode, server_name, reason FROM error_reports WHERE film_id = (SELECT id FROM films WHERE slug = ?) ORDER BY id`,

@@ -2,7 +2,7 @@
 // currentTime is sampled against the party's timeline (the page's own clock estimate of the room) and the
 // drift is printed after play, seek, pause and an episode change.
 import type { BrowserContext, Page } from 'playwright-core';
-import { describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import { WATCH_TEXTS } from '../../party/watch-messages';
 import { VIP_MESSAGES } from '../../worker/schemas/values';
 import { DEMO, freeSeries, type Series } from './helpers/accounts';
@@ -91,8 +91,17 @@ async function addRoomLatency(context: BrowserContext, base: number, spread: num
   });
 }
 
+/** Every phone a test opened: closed after it, so a test that fails midway leaves no players running for the next. */
+const opened = new Set<BrowserContext>();
+afterEach(async () => {
+  for (const context of opened) await context.close().catch(() => undefined);
+  opened.clear();
+});
+
 async function phone(): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  return b.newPage({ ...PHONE });
+  const opening = await b.newPage({ ...PHONE });
+  opened.add(opening.context);
+  return opening;
 }
 
 /** A visitor opens the link and joins under a display name. */
@@ -199,7 +208,9 @@ describe('watch together', () => {
 
     // An episode change by the host while the party plays: every screen loads it and plays it in step.
     await tapPicture(host.page);
-    await untilInStep(all, 0.15, true, 5000);
+    // Back in step after the resume (not a goal here: the episode change is): on a machine short of CPU a screen
+    // can take longer than 5 s to settle.
+    await untilInStep(all, 0.15, true, 10_000);
     const t1 = Date.now();
     await tap(host.page, host.page.getByRole('button', { name: `Tập ${series.episodes[1]}`, exact: true }).first());
     await guest.page.getByText(`Người xem đã chuyển sang Tập ${series.episodes[1]}`).waitFor({ timeout: 5000 });

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createClient } from '@libsql/client';
+import { type Client, createClient } from '@libsql/client';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 
@@ -56,12 +56,22 @@ export function setupBrowser(options: { autoplay?: 'no-user-gesture-required' | 
 }
 
 /**
+ * The running product's database, for a test that reads or sets it directly. It waits up to 10 s for the product's
+ * own writes (a scheduled job, a crawl) rather than failing at once with SQLITE_BUSY, as one did in CI.
+ */
+export async function productDatabase(file = inject('databaseFile')): Promise<Client> {
+  const db = createClient({ url: `file:${file}` });
+  await db.execute('PRAGMA busy_timeout = 10000');
+  return db;
+}
+
+/**
  * The whole suite runs against one server and signs the demo accounts in far more often than a person
  * would in ten minutes (RATE_LIMITS in worker/services/rate-limit.ts: 10 sign-ins per email, 30 per
  * address). Each file starts as if the windows had passed; a file that tests a limit still meets it.
  */
 async function resetRateLimits(): Promise<void> {
-  const db = createClient({ url: `file:${inject('databaseFile')}` });
+  const db = await productDatabase();
   try {
     await db.execute('DELETE FROM rate_limits');
   } finally {

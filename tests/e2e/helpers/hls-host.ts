@@ -9,8 +9,8 @@ import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createClient } from '@libsql/client';
 import { inject } from 'vitest';
+import { productDatabase } from './browser';
 
 export const DEMO_HLS = resolve(import.meta.dirname, '../../../demo/hls');
 
@@ -140,7 +140,7 @@ export async function setEpisodeLinks(
   /** The product (tests: the one global-setup started; a bench passes its own). */
   product: { databaseFile: string; baseURL: string } = { databaseFile: inject('databaseFile'), baseURL: inject('baseURL') },
 ): Promise<() => Promise<void>> {
-  const db = createClient({ url: `file:${product.databaseFile}` });
+  const db = await productDatabase(product.databaseFile);
   const write = async (rows: { name: string; m3u8: string; embed: string; title?: string }[]) => {
     const film = await db.execute({ sql: 'SELECT id FROM films WHERE slug = ?', args: [slug] });
     const filmId = film.rows[0]?.id;
@@ -174,7 +174,7 @@ export async function setEpisodeLinks(
       servers.map((s) => s.name),
     );
     return async () => {
-      const again = createClient({ url: `file:${product.databaseFile}` });
+      const again = await productDatabase(product.databaseFile);
       try {
         await again.batch(
           [
