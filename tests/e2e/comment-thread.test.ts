@@ -1,6 +1,6 @@
 // Premiere night on a phone (issue 38): a long thread shows its newest 50 threads and "Xem thêm bình luận" loads
 // the older ones; in a film's slow mode a second comment too soon is refused and the comment box counts the wait down.
-import { beforeAll, describe, expect, inject, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { DEMO, freeFilms } from './helpers/accounts';
 import { productDatabase, SCREENSHOTS, setupBrowser } from './helpers/browser';
 import { PHONE, signInByTouch, tap, tapAndType } from './helpers/phone';

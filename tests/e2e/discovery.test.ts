@@ -1,7 +1,7 @@
 // Issue 40 §1–3 on the phone, against the demo catalogue: a director's name leads to their page and on to a film; the
 // trailer loads nothing from YouTube until "Xem trailer" is tapped; the source's notice shows as text; an unknown
 // person is a 404 page; the Top 10 row shows once ten films have three viewers today.
-import { describe, expect, inject, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { buildDemoCatalogue } from '../../demo/catalogue';
 import { productDatabase, screenshot, setupBrowser } from './helpers/browser';
 import { PHONE, tap } from './helpers/phone';

@@ -1,7 +1,7 @@
 // Issue 25: the stream itself, as a phone viewer meets it. Streams come from a second origin over HTTPS
 // (helpers/hls-host.ts), as real video hosts serve them, and the tests look at what the player requested.
 import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, inject, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { freeFilms } from './helpers/accounts';
 import { holdPlayerScript, productDatabase, screenshot, setupBrowser } from './helpers/browser';
 import { demoFile, type HlsHost, type HostAnswer, type HostRoutes, setEpisodeLinks, startHlsHost } from './helpers/hls-host';
