@@ -5,13 +5,13 @@
 // Each run is followed by its floor: the same 100 messages pushed straight to the room (no API, no
 // database). Two rates: steady (10/s, a very busy film; the aim applies here) and burst (50/s).
 // Loopback only; bounded (hard stop after 120 s); stops everything it started.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import PartySocket from 'partysocket';
 import WebSocket from 'ws';
-import { freePort, startPartyKitDev, stopChild, type PartyKitDev } from '../party/dev-server';
+import { startPartyKitDev, type PartyKitDev } from '../party/dev-server';
+import { startApiHost } from './premiere/api-host';
 import { parseRoomEvent, type RoomPush } from '../party/messages';
 import { loadConfig } from '../worker/config';
 import { openMigratedDatabase } from '../worker/db/node-client';
@@ -82,34 +82,9 @@ async function seed(): Promise<string[]> {
 }
 
 async function startApi(party: PartyKitDev): Promise<string> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(resolve(ROOT, 'node_modules/.bin/tsx'), ['worker/node.ts'], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATABASE_URL: `file:${DB_FILE}`,
-      APP_ENV: 'test',
-      JWT_SECRET,
-      PARTYKIT_HOST: party.url,
-      PARTY_SECRET: SECRET,
-    },
-  });
-  cleanups.push(() => stopChild(child));
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 150; i++) {
-    if (
-      await fetch(`${base}/api/health`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return base;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('API did not start');
+  const host = await startApiHost({ dbFile: DB_FILE, jwtSecret: JWT_SECRET, partyUrl: party.url, partySecret: SECRET });
+  cleanups.push(() => host.stop());
+  return host.url;
 }
 
 interface Clients {

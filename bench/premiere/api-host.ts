@@ -1,5 +1,5 @@
 // The real Node API host (worker/node.ts) on a bench's file database, beside its partykit dev, for the premiere
-// benches that post or read through the API (posting.ts, catchup.ts). Loopback only; stop() ends what it started.
+// benches that post or read through the API (posting.ts, catchup.ts, bench/live.ts). Loopback only; stop() ends what it started.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { freePort, stopChild } from '../../party/dev-server';
@@ -13,7 +13,7 @@ export interface ApiHost {
   stop: () => Promise<void>;
 }
 
-/** Starts the host and waits (at most 30 s) until GET /api/health answers. BENCH_API_PROF=1: its CPU profile goes to /tmp/prof. */
+/** Starts the host and waits (at most 30 s, then stops it and throws) until GET /api/health answers. BENCH_API_PROF=1: its CPU profile goes to /tmp/prof. */
 export async function startApiHost(options: {
   dbFile: string;
   jwtSecret: string;
@@ -40,6 +40,7 @@ export async function startApiHost(options: {
     },
   );
   const url = `http://127.0.0.1:${port}`;
+  const stop = () => stopChild(child);
   for (let i = 0; i < 150; i++) {
     if (
       await fetch(`${url}/api/health`).then(
@@ -47,8 +48,9 @@ export async function startApiHost(options: {
         () => false,
       )
     )
-      break;
+      return { url, child, stop };
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { url, child, stop: () => stopChild(child) };
+  await stop();
+  throw new Error('API did not start');
 }
