@@ -12,6 +12,8 @@ declare module 'vitest' {
     baseURL: string;
     /** The product's database file: each test file starts with the sign-in limits reset (helpers/browser.ts). */
     databaseFile: string;
+    /** The product's own output (API, PartyKit, scheduler), for a failure to quote. */
+    serverLog: string;
     /** The payment stand-ins of `npm start` (VNPay, MoMo and the bank page that posts SePay notifications). */
     paymentURL: string;
     /** The local inbox of `npm start` (the mail catcher's page on the stand-in port): every mail the product sent. */
@@ -96,6 +98,7 @@ export default async function setup(project: TestProject) {
   }
   project.provide('baseURL', baseURL);
   project.provide('databaseFile', join(dir, 'e2e.db'));
+  project.provide('serverLog', join(dir, 'server.log'));
   project.provide('paymentURL', `http://127.0.0.1:${paymentPort}`);
   project.provide('mailURL', `http://127.0.0.1:${paymentPort}/mail`);
 

@@ -1,4 +1,5 @@
 import type { Dialog, Page } from 'playwright-core';
+import { serverLogTail } from './browser';
 
 /** Demo accounts seeded by `npm start` (worker/services/auth/demo-accounts.ts). */
 export const DEMO = {
@@ -24,7 +25,18 @@ export async function signIn(page: Page, account: { email: string; password: str
   await page.getByLabel('Email').fill(account.email);
   await page.getByLabel('Mật khẩu').fill(account.password);
   await page.getByLabel('Mật khẩu').press('Enter');
-  await page.getByRole('link', { name: account.name }).waitFor();
+  const signedIn = page.getByRole('link', { name: account.name });
+  const refused = page.locator('.auth-card [role="alert"]');
+  try {
+    await signedIn.or(refused).first().waitFor();
+  } catch (error) {
+    throw new Error(`sign-in as ${account.email} showed neither the name nor an error; at ${page.url()}\nserver log:\n${serverLogTail()}`, {
+      cause: error,
+    });
+  }
+  if (!(await signedIn.isVisible())) {
+    throw new Error(`sign-in as ${account.email} was refused: ${(await refused.allInnerTexts()).join(' | ')}`);
+  }
 }
 
 export const sessionStorageOf = (page: Page) => page.evaluate(() => ({ ...sessionStorage }) as Record<string, string>);

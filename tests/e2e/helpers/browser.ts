@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Client, createClient } from '@libsql/client';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
@@ -63,6 +63,15 @@ export async function productDatabase(file = inject('databaseFile')): Promise<Cl
   const db = createClient({ url: `file:${file}` });
   await db.execute('PRAGMA busy_timeout = 10000');
   return db;
+}
+
+/** The product's last lines of output, for a failure message: what the server was doing when the page waited. */
+export function serverLogTail(lines = 30): string {
+  try {
+    return readFileSync(inject('serverLog'), 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no server log)';
+  }
 }
 
 /**
