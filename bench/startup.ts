@@ -14,9 +14,11 @@
 // nothing by 15 s is a lost tap (counted, not timed). Two profiles: none, and Lighthouse's phone (150 ms RTT,
 // 1.6 Mbit/s down, 750 kbit/s up, CPU ×4, through CDP). Then Lighthouse (mobile, median of 3) on the watch and
 // the film page, and the load average before and after. STARTUP_RUNS (default 5), STARTUP_LIGHTHOUSE=0 skips
-// Lighthouse, STARTUP_SCENARIOS=film,early,late and STARTUP_PROFILES=none,phone pick, STARTUP_VERBOSE=1 prints each run's timeline.
+// Lighthouse, STARTUP_SCENARIOS=film,early,late and STARTUP_PROFILES=none,phone pick, STARTUP_VERBOSE=1 prints each run's timeline
+// (every request from STARTUP_ALL_REQUESTS_MS before the tap),
+// STARTUP_CPU_PROFILES=dir writes each run's main-thread CPU profile from just before the tap to the first frame.
 // Not a test: timings depend on the machine's load.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -31,6 +33,9 @@ const RUNS = Number(process.env.STARTUP_RUNS ?? 5);
 const FILM_READ_MS = Number(process.env.STARTUP_FILM_READ_MS ?? 3000);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const VERBOSE = !!process.env.STARTUP_VERBOSE;
+const CPU_PROFILES = process.env.STARTUP_CPU_PROFILES;
+/** The verbose timeline lists every request that started this long before the tap, or after it (and the player's always). */
+const ALL_AFTER_MS = Number(process.env.STARTUP_ALL_REQUESTS_MS ?? 0);
 /** Nothing started this long after the tap while "Phát" still shows: the viewer taps again. */
 const SECOND_TAP_AFTER_MS = 4000;
 /** Nothing by then: the tap was lost. */
@@ -136,7 +141,14 @@ async function oneRun(browser: Browser, base: string, paths: { film: string; wat
       if (tapped && !e.request.url.startsWith('data:')) requestsAfterTap++;
     });
     await page.addInitScript(instrument);
-    const arm = () => page.evaluate(() => ((window as unknown as { __startup: PageClock }).__startup.armed = true));
+    const arm = async () => {
+      if (CPU_PROFILES) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 1000 });
+        await cdp.send('Profiler.start');
+      }
+      await page.evaluate(() => ((window as unknown as { __startup: PageClock }).__startup.armed = true));
+    };
     const tapCentre = async (selector: string) => {
       const box = await page.locator(selector).first().boundingBox();
       if (!box) throw new Error(`nothing to tap: ${selector}`);
@@ -187,6 +199,11 @@ async function oneRun(browser: Browser, base: string, paths: { film: string; wat
         }
       }
     }
+    if (CPU_PROFILES) {
+      const { profile: cpu } = await cdp.send('Profiler.stop');
+      mkdirSync(CPU_PROFILES, { recursive: true });
+      writeFileSync(join(CPU_PROFILES, `${scenario}-${profile.cpu > 1 ? 'phone' : 'none'}-${Date.now()}.cpuprofile`), JSON.stringify(cpu));
+    }
     const timeline = VERBOSE ? String(await page.evaluate(describeTimeline)) : '';
     return {
       ms: clock.frame !== undefined && clock.tap !== undefined ? clock.frame - clock.tap : undefined,
@@ -213,7 +230,7 @@ const describeTimeline = `(() => {
   if (nav && nav.loadEventEnd) parts.push('load ' + Math.round(nav.loadEventEnd - t0));
   for (const r of performance.getEntriesByType('resource')) {
     const name = new URL(r.name).pathname;
-    if (/media-elements|stream-|index-|react-dom|\\.m3u8|\\.ts$|mpegts|xem-phim|\\/tap-/.test(name))
+    if (r.startTime > t0 - ${ALL_AFTER_MS} || /media-elements|stream-|index-|react-dom|\\.m3u8|\\.ts$|mpegts|xem-phim|\\/tap-/.test(name))
       parts.push(name.split('/').pop() + ' ' + Math.round(r.startTime - t0) + '→' + Math.round(r.responseEnd - t0) + (r.transferSize > 20000 ? ' (' + Math.round(r.transferSize / 1024) + ' KB)' : ''));
   }
   for (const [start, duration] of s.tasks) if (start > t0 - 200) parts.push('task ' + Math.round(start - t0) + '+' + Math.round(duration));

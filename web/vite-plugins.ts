@@ -130,12 +130,17 @@ export function startAfterPaint(): Plugin {
     // in it.
     // The app's own code waits for those bytes (at most STREAM_FIRST_MS): on a phone's connection they would
     // otherwise share it with the app's.
+    // On a film page ("Xem phim" in the host's HTML) the app goes first, and the same chunk follows once the app's
+    // entry is in: it gets the likely episode ready while the app hydrates (issue 40 §6).
     const start = `(function(){var E=${JSON.stringify(entry[1])},P=${JSON.stringify(preloads)},d=false,a=false,w=null;
 function meta(n){return document.querySelector('meta[name="'+n+'"]');}
 function link(rel,h){var l=document.createElement('link');l.rel=rel;l.href=h;l.crossOrigin='';document.head.appendChild(l);return l;}
 function app(){if(a)return;a=true;P.forEach(function(h){link('modulepreload',h);});var q=P.slice();
 (function next(){var h=q.shift();if(h){var n=function(){setTimeout(next,0);};import(h).then(n,n);return;}
-var s=document.createElement('script');s.type='module';s.src=E;s.crossOrigin='';document.head.appendChild(s);})();}
+var s=document.createElement('script');s.type='module';s.src=E;s.crossOrigin='';s.onload=s.onerror=film;document.head.appendChild(s);})();}
+function film(){var m=meta('${CHUNK_META.start.meta}'),c=navigator.connection;if(!m||w||(c&&c.saveData)||!document.querySelector('[data-early-tap="watch"]'))return;
+(m.getAttribute('data-imports')||'').split(' ').forEach(function(h){if(h&&!document.querySelector('link[href="'+h+'"]'))link('modulepreload',h);});
+import(m.content).catch(function(){});}
 function lcp(run){var i=document.querySelector('img[fetchpriority="high"]'),x=false,o,O=window.PerformanceObserver;
 function f(){if(x)return;x=true;if(o)o.disconnect();run();}
 setTimeout(f,3000);if(!i)return f();
@@ -159,7 +164,7 @@ if(document.readyState==='loading')document.addEventListener('DOMContentLoaded',
 
 /**
  * Names the player's chunks in index.html (`<meta name="phimviet-stream-engine" content="/assets/stream-engine-….js">`
- * and the others of features/player/stream/chunk-names.ts): the watch page and the film page fetch the engine over
+ * and the others of features/player/stream/chunk-names.ts, with the chunks and styles each brings): the watch page and the film page fetch the engine over
  * the network (a prefetch: no parsing, no main-thread work) before they run it, and the boot script starts the
  * watch page's start path by its name (docs/decisions/0952). No other page fetches them.
  */
@@ -180,7 +185,16 @@ export function chunkMetas(): Plugin {
       };
       for (const name of chunk.imports) walk(name);
       const list = [...imports].map((name) => `/${name}`).join(' ');
-      tags.push(`<meta name="${meta}" content="/${chunk.fileName}"${list ? ` data-imports="${list}"` : ''}>`);
+      // And the styles they come with: an import() waits for them (Vite's preload helper) before it resolves.
+      const css = new Set<string>();
+      for (const name of [chunk.fileName, ...imports]) {
+        const dep = bundle[name];
+        if (dep?.type === 'chunk') for (const file of dep.viteMetadata?.importedCss ?? []) css.add(`/${file}`);
+      }
+      const styles = [...css].join(' ');
+      tags.push(
+        `<meta name="${meta}" content="/${chunk.fileName}"${list ? ` data-imports="${list}"` : ''}${styles ? ` data-styles="${styles}"` : ''}>`,
+      );
     }
     return source.replace('</head>', () => `${tags.join('\n')}\n</head>`);
   });

@@ -31,7 +31,7 @@ const STREAM_MODULE = /\/web\/src\/(features\/player\/(stream\/|player-prefs\.ts
  * import must be named here (tests/e2e/stream-start.test.ts fails otherwise: the early tap waits for the app).
  */
 const START_PATH =
-  /\/web\/src\/(features\/player\/(stream-start\.ts|stream\/|player-prefs\.ts|api\/episode-path\.ts)|lib\/(hls\/|play-intent\.ts|resume-point\.ts|start-server\.ts|timeout-signal\.ts))/;
+  /\/web\/src\/(features\/player\/(stream-start\.ts|stream\/|player-prefs\.ts|api\/episode-path\.ts)|lib\/(hls\/|play-intent\.ts|resume-point\.ts|start-server\.ts|first-route\.ts|timeout-signal\.ts))/;
 const ADMIN_ONLY_MODULE =
   /\/web\/src\/(features\/admin\/|routes\/admin[./])|\/node_modules\/(chart\.js|@kurkle\/color|@tanstack\/(react-table|table-core))\//;
 
@@ -91,7 +91,7 @@ const clientBuild = defineConfig({
             // one chunk of its own rather than in the app's: the start path must not wait for the app.
             { name: 'stream', test: STREAM_MODULE, priority: 3 },
             // The few small lib modules both the start path and the app's pages use: one chunk, one request.
-            { name: 'start-lib', test: /\/web\/src\/lib\/(play-intent|resume-point|start-server)\.ts/, priority: 3 },
+            { name: 'start-lib', test: /\/web\/src\/lib\/(play-intent|resume-point|start-server|first-route)\.ts/, priority: 3 },
             // Vite's helper for import() (every chunk with a lazy import uses it): on its own, or it would follow
             // the stream's chunk into every page, or put the app's chunk under the start path.
             { name: 'preload-helper', test: /vite\/preload-helper/, priority: 4 },

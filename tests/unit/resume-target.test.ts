@@ -1,6 +1,6 @@
 // "Xem tiếp" that knows the next episode (issue 40 §6): the rule the film page's button follows.
 import { describe, expect, it } from 'vitest';
-import { isWatched, resumeTarget } from '../../web/src/lib/resume-point';
+import { isWatched, resumeTarget, watchTarget } from '../../web/src/lib/resume-point';
 
 const episodes = [1, 2, 3, 4, 5, 6];
 const at = (episode: number, time: number, duration = 2700) => ({ episode, time, duration });
@@ -31,5 +31,49 @@ describe('resumeTarget', () => {
 
   it('an unknown duration is never "watched"', () => {
     expect(isWatched({ episode: 2, time: 3000, duration: 0 })).toBe(false);
+  });
+});
+
+// The episode the film page's button opens: the page and the stream's start path (which gets it ready before the page
+// has hydrated) both ask watchTarget, so they cannot disagree.
+describe('watchTarget', () => {
+  const film = {
+    slug: 'phim',
+    ongoing: true,
+    servers: [
+      { server_name: 'Trống', linkfilms: [] },
+      { server_name: 'Vietsub #1', linkfilms: [1, 2, 3].map((episode) => ({ episode })) },
+      { server_name: 'Thuyết minh', linkfilms: [1, 2, 3, 4].map((episode) => ({ episode })) },
+    ],
+  };
+
+  it('nothing watched: the first episode of the first server that has links, from 0', () => {
+    expect(watchTarget(film, undefined)).toEqual({
+      next: { kind: 'start' },
+      target: { slug: 'phim', episode: 1, server: 'Vietsub #1', position: 0 },
+    });
+  });
+
+  it('stopped part-way: that episode where it stopped', () => {
+    expect(watchTarget(film, at(2, 600)).target).toEqual({ slug: 'phim', episode: 2, server: 'Vietsub #1', position: 600 });
+  });
+
+  it('past the credits viewers taught (before 90 %): the next episode from 0', () => {
+    expect(watchTarget(film, { ...at(2, 2400), credits: 2350 }).target).toEqual({
+      slug: 'phim',
+      episode: 3,
+      server: 'Vietsub #1',
+      position: 0,
+    });
+  });
+
+  it('the last episode out watched, the series going on: that episode again while waiting', () => {
+    const { next, target } = watchTarget(film, at(4, 2690));
+    expect(next).toEqual({ kind: 'waiting', episode: 5 });
+    expect(target).toMatchObject({ episode: 4, position: 0 });
+  });
+
+  it('no server with links: nothing to open', () => {
+    expect(watchTarget({ ...film, servers: [film.servers[0]!] }, undefined).target).toBeUndefined();
   });
 });

@@ -9,6 +9,7 @@ import { forgetBootResponses } from './lib/api-client';
 import { initAnalytics } from './lib/analytics';
 import { onSessionExpired, restoreRememberedSession } from './lib/auth-request';
 import { markFirstRender } from './lib/first-load';
+import { markFirstRouteLoaded } from './lib/first-route';
 import { startLibrary } from './lib/library';
 import { keepLandingPageOffline, registerServiceWorker } from './lib/pwa';
 import { getSession } from './lib/session';
@@ -65,6 +66,7 @@ async function start() {
   // First page: resolve the route, its code and its data (already in the cache when the host rendered
   // it), then render once (lib/first-load.ts). A transition render yields to the browser every few ms.
   await router.load().catch(() => undefined);
+  markFirstRouteLoaded();
   const container = document.getElementById('root')!;
   const app = <AppRoot router={router} queryClient={queryClient} />;
   if (hydrating) startTransition(() => void hydrateRoot(container, app));

@@ -1,5 +1,6 @@
 // Where an episode resumes on this device: the one rule the film page ("Xem tiếp tập N"), the watch page and the
-// stream's start path share. No dependencies: the start path reads it before the app has loaded.
+// stream's start path share. No dependencies but start-server.ts: the start path reads it before the app has loaded.
+import { startServer } from './start-server';
 
 /**
  * localStorage key of this device's watch history. lib/watch-history.ts owns the entries and spells the key itself:
@@ -12,6 +13,8 @@ export interface ResumeEntry {
   /** Seconds into the episode. */
   time: number;
   duration: number;
+  /** Where the episode's credits start, as viewers taught (issue 40 §7), when the history knows it. */
+  credits?: number;
 }
 
 /** The position to resume `episode` at: past the first seconds and before it counts as watched; else 0 (from the start). */
@@ -29,7 +32,13 @@ export function storedResumeEntry(slug: string): ResumeEntry | undefined {
       | { episode?: unknown; time?: unknown; duration?: unknown }
       | undefined;
     if (!entry || typeof entry.episode !== 'number' || typeof entry.time !== 'number') return undefined;
-    return { episode: entry.episode, time: entry.time, duration: typeof entry.duration === 'number' ? entry.duration : 0 };
+    const credits = (entry as { credits?: unknown }).credits;
+    return {
+      episode: entry.episode,
+      time: entry.time,
+      duration: typeof entry.duration === 'number' ? entry.duration : 0,
+      ...(typeof credits === 'number' ? { credits } : {}),
+    };
   } catch {
     return undefined;
   }
@@ -66,6 +75,34 @@ export function resumeTarget(
   const next = episodes.filter((n) => n > entry.episode).sort((a, b) => a - b)[0];
   if (next !== undefined) return { kind: 'next', episode: next };
   return options.ongoing ? { kind: 'waiting', episode: entry.episode + 1 } : { kind: 'start' };
+}
+
+/** The episode "Xem phim" (or "Xem tiếp tập N") opens, as the watch page will start it. */
+export interface WatchTarget {
+  slug: string;
+  episode: number;
+  /** The server the watch page will start on (the first that has links, as it picks). */
+  server?: string;
+  /** Where it will start (resume), seconds. */
+  position: number;
+}
+
+/**
+ * What the film page's button offers (`next`) and the episode it opens (`target`; none when no server has links):
+ * the first server that has links, where this device stopped, or the next episode once that one was watched (past
+ * its credits or 90 %), or, waiting for the next of an ongoing series, the last again. The film page and the
+ * stream's start path (which gets it ready before the page has hydrated) agree through this.
+ */
+export function watchTarget(
+  film: { slug: string; ongoing: boolean; servers: readonly { server_name: string; linkfilms: readonly { episode: number }[] }[] },
+  entry: ResumeEntry | undefined,
+): { next: ResumeTarget; target?: WatchTarget } {
+  const first = startServer(film.servers);
+  const episodes = film.servers.flatMap((s) => s.linkfilms.map((e) => e.episode));
+  const next = resumeTarget(entry, episodes, { ongoing: film.ongoing, creditsAt: entry?.credits });
+  if (!first) return { next };
+  const episode = next.kind === 'start' ? first.linkfilms[0]!.episode : next.kind === 'waiting' ? next.episode - 1 : next.episode;
+  return { next, target: { slug: film.slug, episode, server: first.server_name, position: next.kind === 'resume' ? next.time : 0 } };
 }
 
 /** One episode's progress from any device: this one's history or a member's account. */

@@ -5,21 +5,13 @@
 // - once it has settled (as the watch page's own evaluation): the watch page's code;
 // - on the viewer's intent (a pointer down on "Xem phim", or the tap itself): the segment of the first frame.
 import type { QueryClient } from '@tanstack/react-query';
+import type { WatchTarget } from '../../lib/resume-point';
 import { episodeQuery } from './api/episode-query';
 import { loadPlayerPrefs } from './player-prefs';
 import { CHUNK_META } from './stream/chunk-names';
 import { estimateBandwidth } from './stream/playlist';
 import { prepareStream } from './stream/prefetch';
 import { afterLoadWhenIdle, prefetchScript, SETTLED_MS } from './stream/schedule';
-
-export interface WatchTarget {
-  slug: string;
-  episode: number;
-  /** The server the watch page will start on (the first that has links, as it picks). */
-  server?: string;
-  /** Where it will start (resume), seconds. */
-  position: number;
-}
 
 export interface WatchPreparation {
   /** The viewer is about to tap "Xem phim": the first segment too, and the watch page's code now. */

@@ -1,29 +1,44 @@
-// The watch page's start path before the app has hydrated (issue 31 §2, decision 0952). The boot script imports
-// this small chunk on a watch page once the page has painted (web/vite-plugins.ts: `<meta name="phimviet-stream-start">`),
-// long before React has loaded (~135 KB of it on a phone), so that:
+// The stream's start path before the app has hydrated (issue 31 §2, issue 40 §6, decision 0952): a small chunk the
+// boot script imports on a page the host rendered (web/vite-plugins.ts: `<meta name="phimviet-stream-start">`), long
+// before React has hydrated the page (~135 KB of it, and 2–3 s of a phone's main thread on a film page).
+// On a watch page, once the page has painted:
 // - the episode's link, the stream's playlists, the first segment and the engine's script are fetched while the
 //   viewer looks at the poster (network only: nothing here costs the main thread more than a few milliseconds);
 // - a tap on the host's "Phát" (or the picture) plays at once: the boot script remembers it, this acts on it with
 //   the stream controller on the host's own <video>; the component adopts the same controller when it hydrates.
-// The app's own code waits for those first bytes (web/vite-plugins.ts startAfterPaint, at most a few seconds): on a
-// phone's connection they would otherwise share it with ~135 KB of the app. Signed-in viewers' pages are rendered
-// afresh by the app rather than hydrated (main.tsx): nothing happens here for them.
+//   The app's own code waits for those first bytes (web/vite-plugins.ts startAfterPaint, at most a few seconds): on a
+//   phone's connection they would otherwise share it with ~135 KB of the app. Signed-in viewers' pages are rendered
+//   afresh by the app rather than hydrated (main.tsx): nothing happens here for them.
+// On a film page, once the app's code is in (it goes first): the episode "Xem phim" opens is got ready as the app's
+// own preparation would (prepare-watch.ts) once hydrated, seconds later: its link, playlists and first segment, the
+// engine's and the watch page's scripts. Then the tap plays within a second (issue 40 §6).
 import { episodePath } from './api/episode-path';
+import { whenFirstRouteLoaded } from '../../lib/first-route';
 import { onEarlyTap, takeEarlyTap } from '../../lib/play-intent';
-import { resumePoint, storedResumeEntry } from '../../lib/resume-point';
+import { resumePoint, storedResumeEntry, watchTarget } from '../../lib/resume-point';
 import { CHUNK_META } from './stream/chunk-names';
 import { type HlsHost, type StreamController, type StreamView, streamControllerFor } from './stream/controller';
 import { startServer } from '../../lib/start-server';
-import { afterLargestPaint, prefetchScript, saveData } from './stream/schedule';
+import { loadPlayerPrefs } from './player-prefs';
+import { estimateBandwidth } from './stream/playlist';
+import { prepareStream } from './stream/prefetch';
+import { afterLargestPaint, prefetchScript, preloadModules, saveData } from './stream/schedule';
 
 interface ServerLinks {
   server_name: string;
   linkfilms: { episode: number }[];
 }
 
+interface HostFilm {
+  slug?: string;
+  servers?: ServerLinks[];
+  ongoing?: boolean;
+  VIP1?: number;
+}
+
 interface HostQuery {
   queryKey?: unknown[];
-  state?: { data?: { datafilm?: { slug?: string; servers?: ServerLinks[] } } };
+  state?: { data?: { datafilm?: HostFilm } };
 }
 
 /** The query cache the host rendered the page with (#ssr-state): the film's servers, as the watch page reads them. */
@@ -140,6 +155,46 @@ async function startStream(): Promise<void> {
   await Promise.all([started.prepare(), engine]);
 }
 
+/**
+ * Run when the boot script imports this chunk on a film page the host rendered, once the app's code is in: the
+ * episode the page's button opens (watchTarget, as the page computes it from this device's history) is made ready
+ * over the network. Its link is left for the app (episodeQuery takes this very answer); the playlists and the
+ * segment wait in the stream's store (stream/prefetch.ts), where the app's own preparation and then hls.js find them.
+ */
+async function prepareFilm(): Promise<void> {
+  const slug = decodeURIComponent(/^\/([^/]+)\/?$/.exec(location.pathname)?.[1] ?? '');
+  const film = hostQueries().find((q) => q.queryKey?.[0] === 'film' && q.state?.data?.datafilm?.slug === slug)?.state?.data?.datafilm;
+  if (!film?.servers || saveData()) return;
+  const bearer = token();
+  // A visitor on a VIP-only film is sent to sign in, not to the player.
+  if (film.VIP1 === 1 && !bearer) return;
+  const { target } = watchTarget({ slug, ongoing: !!film.ongoing, servers: film.servers }, storedResumeEntry(slug));
+  if (!target) return;
+  // At once, while the app hydrates (its main-thread work, which a download does not slow): the engine's script, the
+  // longest download (~147 KB), and beside it the episode's link, the stream's playlists and the segment of the
+  // first frame, which wait on round trips more than on bytes.
+  const engine = prefetchScript(CHUNK_META.engine.meta);
+  const path = episodePath(slug, target.episode, target.server);
+  const answer = fetch(path, { credentials: 'same-origin', headers: bearer ? { Authorization: `Bearer ${bearer}` } : {} });
+  const boot = (window as Window & { __phimvietBoot?: BootState }).__phimvietBoot;
+  if (boot) boot[path] = answer;
+  const stream = answer
+    .then((res) => (res.ok ? (res.clone().json() as Promise<{ data?: { link_m3u8?: string } }>) : undefined))
+    .then((body) => body?.data?.link_m3u8 || undefined)
+    .then((m3u8) =>
+      m3u8
+        ? prepareStream(m3u8, { position: target.position, bandwidthBps: estimateBandwidth(), preferHeight: loadPlayerPrefs().quality })
+        : undefined,
+    )
+    .catch(() => undefined);
+  // The watch page's code once the film page's own is in (the app loads it first): a chunk both use is then taken
+  // from the module map, not fetched twice, and the tap finds the watch page's whole module graph compiled.
+  await whenFirstRouteLoaded();
+  await Promise.all([preloadModules(CHUNK_META.watch.meta), engine, stream]);
+}
+
 const boot = (window as Window & { __phimvietBoot?: BootState }).__phimvietBoot;
-const first = startStream().catch(() => undefined);
-if (boot) boot.streamFirst = first;
+if (/^\/xem-phim\//.test(location.pathname)) {
+  const first = startStream().catch(() => undefined);
+  if (boot) boot.streamFirst = first;
+} else void prepareFilm().catch(() => undefined);

@@ -12,8 +12,7 @@ import { SITE_SUFFIX, usePageMeta } from '../../../lib/page-meta';
 import { useVipGate, vipBlockOf } from '../../../lib/vip-gate';
 import { formatClock } from '../../../lib/format';
 import { intendToPlay, takeEarlyTap } from '../../../lib/play-intent';
-import { resumeTarget } from '../../../lib/resume-point';
-import { startServer } from '../../../lib/start-server';
+import { type WatchTarget, watchTarget } from '../../../lib/resume-point';
 import { useWatchEntry } from '../../../lib/watch-history';
 import { WatchlistButton } from '../../../components/film/watchlist-button';
 import { filmQuery, recordView } from '../api/catalogue-queries';
@@ -51,14 +50,6 @@ export interface FilmPageSlots {
   prepareWatch?: (target: WatchTarget, queryClient: QueryClient, loadWatchRoute: () => void) => { intent(): void; cancel(): void };
 }
 
-/** The episode "Xem phim" / "Xem tiếp tập N" opens, as the watch page will start it. */
-interface WatchTarget {
-  slug: string;
-  episode: number;
-  server?: string;
-  position: number;
-}
-
 export function FilmPage({ slug, rating, comments, download, prepareWatch }: { slug: string } & FilmPageSlots) {
   const { data } = useSuspenseQuery(filmQuery(slug));
   const film = data.datafilm;
@@ -79,20 +70,7 @@ export function FilmPage({ slug, rating, comments, download, prepareWatch }: { s
   // A member's newest position comes from the account when another device watched further.
   const resume = useWatchEntry(film.slug, { title: film.title, poster: film.thumb || film.hinhanh });
 
-  // The watch page starts on the first server that has links: where this device stopped, or the next episode once
-  // that one was watched (past its credits or 90 %), or, waiting for the next of an ongoing series, the last again.
-  const first = startServer(film.servers);
-  const episodes = film.servers.flatMap((s) => s.linkfilms.map((e) => e.episode));
-  const next = resumeTarget(resume, episodes, {
-    ongoing: film.ongoing,
-    creditsAt: typeof resume?.credits === 'number' ? resume.credits : undefined,
-  });
-  const target: WatchTarget | undefined = first && {
-    slug: film.slug,
-    episode: next.kind === 'start' ? first.linkfilms[0]!.episode : next.kind === 'waiting' ? next.episode - 1 : next.episode,
-    server: first.server_name,
-    position: next.kind === 'resume' ? next.time : 0,
-  };
+  const { next, target } = watchTarget(film, resume);
   const watchLabel =
     next.kind === 'resume'
       ? `Xem tiếp tập ${next.episode}${resume && resume.time > 0 ? ` từ ${formatClock(resume.time)}` : ''}`
@@ -103,7 +81,7 @@ export function FilmPage({ slug, rating, comments, download, prepareWatch }: { s
           : 'Xem phim';
   const queryClient = useQueryClient();
   const router = useRouter();
-  const preparation = useRef<{ intent(): void; cancel(): void } | null>(null);
+  const preparation = useRef<ReturnType<NonNullable<FilmPageSlots['prepareWatch']>> | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the target's fields, not its identity (a new object each render).
   useEffect(() => {
     if (!prepareWatch || !target || blocked) return;

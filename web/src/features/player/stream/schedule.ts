@@ -108,13 +108,38 @@ export function whenIdle(run: () => void, timeoutMs = 1000): () => void {
 }
 
 /**
- * Fetches a script chunk over the network only (a prefetch: no parsing, no main-thread work), so that importing
- * it later costs only its evaluation. index.html names the chunk in `<meta name={metaName}>` (web/vite-plugins.ts
- * chunkMetas): no other page fetches it. Resolves once it is in the browser's cache (or failed).
+ * Fetches a script chunk over the network only (a prefetch: no parsing, no main-thread work), and the chunks and
+ * styles it imports that the page has not loaded, so that importing it later costs only its evaluation: no request
+ * after another. index.html names the chunk in `<meta name={metaName}>` with its imports (web/vite-plugins.ts
+ * chunkMetas): no other page fetches it. Resolves once the chunk is in the browser's cache (or failed).
  */
 export function prefetchScript(metaName: string): Promise<void> {
-  const href = document.querySelector<HTMLMetaElement>(`meta[name="${metaName}"]`)?.content;
+  return fetchChunk(metaName, 'prefetch');
+}
+
+/**
+ * As prefetchScript, but as module preloads: the chunk and its imports are fetched and compiled (not run), so that
+ * importing it later asks nothing of the network and finds its whole module graph ready, not one chunk after
+ * another; a chunk the page is itself loading is not fetched twice (the same module map entry).
+ */
+export function preloadModules(metaName: string): Promise<void> {
+  return fetchChunk(metaName, 'modulepreload');
+}
+
+function fetchChunk(metaName: string, rel: 'prefetch' | 'modulepreload'): Promise<void> {
+  const meta = document.querySelector<HTMLMetaElement>(`meta[name="${metaName}"]`);
+  const href = meta?.content;
   if (!href || saveData()) return Promise.resolve();
+  for (const dep of (meta.dataset.imports ?? '').split(' ')) {
+    if (dep && !document.querySelector(`link[href="${dep}"], script[src="${dep}"]`)) void fetchHref(dep, rel);
+  }
+  for (const style of (meta.dataset.styles ?? '').split(' ')) {
+    if (style && !document.querySelector(`link[href="${style}"]`)) void fetchHref(style, 'prefetch', 'style');
+  }
+  return fetchHref(href, rel);
+}
+
+function fetchHref(href: string, rel: 'prefetch' | 'modulepreload', as: 'script' | 'style' = 'script'): Promise<void> {
   const existing = document.querySelector<HTMLLinkElement>(`link[href="${href}"]`);
   if (existing) {
     // Ours, or the boot script's (which marks it data-loaded once in).
@@ -126,10 +151,11 @@ export function prefetchScript(metaName: string): Promise<void> {
     });
   }
   const link = document.createElement('link');
-  link.rel = 'prefetch';
-  link.as = 'script';
-  // A module script is fetched in CORS mode: the same mode, so the import() finds it in the cache.
-  link.crossOrigin = '';
+  link.rel = rel;
+  if (rel === 'prefetch') link.as = as;
+  // A module script is fetched in CORS mode: the same mode, so the import() finds it in the cache. A stylesheet
+  // link is not.
+  if (as === 'script') link.crossOrigin = '';
   link.href = href;
   const done = new Promise<void>((resolve) => {
     link.addEventListener('load', () => resolve(), { once: true });
