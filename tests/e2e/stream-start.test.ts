@@ -70,8 +70,8 @@ describe('the start of an episode (phone, 390x844, touch)', () => {
     // The page prepares the stream by itself once it has settled (its metadata, its first segment), and stops there.
     await expect.poll(async () => (await video(page)).readyState, { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
     expect((await video(page)).paused).toBe(true);
-    expect(await page.getByRole('button', { name: 'Phát' }).isVisible()).toBe(true);
-    await tap(page, page.getByRole('button', { name: 'Phát' }));
+    expect(await page.getByRole('button', { name: 'Phát', exact: true }).isVisible()).toBe(true);
+    await tap(page, page.getByRole('button', { name: 'Phát', exact: true }));
     await expect.poll(async () => (await video(page)).time, { timeout: 15_000 }).toBeGreaterThan(0.3);
     await context.close();
   });
@@ -82,7 +82,7 @@ describe('the start of an episode (phone, 390x844, touch)', () => {
     const release = await holdApp(page);
     // The frame's own goto, not the helper's wait for the app (held): the host's page as painted.
     await page.mainFrame().goto(`${b.baseURL()}/xem-phim/${series.slug}/tap-${series.episodes[0]}`, { waitUntil: 'commit' });
-    const button = page.getByRole('button', { name: 'Phát' });
+    const button = page.getByRole('button', { name: 'Phát', exact: true });
     await button.waitFor();
     await tap(page, button);
     // Played on the host's own markup before the app has hydrated.
@@ -200,7 +200,7 @@ describe('a browser that allows play() only within a second of a tap (as Safari 
     tapped();
     await tap(page, page.getByRole('button', { name: 'Xem phim' }));
     await page.waitForURL(new RegExp(`/xem-phim/${series.slug}/tap-${series.episodes[0]}`));
-    const play = page.getByRole('button', { name: 'Phát' });
+    const play = page.getByRole('button', { name: 'Phát', exact: true });
     await play.waitFor();
     // Refused: "Phát" as it was (no spinner), the poster over the picture, nothing playing.
     await expect.poll(() => play.getAttribute('data-pending'), { timeout: 10_000 }).toBeNull();
