@@ -138,9 +138,10 @@ function link(rel,h){var l=document.createElement('link');l.rel=rel;l.href=h;l.c
 function app(){if(a)return;a=true;P.forEach(function(h){link('modulepreload',h);});var q=P.slice();
 (function next(){var h=q.shift();if(h){var n=function(){setTimeout(next,0);};import(h).then(n,n);return;}
 var s=document.createElement('script');s.type='module';s.src=E;s.crossOrigin='';s.onload=s.onerror=film;document.head.appendChild(s);})();}
+function begin(m){(m.getAttribute('data-imports')||'').split(' ').forEach(function(h){if(h&&!document.querySelector('link[href="'+h+'"]'))link('modulepreload',h);});
+return import(m.content);}
 function film(){var m=meta('${CHUNK_META.start.meta}'),c=navigator.connection;if(!m||w||(c&&c.saveData)||!document.querySelector('[data-early-tap="watch"]'))return;
-(m.getAttribute('data-imports')||'').split(' ').forEach(function(h){if(h&&!document.querySelector('link[href="'+h+'"]'))link('modulepreload',h);});
-import(m.content).catch(function(){});}
+begin(m).catch(function(){});}
 function lcp(run){var i=document.querySelector('img[fetchpriority="high"]'),x=false,o,O=window.PerformanceObserver;
 function f(){if(x)return;x=true;if(o)o.disconnect();run();}
 setTimeout(f,3000);if(!i)return f();
@@ -149,9 +150,8 @@ else if(i.complete)requestAnimationFrame(f);else i.addEventListener('load',funct
 function stream(){if(!/^\\/xem-phim\\/[^/]+\\/tap-\\d+\\/?$/.test(location.pathname))return null;
 var m=meta('${CHUNK_META.start.meta}'),g=meta('${CHUNK_META.engine.meta}'),c=navigator.connection;if(!m)return null;
 return new Promise(function(done){lcp(function(){
-(m.getAttribute('data-imports')||'').split(' ').forEach(function(h){if(h)link('modulepreload',h);});
 if(g&&!(c&&c.saveData)){var l=link('prefetch',g.content);l.as='script';l.onload=l.onerror=function(){l.setAttribute('data-loaded','');};}
-import(m.content).then(function(){var b=window.__phimvietBoot;return b&&b.streamFirst;}).then(done,done);});});}
+begin(m).then(function(){var b=window.__phimvietBoot;return b&&b.streamFirst;}).then(done,done);});});}
 function go(){if(d)return;d=true;if(!w)return app();setTimeout(app,${STREAM_FIRST_MS});w.then(app,app);}
 function painted(){requestAnimationFrame(function(){setTimeout(go,0);});setTimeout(go,500);}
 function parsed(){w=stream();painted();}

@@ -18,18 +18,21 @@ function video(page: Page) {
 
 const appReady = (page: Page) => page.evaluate(() => 'appReady' in document.documentElement.dataset);
 
-/** Holds the app's own code (its entry chunk) until the returned release: the host's page shows, nothing hydrates. */
-async function holdApp(page: Page): Promise<() => void> {
+/** Holds the page's requests for `files` until the returned release. */
+async function hold(page: Page, files: RegExp): Promise<() => void> {
   let release: () => void = () => undefined;
   const held = new Promise<void>((resolve) => {
     release = resolve;
   });
-  await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+  await page.route(files, async (route) => {
     await held;
     await route.continue();
   });
   return release;
 }
+
+/** Holds the app's own code (its entry chunk) until the returned release: the host's page shows, nothing hydrates. */
+const holdApp = (page: Page) => hold(page, /\/assets\/index-[\w-]+\.js$/);
 
 describe('the start of an episode (phone, 390x844, touch)', () => {
   test('"Xem phim" on the film page plays the episode with that one tap; so does an episode link', async () => {
@@ -124,14 +127,7 @@ describe('the film page gets its episode ready before it has hydrated (issue 40 
     const asked: string[] = [];
     page.on('request', (r) => asked.push(new URL(r.url()).pathname));
     // The film page's own route code held: the app cannot render, let alone hydrate, until released.
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route(/\/assets\/_slug-[\w-]+\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await hold(page, /\/assets\/_slug-[\w-]+\.js$/);
     await page.mainFrame().goto(`${b.baseURL()}/${series.slug}`, { waitUntil: 'commit' });
     const link = `/api/product/${series.slug}/tap-${series.episodes[0]}`;
     const count = (test: (path: string) => boolean) => asked.filter(test).length;
@@ -189,17 +185,9 @@ describe('a browser that allows play() only within a second of a tap (as Safari 
     const { page, context, errors } = await strictPage();
     // The watch page's code comes 1.5 s after the tap (the film page asks for it ahead: held until then): its play()
     // is past the browser's second.
-    let tapped: () => void = () => undefined;
-    const tapMade = new Promise<void>((resolve) => {
-      tapped = resolve;
-    });
-    await page.route(/\/assets\/xem-phim\.[\w.$-]+\.js$/, async (route) => {
-      await tapMade;
-      await new Promise((r) => setTimeout(r, 1500));
-      await route.continue();
-    });
+    const release = await hold(page, /\/assets\/xem-phim\.[\w.$-]+\.js$/);
     await page.goto(`/${series.slug}`);
-    tapped();
+    setTimeout(release, 1500);
     await tap(page, page.getByRole('button', { name: 'Xem phim' }));
     await page.waitForURL(new RegExp(`/xem-phim/${series.slug}/tap-${series.episodes[0]}`));
     const play = page.getByRole('button', { name: 'Phát', exact: true });

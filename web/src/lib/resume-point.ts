@@ -29,15 +29,14 @@ export function storedResumeEntry(slug: string): ResumeEntry | undefined {
     const list: unknown = JSON.parse(localStorage.getItem(WATCH_HISTORY_KEY) ?? '[]');
     if (!Array.isArray(list)) return undefined;
     const entry = list.find((e) => e && typeof e === 'object' && (e as { slug?: unknown }).slug === slug) as
-      | { episode?: unknown; time?: unknown; duration?: unknown }
+      | { episode?: unknown; time?: unknown; duration?: unknown; credits?: unknown }
       | undefined;
     if (!entry || typeof entry.episode !== 'number' || typeof entry.time !== 'number') return undefined;
-    const credits = (entry as { credits?: unknown }).credits;
     return {
       episode: entry.episode,
       time: entry.time,
       duration: typeof entry.duration === 'number' ? entry.duration : 0,
-      ...(typeof credits === 'number' ? { credits } : {}),
+      ...(typeof entry.credits === 'number' ? { credits: entry.credits } : {}),
     };
   } catch {
     return undefined;

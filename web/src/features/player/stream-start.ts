@@ -41,13 +41,29 @@ interface HostQuery {
   state?: { data?: { datafilm?: HostFilm } };
 }
 
-/** The query cache the host rendered the page with (#ssr-state): the film's servers, as the watch page reads them. */
-function hostQueries(): HostQuery[] {
+/** The film as the host rendered the page with it (#ssr-state's query cache), as the film and watch pages read it. */
+function hostFilm(slug: string): HostFilm | undefined {
   try {
-    return (JSON.parse(document.getElementById('ssr-state')?.textContent ?? 'null') as { queries?: HostQuery[] } | null)?.queries ?? [];
+    const state = JSON.parse(document.getElementById('ssr-state')?.textContent ?? 'null') as { queries?: HostQuery[] } | null;
+    return state?.queries?.find((q) => q.queryKey?.[0] === 'film' && q.state?.data?.datafilm?.slug === slug)?.state?.data?.datafilm;
   } catch {
-    return [];
+    return undefined;
   }
+}
+
+/**
+ * The episode's link, asked once for the app too (episodeQuery takes this very answer, lib/api-client.ts
+ * takeBootResponse). Not in the host's HTML: what a page's link is stays the browser's request to the API (tests and
+ * tools see it there). Resolves to its m3u8, or undefined.
+ */
+function askLink(path: string, bearer: string | null): Promise<string | undefined> {
+  const answer = fetch(path, { credentials: 'same-origin', headers: bearer ? { Authorization: `Bearer ${bearer}` } : {} });
+  const boot = (window as Window & { __phimvietBoot?: BootState }).__phimvietBoot;
+  if (boot) boot[path] = answer;
+  return answer
+    .then((res) => (res.ok ? (res.clone().json() as Promise<{ data?: { link_m3u8?: string } }>) : undefined))
+    .then((body) => body?.data?.link_m3u8 || undefined)
+    .catch(() => undefined);
 }
 
 function token(): string | null {
@@ -98,9 +114,7 @@ async function startStream(): Promise<void> {
   const slug = decodeURIComponent(match[1]!);
   const episode = Number(match[2]);
   const requested = new URLSearchParams(location.search).get('server') ?? undefined;
-  const queries = hostQueries();
-  const film = queries.find((q) => q.queryKey?.[0] === 'film' && q.state?.data?.datafilm?.slug === slug);
-  const current = startServer(film?.state?.data?.datafilm?.servers ?? [], requested);
+  const current = startServer(hostFilm(slug)?.servers ?? [], requested);
   if (!current) return;
   // The app hydrates the host's markup only for visitors; a signed-in viewer's page is rendered afresh, and the
   // tap left for the component: nothing here should hold the app back.
@@ -111,16 +125,7 @@ async function startStream(): Promise<void> {
   const painted = new Promise<void>((resolve) => afterLargestPaint(resolve));
   const engine = painted.then(() => prefetchScript(CHUNK_META.engine.meta));
 
-  // The episode's link, asked once for the app too (episodeQuery takes this very answer). Not in the host's HTML:
-  // what a page's link is stays the browser's request to the API (tests and tools see it there).
-  const path = episodePath(slug, episode, current.server_name);
-  const answer = fetch(path, { credentials: 'same-origin' });
-  const boot = (window as Window & { __phimvietBoot?: BootState }).__phimvietBoot;
-  if (boot) boot[path] = answer;
-  const asked = answer
-    .then((res) => (res.ok ? (res.clone().json() as Promise<{ data?: { link_m3u8?: string } }>) : undefined))
-    .then((body) => body?.data?.link_m3u8 || undefined)
-    .catch(() => undefined);
+  const asked = askLink(episodePath(slug, episode, current.server_name), null);
 
   // A tap before the link is known is asked of the browser at once (inside its activation); the controller takes it over.
   let controller: StreamController | undefined;
@@ -163,7 +168,7 @@ async function startStream(): Promise<void> {
  */
 async function prepareFilm(): Promise<void> {
   const slug = decodeURIComponent(/^\/([^/]+)\/?$/.exec(location.pathname)?.[1] ?? '');
-  const film = hostQueries().find((q) => q.queryKey?.[0] === 'film' && q.state?.data?.datafilm?.slug === slug)?.state?.data?.datafilm;
+  const film = hostFilm(slug);
   if (!film?.servers || saveData()) return;
   const bearer = token();
   // A visitor on a VIP-only film is sent to sign in, not to the player.
@@ -174,13 +179,7 @@ async function prepareFilm(): Promise<void> {
   // longest download (~147 KB), and beside it the episode's link, the stream's playlists and the segment of the
   // first frame, which wait on round trips more than on bytes.
   const engine = prefetchScript(CHUNK_META.engine.meta);
-  const path = episodePath(slug, target.episode, target.server);
-  const answer = fetch(path, { credentials: 'same-origin', headers: bearer ? { Authorization: `Bearer ${bearer}` } : {} });
-  const boot = (window as Window & { __phimvietBoot?: BootState }).__phimvietBoot;
-  if (boot) boot[path] = answer;
-  const stream = answer
-    .then((res) => (res.ok ? (res.clone().json() as Promise<{ data?: { link_m3u8?: string } }>) : undefined))
-    .then((body) => body?.data?.link_m3u8 || undefined)
+  const stream = askLink(episodePath(slug, target.episode, target.server), bearer)
     .then((m3u8) =>
       m3u8
         ? prepareStream(m3u8, { position: target.position, bandwidthBps: estimateBandwidth(), preferHeight: loadPlayerPrefs().quality })
