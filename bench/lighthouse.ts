@@ -8,6 +8,8 @@ import { median, pagesToMeasure, startProduct } from './demo-product';
 import { measureLighthouse, type Run } from './lighthouse-run';
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+/** LIGHTHOUSE_PAGES=film,watch measures only those pages (home, listing, film, watch). */
+const ONLY = process.env.LIGHTHOUSE_PAGES?.split(',');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const rootAt = process.argv.indexOf('--root');
@@ -17,7 +19,7 @@ const product = process.env.LIGHTHOUSE_BASE ? undefined : await startProduct({ r
 const base = process.env.LIGHTHOUSE_BASE ?? product!.base;
 const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'] });
 try {
-  const pages = await pagesToMeasure(base);
+  const pages = (await pagesToMeasure(base)).filter(([name]) => !ONLY || ONLY.includes(name));
   console.log(`Lighthouse ${RUNS} runs each, mobile, ${CHROMIUM}, ${base}`);
   console.log(
     'page      path                          perf   LCP ms   FCP ms   TBT ms    CLS   a11y   best   seo  │ TBT on CPU ms  longest task CPU ms',

@@ -16,7 +16,8 @@
 // the film page, and the load average before and after. STARTUP_RUNS (default 5), STARTUP_LIGHTHOUSE=0 skips
 // Lighthouse, STARTUP_SCENARIOS=film,early,late and STARTUP_PROFILES=none,phone pick, STARTUP_VERBOSE=1 prints each run's timeline
 // (every request from STARTUP_ALL_REQUESTS_MS before the tap),
-// STARTUP_CPU_PROFILES=dir writes each run's main-thread CPU profile from just before the tap to the first frame.
+// STARTUP_CPU_PROFILES=dir writes each run's main-thread CPU profile from just before the tap to the first frame,
+// STARTUP_TRACES=dir its Chrome trace (devtools.timeline and v8: scripts' compile and evaluation, style, layout).
 // Not a test: timings depend on the machine's load.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -34,6 +35,7 @@ const FILM_READ_MS = Number(process.env.STARTUP_FILM_READ_MS ?? 3000);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const VERBOSE = !!process.env.STARTUP_VERBOSE;
 const CPU_PROFILES = process.env.STARTUP_CPU_PROFILES;
+const TRACES = process.env.STARTUP_TRACES;
 /** The verbose timeline lists every request that started this long before the tap, or after it (and the player's always). */
 const ALL_AFTER_MS = Number(process.env.STARTUP_ALL_REQUESTS_MS ?? 0);
 /** Nothing started this long after the tap while "Phát" still shows: the viewer taps again. */
@@ -147,6 +149,14 @@ async function oneRun(browser: Browser, base: string, paths: { film: string; wat
         await cdp.send('Profiler.setSamplingInterval', { interval: 1000 });
         await cdp.send('Profiler.start');
       }
+      if (TRACES) {
+        mkdirSync(TRACES, { recursive: true });
+        const path = join(TRACES, `${scenario}-${profile.cpu > 1 ? 'phone' : 'none'}-${Date.now()}.json`);
+        await browser.startTracing(page, {
+          path,
+          categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink'],
+        });
+      }
       await page.evaluate(() => ((window as unknown as { __startup: PageClock }).__startup.armed = true));
     };
     const tapCentre = async (selector: string) => {
@@ -204,6 +214,7 @@ async function oneRun(browser: Browser, base: string, paths: { film: string; wat
       mkdirSync(CPU_PROFILES, { recursive: true });
       writeFileSync(join(CPU_PROFILES, `${scenario}-${profile.cpu > 1 ? 'phone' : 'none'}-${Date.now()}.cpuprofile`), JSON.stringify(cpu));
     }
+    if (TRACES) await browser.stopTracing();
     const timeline = VERBOSE ? String(await page.evaluate(describeTimeline)) : '';
     return {
       ms: clock.frame !== undefined && clock.tap !== undefined ? clock.frame - clock.tap : undefined,
@@ -231,7 +242,7 @@ const describeTimeline = `(() => {
   for (const r of performance.getEntriesByType('resource')) {
     const name = new URL(r.name).pathname;
     if (r.startTime > t0 - ${ALL_AFTER_MS} || /media-elements|stream-|index-|react-dom|\\.m3u8|\\.ts$|mpegts|xem-phim|\\/tap-/.test(name))
-      parts.push(name.split('/').pop() + ' ' + Math.round(r.startTime - t0) + '→' + Math.round(r.responseEnd - t0) + (r.transferSize > 20000 ? ' (' + Math.round(r.transferSize / 1024) + ' KB)' : ''));
+      parts.push((name.startsWith('/api/') ? name.slice(5) : name.split('/').pop()) + ' ' + Math.round(r.startTime - t0) + '→' + Math.round(r.responseEnd - t0) + (r.transferSize > 20000 ? ' (' + Math.round(r.transferSize / 1024) + ' KB)' : ''));
   }
   for (const [start, duration] of s.tasks) if (start > t0 - 200) parts.push('task ' + Math.round(start - t0) + '+' + Math.round(duration));
   if (s.playing !== undefined) parts.push('playing ' + Math.round(s.playing - t0));
