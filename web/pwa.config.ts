@@ -39,8 +39,9 @@ export const pwaOptions: Partial<VitePWAOptions> = {
   workbox: {
     globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,txt}'],
     // The player (hls.js and hls-video-element, ~186 kB gzip, features/player/stream-engine.ts; media-chrome's
-    // controls, ~47 kB, media-elements.ts) only matters on the watch page: cached when first used instead.
-    globIgnores: ['**/media-elements-*.js', '**/stream-engine-*.js', 'assets/admin/**'],
+    // controls, ~47 kB, media-elements.ts; hls.js's transmuxer worker, ~36 kB) only matters on the watch page: cached
+    // when first used instead.
+    globIgnores: ['**/media-elements-*.js', '**/stream-engine-*.js', '**/hls.worker-*.js', 'assets/admin/**'],
     // No navigateFallback: page navigations go to the network, which answers with the page rendered on the
     // host (worker/ssr/render.ts), and fall back to the precached shell offline (the first rule below).
     // Push and notification-click handlers (new episodes) live in a plain script the generated worker

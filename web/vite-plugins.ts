@@ -150,7 +150,8 @@ else if(i.complete)requestAnimationFrame(f);else i.addEventListener('load',funct
 function stream(){if(!/^\\/xem-phim\\/[^/]+\\/tap-\\d+\\/?$/.test(location.pathname))return null;
 var m=meta('${CHUNK_META.start.meta}'),g=meta('${CHUNK_META.engine.meta}'),c=navigator.connection;if(!m)return null;
 return new Promise(function(done){lcp(function(){
-if(g&&!(c&&c.saveData)){var l=link('prefetch',g.content);l.as='script';l.onload=l.onerror=function(){l.setAttribute('data-loaded','');};}
+if(g&&!(c&&c.saveData)){var l=link('prefetch',g.content);l.as='script';l.onload=l.onerror=function(){l.setAttribute('data-loaded','');};
+(g.getAttribute('data-workers')||'').split(' ').forEach(function(h){if(h)link('prefetch',h);});}
 begin(m).then(function(){var b=window.__phimvietBoot;return b&&b.streamFirst;}).then(done,done);});});}
 function go(){if(d)return;d=true;if(!w)return app();setTimeout(app,${STREAM_FIRST_MS});w.then(app,app);}
 function painted(){requestAnimationFrame(function(){setTimeout(go,0);});setTimeout(go,500);}
@@ -164,7 +165,7 @@ if(document.readyState==='loading')document.addEventListener('DOMContentLoaded',
 
 /**
  * Names the player's chunks in index.html (`<meta name="phimviet-stream-engine" content="/assets/stream-engine-….js">`
- * and the others of features/player/stream/chunk-names.ts, with the chunks and styles each brings): the watch page and the film page fetch the engine over
+ * and the others of features/player/stream/chunk-names.ts, with the chunks, styles and worker scripts each brings): the watch page and the film page fetch the engine over
  * the network (a prefetch: no parsing, no main-thread work) before they run it, and the boot script starts the
  * watch page's start path by its name (docs/decisions/0952). No other page fetches them.
  */
@@ -192,8 +193,13 @@ export function chunkMetas(): Plugin {
         if (dep?.type === 'chunk') for (const file of dep.viteMetadata?.importedCss ?? []) css.add(`/${file}`);
       }
       const styles = [...css].join(' ');
+      // And the worker scripts it starts (hls.js's transmuxer, imported as a URL): fetched ahead with it.
+      const workers = [...(chunk.viteMetadata?.importedAssets ?? [])]
+        .filter((file) => file.endsWith('.js'))
+        .map((file) => `/${file}`)
+        .join(' ');
       tags.push(
-        `<meta name="${meta}" content="/${chunk.fileName}"${list ? ` data-imports="${list}"` : ''}${styles ? ` data-styles="${styles}"` : ''}>`,
+        `<meta name="${meta}" content="/${chunk.fileName}"${list ? ` data-imports="${list}"` : ''}${styles ? ` data-styles="${styles}"` : ''}${workers ? ` data-workers="${workers}"` : ''}>`,
       );
     }
     return source.replace('</head>', () => `${tags.join('\n')}\n</head>`);

@@ -126,6 +126,8 @@ describe('downloads (phone)', () => {
     await tap(page, page.getByTestId('big-play'));
     await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 }).toBeGreaterThan(0.5);
     expect(await video.evaluate((v: HTMLVideoElement) => Math.round(v.duration))).toBe(LONG_SEGMENTS * 4);
+    // hls.js's transmuxer worker started offline too: its script was kept on the device with the player's.
+    expect(page.workers().filter((w) => /\/assets\/hls\.worker-[\w-]+\.js$/.test(new URL(w.url()).pathname)).length).toBe(1);
     // Seek far into it: it plays from there, from the device.
     await video.evaluate((v: HTMLVideoElement) => {
       v.currentTime = 1801;

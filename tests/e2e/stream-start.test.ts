@@ -16,6 +16,9 @@ function video(page: Page) {
   });
 }
 
+/** hls.js's transmuxer worker's script (hls-config.ts). */
+const TRANSMUX_WORKER = /\/assets\/hls\.worker-[\w-]+\.js$/;
+
 const appReady = (page: Page) => page.evaluate(() => 'appReady' in document.documentElement.dataset);
 
 /** Holds the page's requests for `files` until the returned release. */
@@ -135,6 +138,8 @@ describe('the film page gets its episode ready before it has hydrated (issue 40 
     expect(count((p) => p === link)).toBe(1);
     expect(count((p) => p.endsWith('.m3u8'))).toBe(2);
     await expect.poll(() => count((p) => /\/assets\/stream-engine-[\w-]+\.js$/.test(p)), { timeout: 20_000 }).toBe(1);
+    // And hls.js's transmuxer worker's script, which the engine starts.
+    await expect.poll(() => count((p) => TRANSMUX_WORKER.test(p)), { timeout: 20_000 }).toBe(1);
     expect(await appReady(page)).toBe(false);
     // The master and the level the stream starts on, and its first segment.
     const playlists = [...new Set(asked.filter((p) => p.endsWith('.m3u8')))];
@@ -153,6 +158,40 @@ describe('the film page gets its episode ready before it has hydrated (issue 40 
     expect(count((p) => p === segment)).toBe(1);
     expect(errors).toEqual([]);
     await context.close();
+  });
+});
+
+describe("hls.js's transmuxer in its worker (decision 0952)", () => {
+  test("a segment is transmuxed off the main thread; with the worker's script refused, the episode still plays", async () => {
+    const series = await freeSeries(b.baseURL());
+    const watchPath = `/xem-phim/${series.slug}/tap-${series.episodes[0]}`;
+    const plays = async (page: Page) => {
+      await page.goto(watchPath);
+      await tap(page, page.getByRole('button', { name: 'Phát', exact: true }));
+      await expect.poll(async () => (await video(page)).time, { timeout: 20_000 }).toBeGreaterThan(0.5);
+    };
+    const running = (page: Page) => page.workers().filter((w) => TRANSMUX_WORKER.test(new URL(w.url()).pathname)).length;
+
+    const usual = await b.newPage(PHONE);
+    await plays(usual.page);
+    expect(running(usual.page)).toBe(1);
+    expect(usual.errors).toEqual([]);
+    await usual.context.close();
+
+    // A browser (or a proxy) that refuses the script: hls.js transmuxes on the main thread instead.
+    const refused = await b.newPage(PHONE);
+    let asked = 0;
+    await refused.context.route(TRANSMUX_WORKER, (route) => {
+      asked++;
+      return route.abort();
+    });
+    await plays(refused.page);
+    expect(asked).toBeGreaterThan(0);
+    expect(running(refused.page)).toBe(0);
+    const before = (await video(refused.page)).time;
+    await expect.poll(async () => (await video(refused.page)).time, { timeout: 10_000 }).toBeGreaterThan(before + 1);
+    expect(refused.errors).toEqual([]);
+    await refused.context.close();
   });
 });
 

@@ -5,6 +5,11 @@
 // - every request is shown to the stream's watchdog, which decides when a server is dead (decision 0952);
 // - a downloaded episode is answered from the device (decision 0960).
 import { Hls } from 'hls-video-element';
+// hls.js's transmuxer as a classic worker script (its own hashed asset): demuxing and remuxing a segment leave the
+// main thread, which at the tap is busy drawing the watch page (decision 0952). Fetched ahead with the engine
+// (chunk-names.ts, data-workers); kept on the device with it for downloads (app/warm-player.ts). If the worker
+// cannot start (offline without it, a blocked script), hls.js transmuxes on the main thread as before.
+import transmuxWorkerUrl from 'hls.js/dist/hls.worker.js?url';
 import type {
   HlsConfig,
   Loader,
@@ -166,8 +171,13 @@ export interface HlsConfigOptions {
 }
 
 /** hls.js's configuration for the player: the stream's loader, or the downloaded copy's loader. */
+/** The transmuxer worker's script: kept on the device with the engine (app/warm-player.ts). */
+export const TRANSMUX_WORKER_URL = transmuxWorkerUrl;
+
 export function createHlsConfig(hooks: StreamHooks = {}, options: HlsConfigOptions = {}): Partial<HlsConfig> {
   const start: Partial<HlsConfig> = {
+    enableWorker: true,
+    workerPath: transmuxWorkerUrl,
     ...(options.startPosition && options.startPosition > 0 ? { startPosition: options.startPosition } : {}),
     ...(options.bandwidthBps ? { abrEwmaDefaultEstimate: options.bandwidthBps } : {}),
   };

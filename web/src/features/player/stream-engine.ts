@@ -4,4 +4,4 @@
 // comes after the first frame. Never on the host, never precached by the service worker (decision 0952).
 import 'hls-video-element';
 
-export { createHlsConfig } from './hls-config';
+export { createHlsConfig, TRANSMUX_WORKER_URL } from './hls-config';

@@ -136,6 +136,10 @@ function fetchChunk(metaName: string, rel: 'prefetch' | 'modulepreload'): Promis
   for (const style of (meta.dataset.styles ?? '').split(' ')) {
     if (style && !document.querySelector(`link[href="${style}"]`)) void fetchHref(style, 'prefetch', 'style');
   }
+  // A worker's script is fetched by `new Worker()`, never as a module: a plain prefetch, whatever `rel` is.
+  for (const worker of (meta.dataset.workers ?? '').split(' ')) {
+    if (worker && !document.querySelector(`link[href="${worker}"]`)) void fetchHref(worker, 'prefetch');
+  }
   return fetchHref(href, rel);
 }
 
