@@ -170,10 +170,10 @@ export interface HlsConfigOptions {
   bandwidthBps?: number;
 }
 
-/** hls.js's configuration for the player: the stream's loader, or the downloaded copy's loader. */
 /** The transmuxer worker's script: kept on the device with the engine (app/warm-player.ts). */
 export const TRANSMUX_WORKER_URL = transmuxWorkerUrl;
 
+/** hls.js's configuration for the player: the stream's loader, or the downloaded copy's loader. */
 export function createHlsConfig(hooks: StreamHooks = {}, options: HlsConfigOptions = {}): Partial<HlsConfig> {
   const start: Partial<HlsConfig> = {
     enableWorker: true,
