@@ -150,8 +150,7 @@ else if(i.complete)requestAnimationFrame(f);else i.addEventListener('load',funct
 function stream(){if(!/^\\/xem-phim\\/[^/]+\\/tap-\\d+\\/?$/.test(location.pathname))return null;
 var m=meta('${CHUNK_META.start.meta}'),g=meta('${CHUNK_META.engine.meta}'),c=navigator.connection;if(!m)return null;
 return new Promise(function(done){lcp(function(){
-if(g&&!(c&&c.saveData)){var l=link('prefetch',g.content);l.as='script';l.onload=l.onerror=function(){l.setAttribute('data-loaded','');};
-(g.getAttribute('data-workers')||'').split(' ').forEach(function(h){if(h)link('prefetch',h);});}
+if(g&&!(c&&c.saveData)){var l=link('prefetch',g.content);l.as='script';l.onload=l.onerror=function(){l.setAttribute('data-loaded','');};}
 begin(m).then(function(){var b=window.__phimvietBoot;return b&&b.streamFirst;}).then(done,done);});});}
 function go(){if(d)return;d=true;if(!w)return app();setTimeout(app,${STREAM_FIRST_MS});w.then(app,app);}
 function painted(){requestAnimationFrame(function(){setTimeout(go,0);});setTimeout(go,500);}
@@ -193,7 +192,8 @@ export function chunkMetas(): Plugin {
         if (dep?.type === 'chunk') for (const file of dep.viteMetadata?.importedCss ?? []) css.add(`/${file}`);
       }
       const styles = [...css].join(' ');
-      // And the worker scripts it starts (hls.js's transmuxer, imported as a URL): fetched ahead with it.
+      // And the worker scripts it starts (hls.js's transmuxer, imported as a URL): fetched ahead with it
+      // (stream/schedule.ts fetchChunk, which the start path and the app call on the watch and film pages).
       const workers = [...(chunk.viteMetadata?.importedAssets ?? [])]
         .filter((file) => file.endsWith('.js'))
         .map((file) => `/${file}`)

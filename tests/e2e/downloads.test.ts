@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEMO, freeFilms } from './helpers/accounts';
-import { screenshot, setupBrowser, waitForServiceWorker } from './helpers/browser';
+import { screenshot, setupBrowser, transmuxWorkers, waitForServiceWorker } from './helpers/browser';
 import { type HlsHost, setEpisodeLinks as setLinks, startHlsHost } from './helpers/hls-host';
 import { LONG_SEGMENTS, longEpisodeRoutes, longMaster, repeated } from './helpers/long-episode';
 import { PHONE, signInByTouch, tap } from './helpers/phone';
@@ -127,7 +127,7 @@ describe('downloads (phone)', () => {
     await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 }).toBeGreaterThan(0.5);
     expect(await video.evaluate((v: HTMLVideoElement) => Math.round(v.duration))).toBe(LONG_SEGMENTS * 4);
     // hls.js's transmuxer worker started offline too: its script was kept on the device with the player's.
-    expect(page.workers().filter((w) => /\/assets\/hls\.worker-[\w-]+\.js$/.test(new URL(w.url()).pathname)).length).toBe(1);
+    expect(transmuxWorkers(page)).toBe(1);
     // Seek far into it: it plays from there, from the device.
     await video.evaluate((v: HTMLVideoElement) => {
       v.currentTime = 1801;

@@ -4,7 +4,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { freeSeries } from './helpers/accounts';
-import { screenshot, setupBrowser } from './helpers/browser';
+import { screenshot, setupBrowser, TRANSMUX_WORKER_SCRIPT, transmuxWorkers } from './helpers/browser';
 import { PHONE, tap } from './helpers/phone';
 
 const b = setupBrowser();
@@ -15,9 +15,6 @@ function video(page: Page) {
     return { paused: v.paused, time: v.currentTime, muted: v.muted, readyState: v.readyState };
   });
 }
-
-/** hls.js's transmuxer worker's script (hls-config.ts). */
-const TRANSMUX_WORKER = /\/assets\/hls\.worker-[\w-]+\.js$/;
 
 const appReady = (page: Page) => page.evaluate(() => 'appReady' in document.documentElement.dataset);
 
@@ -139,7 +136,7 @@ describe('the film page gets its episode ready before it has hydrated (issue 40 
     expect(count((p) => p.endsWith('.m3u8'))).toBe(2);
     await expect.poll(() => count((p) => /\/assets\/stream-engine-[\w-]+\.js$/.test(p)), { timeout: 20_000 }).toBe(1);
     // And hls.js's transmuxer worker's script, which the engine starts.
-    await expect.poll(() => count((p) => TRANSMUX_WORKER.test(p)), { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => count((p) => TRANSMUX_WORKER_SCRIPT.test(p)), { timeout: 20_000 }).toBe(1);
     expect(await appReady(page)).toBe(false);
     // The master and the level the stream starts on, and its first segment.
     const playlists = [...new Set(asked.filter((p) => p.endsWith('.m3u8')))];
@@ -170,24 +167,23 @@ describe("hls.js's transmuxer in its worker (decision 0952)", () => {
       await tap(page, page.getByRole('button', { name: 'Phát', exact: true }));
       await expect.poll(async () => (await video(page)).time, { timeout: 20_000 }).toBeGreaterThan(0.5);
     };
-    const running = (page: Page) => page.workers().filter((w) => TRANSMUX_WORKER.test(new URL(w.url()).pathname)).length;
 
     const usual = await b.newPage(PHONE);
     await plays(usual.page);
-    expect(running(usual.page)).toBe(1);
+    expect(transmuxWorkers(usual.page)).toBe(1);
     expect(usual.errors).toEqual([]);
     await usual.context.close();
 
     // A browser (or a proxy) that refuses the script: hls.js transmuxes on the main thread instead.
     const refused = await b.newPage(PHONE);
     let asked = 0;
-    await refused.context.route(TRANSMUX_WORKER, (route) => {
+    await refused.context.route(TRANSMUX_WORKER_SCRIPT, (route) => {
       asked++;
       return route.abort();
     });
     await plays(refused.page);
     expect(asked).toBeGreaterThan(0);
-    expect(running(refused.page)).toBe(0);
+    expect(transmuxWorkers(refused.page)).toBe(0);
     const before = (await video(refused.page)).time;
     await expect.poll(async () => (await video(refused.page)).time, { timeout: 10_000 }).toBeGreaterThan(before + 1);
     expect(refused.errors).toEqual([]);

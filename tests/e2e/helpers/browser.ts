@@ -153,3 +153,9 @@ export async function holdPlayerScript(page: Page): Promise<() => void> {
   });
   return release;
 }
+
+/** hls.js's transmuxer workers running in the page (web/src/features/player/hls-config.ts workerPath). */
+export const transmuxWorkers = (page: Page) => page.workers().filter((w) => TRANSMUX_WORKER_SCRIPT.test(new URL(w.url()).pathname)).length;
+
+/** The transmuxer worker's script, as built (its own hashed asset). */
+export const TRANSMUX_WORKER_SCRIPT = /\/assets\/hls\.worker-[\w-]+\.js$/;
