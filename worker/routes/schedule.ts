@@ -3,7 +3,7 @@ import { publicCacheControl } from '../lib/edge-cache';
 import type { AppEnv } from '../lib/context';
 import { publicResponseCache } from '../lib/public-cache';
 import { validate } from '../lib/validate';
-import { seriesStatusQuerySchema } from '../schemas/schedule';
+import { seriesStatusQuerySchema } from '../schemas/schedule-query';
 import { scheduleWeek } from '../services/schedule/calendar';
 import { seriesStatus } from '../services/schedule/series-status';
 

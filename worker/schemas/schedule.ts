@@ -1,5 +1,5 @@
-// The predicted schedule's wire shape and its Vietnamese texts, shared by the API and the web.
-import { z } from 'zod';
+// The predicted schedule's wire shape and its Vietnamese texts, shared by the API and the web. No zod here: the web's
+// film page imports these texts, and a schema built at import would cost its start (schedule-query.ts has the API's).
 import type { FilmCard } from './catalogue';
 
 /** ISO weekday (1 = Monday … 7 = Sunday) as Vietnamese calendars name it. */
@@ -94,26 +94,6 @@ export function vietnamClock(at: number): string {
 
 /** "Xem tiếp" cards read this many films' series status at most (the row shows 10). */
 export const SERIES_STATUS_MAX = 20;
-
-/** GET /api/series?slugs=a,b: slugs separated by commas, at most SERIES_STATUS_MAX. */
-export const seriesStatusQuerySchema = z.object({
-  slugs: z
-    .string({ error: 'is required' })
-    .transform((s) => [
-      ...new Set(
-        s
-          .split(',')
-          .map((x) => x.trim())
-          .filter(Boolean),
-      ),
-    ])
-    .pipe(
-      z
-        .array(z.string().max(200, 'has a slug longer than 200 characters'))
-        .min(1, 'is required')
-        .max(SERIES_STATUS_MAX, `has more than ${SERIES_STATUS_MAX} slugs`),
-    ),
-});
 
 /**
  * What a "Xem tiếp" card needs of its film: its episode numbers (any server), whether it goes on, when its newest

@@ -1,7 +1,8 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useRouterState } from '@tanstack/react-router';
 import { type FormEvent, memo, useEffect, useMemo, useRef, useState } from 'react';
-import { COMMENT_MESSAGES, type CommentDto } from '../../../../../worker/schemas/comments';
+import type { CommentDto } from '../../../../../worker/schemas/comments';
+import { COMMENT_MESSAGES } from '../../../../../worker/schemas/values';
 import {
   COMMENT_REPORT_NOTE_MAX,
   COMMENT_REPORT_REASON_TEXT,
