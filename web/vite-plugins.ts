@@ -132,12 +132,18 @@ export function startAfterPaint(): Plugin {
     // otherwise share it with the app's.
     // On a film page ("Xem phim" in the host's HTML) the app goes first, and the same chunk follows once the app's
     // entry is in: it gets the likely episode ready while the app hydrates (issue 40 §6).
+    // The first route's chunks (a watch page's, a film page's) are linked ahead one a task from the app's start: the
+    // route's import() then finds them asked, where Vite's preload helper added a dozen links in one task, each a
+    // request set up on the main thread (about 1 ms at start-up), in the router's first load.
     const start = `(function(){var E=${JSON.stringify(entry[1])},P=${JSON.stringify(preloads)},d=false,a=false,w=null;
 function meta(n){return document.querySelector('meta[name="'+n+'"]');}
 function link(rel,h){var l=document.createElement('link');l.rel=rel;l.href=h;l.crossOrigin='';document.head.appendChild(l);return l;}
-function app(){if(a)return;a=true;P.forEach(function(h){link('modulepreload',h);});var q=P.slice();
+function app(){if(a)return;a=true;P.forEach(function(h){link('modulepreload',h);});route();var q=P.slice();
 (function next(){var h=q.shift();if(h){var n=function(){setTimeout(next,0);};import(h).then(n,n);return;}
 var s=document.createElement('script');s.type='module';s.src=E;s.crossOrigin='';s.onload=s.onerror=film;document.head.appendChild(s);})();}
+function route(){var m=/^\\/xem-phim\\//.test(location.pathname)?meta('${CHUNK_META.watch.meta}'):document.querySelector('[data-early-tap="watch"]')?meta('${CHUNK_META.film.meta}'):null;if(!m)return;
+var q=[m.content].concat((m.getAttribute('data-imports')||'').split(' '));
+(function one(){var h=q.shift();if(h&&!document.querySelector('link[href="'+h+'"]'))link('modulepreload',h);if(q.length)setTimeout(one,0);})();}
 function begin(m){(m.getAttribute('data-imports')||'').split(' ').forEach(function(h){if(h&&!document.querySelector('link[href="'+h+'"]'))link('modulepreload',h);});
 return import(m.content);}
 function film(){var m=meta('${CHUNK_META.start.meta}'),c=navigator.connection;if(!m||w||(c&&c.saveData)||!document.querySelector('[data-early-tap="watch"]'))return;

@@ -11,4 +11,6 @@ export const CHUNK_META = {
   start: { meta: 'phimviet-stream-start', file: /^assets\/stream-start-[\w-]+\.js$/ },
   /** The watch page's route (routes/xem-phim.$slug.$episode.tsx): the film page fetches it before "Xem phim" is tapped. */
   watch: { meta: 'phimviet-watch-page', file: /^assets\/xem-phim\._slug\._episode-[\w-]+\.js$/ },
+  /** The film page's route (routes/$slug.tsx): the boot script links its chunks ahead on a film page (web/vite-plugins.ts). */
+  film: { meta: 'phimviet-film-page', file: /^assets\/_slug-[\w-]+\.js$/ },
 } as const;

@@ -130,17 +130,30 @@ function fetchChunk(metaName: string, rel: 'prefetch' | 'modulepreload'): Promis
   const meta = document.querySelector<HTMLMetaElement>(`meta[name="${metaName}"]`);
   const href = meta?.content;
   if (!href || saveData()) return Promise.resolve();
-  for (const dep of (meta.dataset.imports ?? '').split(' ')) {
-    if (dep && !document.querySelector(`link[href="${dep}"], script[src="${dep}"]`)) void fetchHref(dep, rel);
-  }
-  for (const style of (meta.dataset.styles ?? '').split(' ')) {
-    if (style && !document.querySelector(`link[href="${style}"]`)) void fetchHref(style, 'prefetch', 'style');
-  }
-  // A worker's script is fetched by `new Worker()`, never as a module: a plain prefetch, whatever `rel` is.
-  for (const worker of (meta.dataset.workers ?? '').split(' ')) {
-    if (worker && !document.querySelector(`link[href="${worker}"]`)) void fetchHref(worker, 'prefetch');
-  }
-  return fetchHref(href, rel);
+  const chunk = fetchHref(href, rel);
+  const list = (names?: string) => (names ?? '').split(' ').filter(Boolean);
+  fetchOnePerTask([
+    ...list(meta.dataset.imports).map((dep) => () => {
+      if (!document.querySelector(`link[href="${dep}"], script[src="${dep}"]`)) void fetchHref(dep, rel);
+    }),
+    ...list(meta.dataset.styles).map((style) => () => void fetchHref(style, 'prefetch', 'style')),
+    // A worker's script is fetched by `new Worker()`, never as a module: a plain prefetch, whatever `rel` is.
+    ...list(meta.dataset.workers).map((worker) => () => void fetchHref(worker, 'prefetch')),
+  ]);
+  return chunk;
+}
+
+/**
+ * Runs each request's start in a task of its own: a `<link>` the page adds costs the main thread about a millisecond
+ * at start-up (the request's set-up in the renderer), and the film page asks for a dozen chunks at once while its app
+ * hydrates; in one task they were one of its longest (docs/decisions/0611).
+ */
+function fetchOnePerTask(starts: (() => void)[]): void {
+  const next = () => {
+    starts.shift()?.();
+    if (starts.length > 0) setTimeout(next, 0);
+  };
+  if (starts.length > 0) setTimeout(next, 0);
 }
 
 function fetchHref(href: string, rel: 'prefetch' | 'modulepreload', as: 'script' | 'style' = 'script'): Promise<void> {
