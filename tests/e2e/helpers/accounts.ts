@@ -25,9 +25,15 @@ export async function signIn(page: Page, account: { email: string; password: str
   await page.getByLabel('Email').fill(account.email);
   await page.getByLabel('Mật khẩu').fill(account.password);
   await page.getByLabel('Mật khẩu').press('Enter');
-  // A refusal or a passing message may show on the way; only the name in the header says it worked.
+  // A refusal or a passing message may show on the way; only the name in the header says it worked, or, once the
+  // redirect has reached the back office (which has no public header), the signed-in email in its sidebar. Waiting
+  // for the name alone raced the redirect: seen only if the header showed it before /admin/… replaced the page.
   try {
-    await page.getByRole('link', { name: account.name }).waitFor();
+    await page
+      .getByRole('link', { name: account.name })
+      .or(page.locator('.admin-viewer').getByText(account.email, { exact: true }))
+      .first()
+      .waitFor();
   } catch (error) {
     const said = await page.locator('.auth-card [role="alert"]').allInnerTexts();
     throw new Error(
