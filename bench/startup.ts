@@ -17,6 +17,7 @@
 // Lighthouse, STARTUP_SCENARIOS=film,early,late and STARTUP_PROFILES=none,phone pick, STARTUP_VERBOSE=1 prints each run's timeline
 // (every request from STARTUP_ALL_REQUESTS_MS before the tap),
 // STARTUP_CPU_PROFILES=dir writes each run's main-thread CPU profile from just before the tap to the first frame,
+// (the verbose timeline also has the first of each media event and of hls.js's start-up events: where the time went),
 // STARTUP_TRACES=dir its Chrome trace (devtools.timeline and v8: scripts' compile and evaluation, style, layout).
 // Not a test: timings depend on the machine's load.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -93,12 +94,43 @@ interface PageClock {
   armed: boolean;
   /** Long tasks (start, duration), for the verbose timeline. */
   tasks: [number, number][];
+  /** The first time of each media event on the <video> and each of hls.js's start-up events, for the verbose timeline. */
+  events: Record<string, number>;
 }
 
 /** In every page before its own scripts: the tap's pointerdown, `playing`, and the first frame presented after it. */
 function instrument() {
   const w = window as unknown as { __startup: PageClock };
-  w.__startup = { armed: false, tasks: [] };
+  w.__startup = { armed: false, tasks: [], events: {} };
+  // A property, not a named function: tsx wraps those in a helper this page does not have.
+  const record: { seen?: (name: string, at: number) => void } = {};
+  record.seen = (name, at) => {
+    if (w.__startup.tap !== undefined && !(name in w.__startup.events)) w.__startup.events[name] = at;
+  };
+  const seen = record.seen;
+  for (const type of ['loadstart', 'loadedmetadata', 'loadeddata', 'canplay', 'play', 'waiting', 'seeking', 'seeked']) {
+    window.addEventListener(type, (e) => e.target instanceof HTMLVideoElement && seen(type, e.timeStamp), true);
+  }
+  // hls.js's own steps, once <hls-video> has its instance (`api`).
+  const hooked = new WeakSet<object>();
+  const hlsEvents = [
+    'hlsMediaAttached',
+    'hlsManifestLoading',
+    'hlsManifestParsed',
+    'hlsLevelLoaded',
+    'hlsFragLoading',
+    'hlsFragLoaded',
+    'hlsFragParsed',
+    'hlsBufferAppended',
+    'hlsFragBuffered',
+  ];
+  const hook = setInterval(() => {
+    const api = (document.querySelector('hls-video') as unknown as { api?: { on(e: string, f: () => void): void } } | null)?.api;
+    if (!api || hooked.has(api)) return;
+    hooked.add(api);
+    for (const name of hlsEvents) api.on(name, () => seen(name.slice(3), performance.now()));
+  }, 5);
+  setTimeout(() => clearInterval(hook), 60_000);
   try {
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) w.__startup.tasks.push([e.startTime, e.duration]);
@@ -245,6 +277,7 @@ const describeTimeline = `(() => {
       parts.push((name.startsWith('/api/') ? name.slice(5) : name.split('/').pop()) + ' ' + Math.round(r.startTime - t0) + '→' + Math.round(r.responseEnd - t0) + (r.transferSize > 20000 ? ' (' + Math.round(r.transferSize / 1024) + ' KB)' : ''));
   }
   for (const [start, duration] of s.tasks) if (start > t0 - 200) parts.push('task ' + Math.round(start - t0) + '+' + Math.round(duration));
+  for (const [name, at] of Object.entries(s.events)) parts.push(name + ' ' + Math.round(at - t0));
   if (s.playing !== undefined) parts.push('playing ' + Math.round(s.playing - t0));
   if (s.frame !== undefined) parts.push('frame ' + Math.round(s.frame - t0));
   return parts.join(' · ');

@@ -66,6 +66,28 @@ describe('the start of an episode (phone, 390x844, touch)', () => {
     await context.close();
   });
 
+  test('a finger on "Xem phim" evaluates the engine before it lifts (never before), and the lift plays', async () => {
+    const series = await freeSeries(b.baseURL());
+    const { page, context, errors } = await b.newPage(PHONE);
+    await page.goto(`/${series.slug}`);
+    const engineDefined = () => page.evaluate(() => customElements.get('hls-video') !== undefined);
+    // Reading the film page fetches the engine's script, and leaves it unevaluated (its Lighthouse trace stays light).
+    await page.waitForTimeout(1500);
+    expect(await engineDefined()).toBe(false);
+    const box = (await page.getByRole('button', { name: 'Xem phim' }).boundingBox())!;
+    const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [point] });
+    await expect.poll(engineDefined, { timeout: 15_000 }).toBe(true);
+    expect(new URL(page.url()).pathname).toBe(`/${series.slug}`);
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await page.waitForURL(new RegExp(`/xem-phim/${series.slug}/tap-${series.episodes[0]}`));
+    await expect.poll(async () => (await video(page)).time, { timeout: 20_000 }).toBeGreaterThan(0.5);
+    expect((await video(page)).muted).toBe(false);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   test('a direct load waits for a tap: prepared, paused, "Phát" shown; one tap plays', async () => {
     const series = await freeSeries(b.baseURL());
     const { page, context } = await b.newPage(PHONE);
