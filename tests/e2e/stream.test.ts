@@ -153,7 +153,7 @@ describe('the stream (phone, 390x844, touch)', () => {
           await page.waitForTimeout(500);
           return (await video(page)).time;
         },
-        { timeout: 60_000, intervals: [0] },
+        { timeout: 60_000, interval: 50 },
       )
       .toBeGreaterThanOrEqual(40);
     await expect.poll(() => host.requests.some((r) => /\/film\/f(2[6-9]|3\d)\.ts$/.test(r)), { timeout: 30_000 }).toBe(true);
