@@ -26,6 +26,7 @@ import { nodeMailTransport } from './services/mail/node-smtp';
 import { startPushPool } from './services/push/pool';
 import { scopeVersion } from './services/catalogue/version';
 import { cacheScopeOf } from './lib/cache-scope';
+import { immutableAssets } from './lib/immutable-assets';
 import { isSeoPath } from './services/seo/sitemap';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -137,6 +138,7 @@ export function createNodeRoot(deps: AppDeps, demoMediaDir?: string, webDist = W
   root.get('*', (c, next) => (isSeoPath(c.req.path) ? withEdgeCache(c.req.raw, pageCache, async () => api.fetch(c.req.raw)) : next()));
   root.get('/', compressDynamic, shell);
   root.get('/index.html', compressDynamic, shell);
+  root.use('/assets/*', immutableAssets(webDist));
   root.use('*', serveStatic({ root: webDist, precompressed: true }));
   root.get('*', compressDynamic, async (c) => (isPagePath(c.req.path) ? shell(c) : missingFile(c)));
   return root;

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -8,11 +8,13 @@ import { createTestApp } from '../helpers/app';
 import { upsertFilm } from '../../worker/services/films/film-writer';
 
 let root: ReturnType<typeof createNodeRoot>;
+let webDir = '';
 
 beforeAll(async () => {
   const { deps } = await createTestApp({ config: { PARTYKIT_HOST: 'https://rooms.example.com' } });
   await upsertFilm(deps.db, { title: 'Mắt Biếc', categoryId: 25, posterUrl: 'https://img.example.com/mat-biec.webp?a=1&b="2"' });
   const web = mkdtempSync(join(tmpdir(), 'web-dist-'));
+  webDir = web;
   mkdirSync(join(web, 'assets'));
   // A shell of a real one's size (answers under 1 KB are sent uncompressed).
   writeFileSync(
@@ -54,6 +56,39 @@ describe('Node host', () => {
     const playlist = await root.request('/demo-media/hls/clip.m3u8');
     expect(playlist.status).toBe(200);
     expect(playlist.headers.get('content-type')).toBe('application/vnd.apple.mpegurl');
+  });
+
+  it('keeps a hashed asset in memory once read (its name changes with its content); ranges, HEAD and bad paths as before', async () => {
+    writeFileSync(join(webDir, 'assets', 'kept-abc123.js'), 'y'.repeat(5000));
+    precompressDir(webDir);
+    const first = await root.request('/assets/kept-abc123.js', { headers: { 'accept-encoding': 'br' } });
+    expect(first.headers.get('content-encoding')).toBe('br');
+    const brotli = await first.arrayBuffer();
+    expect((await root.request('/assets/kept-abc123.js')).headers.get('content-length')).toBe('5000');
+    // Gone from the disk: still served, the same bytes, from memory.
+    for (const suffix of ['', '.br', '.gz']) rmSync(join(webDir, 'assets', `kept-abc123.js${suffix}`), { force: true });
+    const again = await root.request('/assets/kept-abc123.js', { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('content-encoding')).toBe('br');
+    expect(again.headers.get('vary')).toContain('Accept-Encoding');
+    expect(again.headers.get('cache-control')).toContain('immutable');
+    expect(again.headers.get('content-type')).toMatch(/javascript/);
+    expect(Buffer.from(await again.arrayBuffer()).equals(Buffer.from(brotli))).toBe(true);
+    expect(await (await root.request('/assets/kept-abc123.js')).text()).toBe('y'.repeat(5000));
+    // HEAD: the length, no body.
+    const head = await root.request('/assets/big.js', { method: 'HEAD' });
+    expect(head.headers.get('content-length')).toBe('20000');
+    expect(await head.text()).toBe('');
+    // A range still gets serveStatic's partial answer.
+    const range = await root.request('/assets/big.js', { headers: { range: 'bytes=0-9' } });
+    expect(range.status).toBe(206);
+    expect(await range.text()).toBe('x'.repeat(10));
+    // No way out of the build's folder.
+    for (const path of ['/assets/../index.html', '/assets/%2e%2e/index.html', '/assets/.hidden']) {
+      const res = await root.request(path);
+      expect(res.headers.get('cache-control'), path).not.toContain('immutable');
+    }
+    expect((await root.request('/assets/missing-abc123.js')).status).toBe(404);
   });
 
   it('gzips the shell, API answers and assets for clients that accept it, and only for them', async () => {
