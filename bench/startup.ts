@@ -15,9 +15,9 @@
 // 1.6 Mbit/s down, 750 kbit/s up, CPU ×4, through CDP). Then Lighthouse (mobile, median of 3) on the watch and
 // the film page, and the load average before and after. STARTUP_RUNS (default 5), STARTUP_LIGHTHOUSE=0 skips
 // Lighthouse, STARTUP_SCENARIOS=film,early,late and STARTUP_PROFILES=none,phone pick, STARTUP_VERBOSE=1 prints each run's timeline
-// (every request from STARTUP_ALL_REQUESTS_MS before the tap),
+// (every request from STARTUP_ALL_REQUESTS_MS before the tap, long tasks, and the first of each media event and of
+// hls.js's start-up events: where the time went),
 // STARTUP_CPU_PROFILES=dir writes each run's main-thread CPU profile from just before the tap to the first frame,
-// (the verbose timeline also has the first of each media event and of hls.js's start-up events: where the time went),
 // STARTUP_TRACES=dir its Chrome trace (devtools.timeline and v8: scripts' compile and evaluation, style, layout).
 // Not a test: timings depend on the machine's load.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
