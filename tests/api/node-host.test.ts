@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { precompressDir } from '../../scripts/precompress';
+import { Hono } from 'hono';
 import { createNodeRoot } from '../../worker/node';
+import { immutableAssets } from '../../worker/lib/immutable-assets';
 import { createTestApp } from '../helpers/app';
 import { upsertFilm } from '../../worker/services/films/film-writer';
 
@@ -89,6 +91,18 @@ describe('Node host', () => {
       expect(res.headers.get('cache-control'), path).not.toContain('immutable');
     }
     expect((await root.request('/assets/missing-abc123.js')).status).toBe(404);
+  });
+
+  it('an asset past the memory bound, and a refused encoding, are left as they should be', async () => {
+    const app = new Hono();
+    app.use('/assets/*', immutableAssets(webDir, 1000));
+    app.get('*', (c) => c.text('streamed by serveStatic', 200, { 'X-Fallback': '1' }));
+    // big.js (20,000 bytes) passes a 1,000-byte bound: never kept, never read whole per request.
+    const big = await app.request('/assets/big.js');
+    expect(big.headers.get('x-fallback')).toBe('1');
+    // br refused with q=0: the gzip copy, as the answers compressed per request choose (chooseEncoding).
+    const refused = await root.request('/assets/big.js', { headers: { 'accept-encoding': 'br;q=0, gzip' } });
+    expect(refused.headers.get('content-encoding')).toBe('gzip');
   });
 
   it('gzips the shell, API answers and assets for clients that accept it, and only for them', async () => {
