@@ -11,6 +11,7 @@ import type { WatchTarget } from '../../lib/resume-point';
 import { episodeQuery } from './api/episode-query';
 import { loadPlayerPrefs } from './player-prefs';
 import { CHUNK_META } from './stream/chunk-names';
+import { browserDeps } from './stream/controller';
 import { estimateBandwidth } from './stream/playlist';
 import { prepareStream } from './stream/prefetch';
 import { afterLoadWhenIdle, prefetchScript, SETTLED_MS } from './stream/schedule';
@@ -53,7 +54,7 @@ export function prepareWatch(target: WatchTarget, queryClient: QueryClient, load
       if (intended || cancelled) return;
       intended = true;
       route();
-      void import('./stream-engine').catch(() => undefined);
+      void browserDeps.loadEngine().catch(() => undefined);
       void stream(true).catch(() => undefined);
     },
     cancel() {
