@@ -118,7 +118,6 @@ function deps(overrides: Partial<ControllerDeps> = {}) {
     loadControls: async () => {
       controlsLoaded++;
     },
-    engineDefined: async () => undefined,
     viewerOnline: async () => online,
     bandwidth: () => 1_600_000,
     now: () => Date.now(),
@@ -180,6 +179,22 @@ describe('the stream controller', () => {
     video.dispatchEvent(new Event('playing'));
     expect(spy.calls.slice(-2)).toEqual(['pending:false', 'started']);
     expect(c.started).toBe(true);
+    c.destroy();
+  });
+
+  it("an engine already in (evaluated at the film page's tap) attaches within the play itself, not a task later", async () => {
+    const video = new FakeVideo();
+    const host = fakeHost();
+    const engine: Engine = { createHlsConfig: () => ({ fake: true }) };
+    const { d } = deps({ loadEngine: () => engine });
+    const c = streamControllerFor(video as unknown as HTMLVideoElement, host, { m3u8: M3U8 }, d);
+    c.setView(viewSpy().view);
+    c.play();
+    expect(host.src).toBe(M3U8);
+    expect(host.config).toEqual({ fake: true });
+    expect(video.preload).toBe('auto');
+    await settle();
+    expect(c.attached).toBe(true);
     c.destroy();
   });
 

@@ -54,7 +54,7 @@ export function prepareWatch(target: WatchTarget, queryClient: QueryClient, load
       if (intended || cancelled) return;
       intended = true;
       route();
-      void browserDeps.loadEngine().catch(() => undefined);
+      void Promise.resolve(browserDeps.loadEngine()).catch(() => undefined);
       void stream(true).catch(() => undefined);
     },
     cancel() {

@@ -92,12 +92,13 @@ export interface Engine {
 }
 
 export interface ControllerDeps {
-  /** The engine's chunk (stream-engine.ts): hls-video-element and the player's hls.js configuration. */
-  loadEngine(): Promise<Engine>;
+  /**
+   * The engine's chunk (stream-engine.ts): hls-video-element (<hls-video> defined) and the player's hls.js
+   * configuration. Once it is in, the engine itself: a play attaches in the tap's own task, not a task later.
+   */
+  loadEngine(): Engine | Promise<Engine>;
   /** The control bar's chunk (media-elements.ts), after the first frame. */
   loadControls(): Promise<unknown>;
-  /** Resolves once <hls-video> is defined. */
-  engineDefined(): Promise<unknown>;
   viewerOnline(): Promise<boolean>;
   bandwidth(): number;
   now(): number;
@@ -107,10 +108,18 @@ export interface ControllerDeps {
   idle(run: () => void): void;
 }
 
+/** The engine once evaluated (the film page's tap evaluates it before the watch page renders: prepare-watch.ts). */
+let engineIn: Engine | undefined;
+
 export const browserDeps: ControllerDeps = {
-  loadEngine: () => import('../stream-engine'),
+  loadEngine: () =>
+    engineIn ??
+    import('../stream-engine').then(async (engine) => {
+      await customElements.whenDefined('hls-video');
+      engineIn = engine;
+      return engine;
+    }),
   loadControls: () => import('../media-elements'),
-  engineDefined: () => customElements.whenDefined('hls-video'),
   viewerOnline,
   bandwidth: estimateBandwidth,
   now: () => performance.now(),
@@ -282,8 +291,10 @@ export class StreamController {
   }
 
   private async attachNow(): Promise<void> {
-    const engine = await this.deps.loadEngine();
-    await this.deps.engineDefined();
+    // Awaited only while it loads: an engine already in attaches now, in the task of the play that asked
+    // (measured: a task later came up to 200 ms after the play on the phone profile, behind the watch page's layout).
+    const loading = this.deps.loadEngine();
+    const engine = loading instanceof Promise ? await loading : loading;
     if (this.destroyed) return;
     const { video, host, source } = this;
     // hls-video-element reads the <video>'s preload when it starts: 'metadata' keeps hls.js to the first segment
