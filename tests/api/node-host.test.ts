@@ -91,6 +91,15 @@ describe('Node host', () => {
       expect(res.headers.get('cache-control'), path).not.toContain('immutable');
     }
     expect((await root.request('/assets/missing-abc123.js')).status).toBe(404);
+    // A kept file without compressed copies (too small to gain): the copy is not looked for on every request.
+    writeFileSync(join(webDir, 'assets', 'small-abc123.js'), 'z'.repeat(100));
+    expect(
+      (await root.request('/assets/small-abc123.js', { headers: { 'accept-encoding': 'br' } })).headers.get('content-encoding'),
+    ).toBeNull();
+    writeFileSync(join(webDir, 'assets', 'small-abc123.js.br'), 'not looked for');
+    const small = await root.request('/assets/small-abc123.js', { headers: { 'accept-encoding': 'br' } });
+    expect(small.headers.get('content-encoding')).toBeNull();
+    expect(await small.text()).toBe('z'.repeat(100));
   });
 
   it('an asset past the memory bound, and a refused encoding, are left as they should be', async () => {

@@ -19,6 +19,8 @@ const SUFFIX = { br: '.br', gzip: '.gz' } as const;
 
 export function immutableAssets(webDist: string, maxBytes = DEFAULT_MAX_BYTES): MiddlewareHandler {
   const kept = new Map<string, Uint8Array<ArrayBuffer>>();
+  /** Copies a kept file does not have (precompress.ts skips files too small to gain): not looked for again. */
+  const noCopy = new Set<string>();
   let keptBytes = 0;
   /**
    * The file's bytes once kept; 'missing' when there is none (a miss is not kept: the names asked for are not ours to
@@ -46,7 +48,10 @@ export function immutableAssets(webDist: string, maxBytes = DEFAULT_MAX_BYTES): 
     if (typeof plain === 'string') return next();
     // The same choice as the answers compressed per request (br, else gzip, q=0 honoured); without that copy, plain.
     const encoding = chooseEncoding(c.req.header('Accept-Encoding'));
-    const copy = encoding ? read(path + SUFFIX[encoding]) : 'missing';
+    const copyPath = encoding ? path + SUFFIX[encoding] : '';
+    const copy = !copyPath || noCopy.has(copyPath) ? 'missing' : read(copyPath);
+    // Bounded by the kept files: only a kept file's copies are remembered as absent.
+    if (copy === 'missing' && copyPath) noCopy.add(copyPath);
     if (copy === 'unkept') return next();
     const body = copy === 'missing' ? plain : copy;
     c.header('Content-Type', getMimeType(path) ?? 'application/octet-stream');
