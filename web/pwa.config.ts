@@ -14,7 +14,7 @@ import type { VitePWAOptions } from 'vite-plugin-pwa';
 export const pwaOptions: Partial<VitePWAOptions> = {
   registerType: 'prompt',
   injectRegister: false,
-  includeAssets: ['favicon.svg', 'icons/apple-touch-icon.png', 'images/*.svg'],
+  includeAssets: ['icons/favicon-48.png', 'icons/apple-touch-icon.png', 'images/*.svg'],
   manifest: {
     id: '/',
     name: 'PhimViet - Xem phim online',

@@ -196,7 +196,7 @@ async function side(label: string, root: string, sourceDb: string) {
 
     // Floor: the same crowd at a static file of the same host.
     const floorBefore = await host.renders();
-    const floor = await crowd(`${host.base}/favicon.svg`, CROWD);
+    const floor = await crowd(`${host.base}/icons/favicon-48.png`, CROWD);
     const floorCpu = (await host.renders()).cpuMs - floorBefore.cpuMs;
 
     console.log(`   [${label}] ${root}`);
@@ -211,7 +211,7 @@ async function side(label: string, root: string, sourceDb: string) {
       `     (b) ${CROWD} concurrent GETs of ${watch}: ${premiere.statuses}; X-Cache ${premiere.caches}; renders ${renders}; p50 ${premiere.p50.toFixed(0)} ms, p95 ${premiere.p95.toFixed(0)} ms, max ${premiere.max.toFixed(0)} ms; host CPU ${crowdCpu.toFixed(0)} ms (${(crowdCpu / CROWD).toFixed(2)} ms a request)`,
     );
     console.log(
-      `     floor: ${CROWD} concurrent GETs of /favicon.svg: ${floor.statuses}; p50 ${floor.p50.toFixed(0)} ms, p95 ${floor.p95.toFixed(0)} ms, max ${floor.max.toFixed(0)} ms; host CPU ${floorCpu.toFixed(0)} ms (${(floorCpu / CROWD).toFixed(2)} ms a request)`,
+      `     floor: ${CROWD} concurrent GETs of /icons/favicon-48.png: ${floor.statuses}; p50 ${floor.p50.toFixed(0)} ms, p95 ${floor.p95.toFixed(0)} ms, max ${floor.max.toFixed(0)} ms; host CPU ${floorCpu.toFixed(0)} ms (${(floorCpu / CROWD).toFixed(2)} ms a request)`,
     );
     console.log(
       `     load average ${loadavg()

@@ -138,7 +138,7 @@ describe('back office', () => {
     // The whole film: description, poster, genres, countries, cast, director, status, quality, language, year, VIP.
     const form = page.getByRole('form', { name: 'Sửa phim' });
     await form.getByLabel('Mô tả').fill('Mô tả mới do quản trị viên viết.');
-    await form.getByLabel('Ảnh poster (URL)').fill(`${b.baseURL()}/images/poster-placeholder.svg`);
+    await form.getByLabel('Ảnh poster (URL)').fill(`${b.baseURL()}/images/poster-error.svg`);
     await form.getByLabel('Đạo diễn').fill('Trần Anh Hùng');
     await form.getByLabel('Diễn viên').fill('Diễn viên A, Diễn viên B');
     await form.getByLabel('Trạng thái').fill('Hoàn Tất (2/2)');
@@ -156,7 +156,7 @@ describe('back office', () => {
     const film = await api<Record<string, unknown>>(`/api/admin/film?slug=${slug}`);
     expect(film).toMatchObject({
       descripts: 'Mô tả mới do quản trị viên viết.',
-      hinhanh: `${b.baseURL()}/images/poster-placeholder.svg`,
+      hinhanh: `${b.baseURL()}/images/poster-error.svg`,
       daodien: 'Trần Anh Hùng',
       dienvien: 'Diễn viên A, Diễn viên B',
       trangthai: 'Hoàn Tất (2/2)',

@@ -76,6 +76,37 @@ describe('home', () => {
     await context.close();
   });
 
+  test("phone: the first load fetches the posters in view, not the carousel's hidden ones; a touch brings them", async () => {
+    const { page, context, errors } = await b.newPage(PHONE);
+    const images: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'image') images.push(new URL(r.url()).pathname);
+    });
+    await page.goto('/', { waitUntil: 'load' });
+    await page.waitForTimeout(1000);
+    const slides = page.locator('.hot-slide');
+    const posterOf = (i: number) => slides.nth(i).locator('img').getAttribute('src');
+    expect(await slides.count()).toBeGreaterThan(4);
+    // Two slides fit a phone's row; before Swiper takes over the others are not rendered and their posters wait.
+    expect(await slides.nth(1).isVisible()).toBe(true);
+    expect(await slides.nth(3).isVisible()).toBe(false);
+    expect(images).toContain(await posterOf(0));
+    expect(images).not.toContain(await posterOf(4));
+    // The poster's placeholder is drawn, not fetched; the tab's icon is not an SVG document.
+    expect(images.filter((p) => p.endsWith('.svg'))).toEqual([]);
+    const placeholder = await page
+      .locator('.film-grid .poster')
+      .first()
+      .evaluate((el) => ({ before: getComputedStyle(el, '::before').borderTopWidth, image: getComputedStyle(el).backgroundImage }));
+    expect(placeholder).toEqual({ before: '3px', image: 'none' });
+    // The viewer reaches for the carousel: Swiper takes over, every slide is there, and the next posters come.
+    await tap(page, page.getByRole('button', { name: 'Phim tiếp theo' }));
+    await page.locator('.swiper-initialized').waitFor();
+    await expect.poll(async () => images.includes((await posterOf(2))!)).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   test('the 404 page says Page Not Found and links home', async () => {
     const { page, context } = await b.newPage();
     await page.goto('/khong-co-phim-nay-dau');

@@ -1,4 +1,3 @@
-const PLACEHOLDER = '/images/poster-placeholder.svg';
 export const POSTER_ERROR_IMAGE = '/images/poster-error.svg';
 
 interface PosterProps {
@@ -13,12 +12,13 @@ interface PosterProps {
 
 /**
  * A poster in a fixed 5:7 box (175x245 in listings), so nothing shifts while it loads. The box shows
- * the placeholder image until the poster paints over it, and the error image replaces a poster that
- * fails (the poster's loading and fallback states). No React state: a page shows a hundred of these.
+ * the placeholder (drawn by global.css under the image) until the poster paints over it, and the
+ * error image replaces a poster that fails (the poster's loading and fallback states). No React
+ * state: a page shows a hundred of these.
  */
 export function Poster({ src, alt, priority = false, className, width = 175, height = 245 }: PosterProps) {
   return (
-    <span className={`poster ${className ?? ''}`} style={{ backgroundImage: `url(${PLACEHOLDER})` }}>
+    <span className={`poster ${className ?? ''}`}>
       <img
         src={src || POSTER_ERROR_IMAGE}
         alt={alt}
