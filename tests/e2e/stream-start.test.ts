@@ -66,6 +66,37 @@ describe('the start of an episode (phone, 390x844, touch)', () => {
     await context.close();
   });
 
+  test('after "Xem phim" the player renders first; the episode list, synopsis, comments and sidebar follow', async () => {
+    const series = await freeSeries(b.baseURL());
+    const { page, context, errors } = await b.newPage(PHONE);
+    await page.goto(`/${series.slug}`);
+    // Which batch of DOM changes brought the player, and which the rest of the watch page.
+    await page.evaluate(() => {
+      const seen: Record<string, number> = {};
+      let batch = 0;
+      const parts = { player: '[data-testid="video"]', episodes: '.watch-episodes', info: '.watch-info', side: '.layout-side .side-box' };
+      new MutationObserver(() => {
+        batch++;
+        for (const [name, selector] of Object.entries(parts)) if (!(name in seen) && document.querySelector(selector)) seen[name] = batch;
+      }).observe(document.body, { childList: true, subtree: true });
+      (window as unknown as { watchParts: typeof seen }).watchParts = seen;
+    });
+    await tap(page, page.getByRole('button', { name: 'Xem phim' }));
+    await page.waitForURL(new RegExp(`/xem-phim/${series.slug}/tap-${series.episodes[0]}`));
+    await page.getByRole('heading', { name: 'Danh sách tập' }).waitFor({ timeout: 20_000 });
+    await page.locator('.layout-side .side-box').waitFor();
+    const parts = await page.evaluate(() => (window as unknown as { watchParts: Record<string, number> }).watchParts);
+    expect(parts.player).toBeGreaterThan(0);
+    for (const rest of ['episodes', 'info', 'side']) expect(parts[rest], rest).toBeGreaterThan(parts.player!);
+    await expect.poll(async () => (await video(page)).time, { timeout: 20_000 }).toBeGreaterThan(0.5);
+    await page.getByRole('heading', { level: 1, name: new RegExp(`Tập ${series.episodes[0]}$`) }).waitFor();
+    // The first page of a visit comes whole from the host: the list is in its HTML.
+    const html = await (await page.request.get(`/xem-phim/${series.slug}/tap-${series.episodes[0]}`)).text();
+    expect(html).toContain('Danh sách tập');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   test('a finger on "Xem phim" evaluates the engine before it lifts (never before), and the lift plays', async () => {
     const series = await freeSeries(b.baseURL());
     const { page, context, errors } = await b.newPage(PHONE);

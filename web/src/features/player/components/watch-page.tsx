@@ -19,6 +19,7 @@ import { useVipGate, vipBlockOf } from '../../../lib/vip-gate';
 import { getWatchEntry, saveWatchEntry, useWatchEntry } from '../../../lib/watch-history';
 import { episodeQuery, reportError } from '../api/episode-query';
 import { useLightsOff } from '../hooks/use-lights-off';
+import { usePlayerFirst } from '../hooks/use-player-first';
 import { usePlayerShortcuts } from '../hooks/use-player-shortcuts';
 import { nextSource } from '../stream/failover';
 import { startServer } from '../../../lib/start-server';
@@ -143,6 +144,7 @@ function Watch({
   const blocked = flagged ?? vipBlockOf(undefined, ep.error);
   useVipGate(copy ? null : blocked, film.slug);
   const player = useRef<PlayerHandle>(null);
+  const whole = usePlayerFirst();
   const [reporting, setReporting] = useState(false);
   const [keysOpen, setKeysOpen] = useState(false);
   const queryClient = useQueryClient();
@@ -510,28 +512,35 @@ function Watch({
             </p>
           </div>
 
-          <section className="watch-episodes" aria-labelledby="watch-episodes-heading">
-            <h2 id="watch-episodes-heading" className="section-title">
-              Danh sách tập
-            </h2>
-            <EpisodeList film={film} current={episode} currentServer={serverName} />
-          </section>
+          {whole && (
+            <>
+              <section className="watch-episodes" aria-labelledby="watch-episodes-heading">
+                <h2 id="watch-episodes-heading" className="section-title">
+                  Danh sách tập
+                </h2>
+                <EpisodeList film={film} current={episode} currentServer={serverName} />
+              </section>
 
-          <section className="watch-info">
-            <h1 className="film-title">
-              {film.title} - Tập {episode}
-            </h1>
-            {film.nameenglish && <p className="film-english">{film.nameenglish}</p>}
-            <p className="film-synopsis">{film.descripts}</p>
-          </section>
+              <section className="watch-info">
+                <h1 className="film-title">
+                  {film.title} - Tập {episode}
+                </h1>
+                {film.nameenglish && <p className="film-english">{film.nameenglish}</p>}
+                <p className="film-synopsis">{film.descripts}</p>
+              </section>
 
-          {comments(data)}
+              {comments(data)}
+            </>
+          )}
         </div>
+        {/* The sidebar's box stays, so the player's column keeps its width when the rest comes in. */}
         <aside className="layout-side" aria-label="Phim đề xuất">
-          <section className="side-box">
-            <h2 className="side-title">Phim đề xuất</h2>
-            <SideFilmList films={data.recommended} />
-          </section>
+          {whole && (
+            <section className="side-box">
+              <h2 className="side-title">Phim đề xuất</h2>
+              <SideFilmList films={data.recommended} />
+            </section>
+          )}
         </aside>
       </div>
       {keysOpen && <ShortcutsDialog open onClose={() => setKeysOpen(false)} />}
