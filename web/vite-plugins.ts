@@ -11,7 +11,8 @@ export function inlineCss(): Plugin {
     for (const [fileName, file] of Object.entries(bundle)) {
       if (file.type !== 'asset' || !fileName.endsWith('.css')) continue;
       const tag = new RegExp(`<link rel="stylesheet"[^>]*href="/${fileName.replace(/[.]/g, '\\.')}"[^>]*>`);
-      if (tag.test(source)) source = source.replace(tag, () => `<style>${String(file.source)}</style>`);
+      // data-href: the address it would have had; the app marks it as in the page for Vite's preload helper (main.tsx).
+      if (tag.test(source)) source = source.replace(tag, () => `<style data-href="/${fileName}">${String(file.source)}</style>`);
     }
     return source;
   });
@@ -192,10 +193,11 @@ export function chunkMetas(): Plugin {
       for (const name of chunk.imports) walk(name);
       const list = [...imports].map((name) => `/${name}`).join(' ');
       // And the styles they come with: an import() waits for them (Vite's preload helper) before it resolves.
+      // Not the app's own stylesheet, which every page carries inline (inlineCss).
       const css = new Set<string>();
       for (const name of [chunk.fileName, ...imports]) {
         const dep = bundle[name];
-        if (dep?.type === 'chunk') for (const file of dep.viteMetadata?.importedCss ?? []) css.add(`/${file}`);
+        if (dep?.type === 'chunk' && !dep.isEntry) for (const file of dep.viteMetadata?.importedCss ?? []) css.add(`/${file}`);
       }
       const styles = [...css].join(' ');
       // And the worker scripts it starts (hls.js's transmuxer, imported as a URL): fetched ahead with it

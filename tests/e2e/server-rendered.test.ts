@@ -2,6 +2,7 @@
 // page show their content; with it, the page hydrates without a console error and stays a client-side app.
 import { describe, expect, test } from 'vitest';
 import { setupBrowser } from './helpers/browser';
+import { PHONE, tap } from './helpers/phone';
 
 const b = setupBrowser();
 
@@ -99,5 +100,34 @@ describe('server-rendered first page', () => {
       expect(errors).toEqual([]);
       await context.close();
     }
+  });
+
+  test('the stylesheet a page carries inline is never fetched or applied again, through "Xem phim" to the episode', async () => {
+    const film = await aFilm(b.baseURL());
+    const { page, context, errors } = await b.newPage(PHONE);
+    const stylesheets: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.endsWith('.css')) stylesheets.push(new URL(r.url()).pathname);
+    });
+    await page.goto(`/${film.slug}`);
+    const inline = await page.locator('style[data-href]').getAttribute('data-href');
+    expect(inline).toMatch(/^\/assets\/.+\.css$/);
+    await page.waitForLoadState('networkidle');
+    await tap(page, page.getByRole('button', { name: /Xem phim|Xem tiếp/ }));
+    await page.waitForURL(/\/xem-phim\//);
+    await page.getByRole('heading', { name: 'Danh sách tập' }).waitFor({ timeout: 20_000 });
+    await page.waitForLoadState('networkidle');
+    expect(stylesheets).not.toContain(inline);
+    // Applied once: the inline copy; the link that tells Vite's preload helper it is in is disabled.
+    const applied = await page.evaluate(
+      (href) =>
+        [...document.styleSheets].filter(
+          (sheet) => sheet.href?.endsWith(href!) || (sheet.ownerNode as Element | null)?.getAttribute('data-href') === href,
+        ).length,
+      inline,
+    );
+    expect(applied).toBe(1);
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });

@@ -39,7 +39,25 @@ function nextTask(): Promise<void> {
  */
 setTimeout(() => void start(), 0);
 
+/**
+ * The page carries the app's stylesheet inline (vite-plugins.ts inlineCss). A lazy chunk that imports the app's code
+ * lists that stylesheet among its dependencies, and Vite's preload helper linked it again, unless a
+ * `<link rel="stylesheet">` with its address is in the page: the film and watch pages fetched its 43 KB and applied it
+ * a second time (a whole-document style recalculation, right after the tap on "Xem phim"). A disabled link says it is
+ * in, and is never fetched.
+ */
+function markInlineStylesheets(): void {
+  for (const style of document.querySelectorAll<HTMLStyleElement>('style[data-href]')) {
+    const link = document.createElement('link');
+    link.rel = 'stylesheet';
+    link.disabled = true;
+    link.href = style.dataset.href!;
+    document.head.append(link);
+  }
+}
+
 async function start() {
+  markInlineStylesheets();
   // A remembered session opened in a new tab or a relaunch: signed in before any guard or personal read
   // runs (the boot script's reads went out anonymous, so they are not reused).
   if (await restoreRememberedSession()) forgetBootResponses();
