@@ -193,11 +193,12 @@ export function chunkMetas(): Plugin {
       for (const name of chunk.imports) walk(name);
       const list = [...imports].map((name) => `/${name}`).join(' ');
       // And the styles they come with: an import() waits for them (Vite's preload helper) before it resolves.
-      // Not the app's own stylesheet, which every page carries inline (inlineCss).
+      // Not the stylesheets every page carries inline (inlineCss: index.html's own).
       const css = new Set<string>();
       for (const name of [chunk.fileName, ...imports]) {
         const dep = bundle[name];
-        if (dep?.type === 'chunk' && !dep.isEntry) for (const file of dep.viteMetadata?.importedCss ?? []) css.add(`/${file}`);
+        if (dep?.type !== 'chunk' || dep.facadeModuleId?.endsWith('/index.html')) continue;
+        for (const file of dep.viteMetadata?.importedCss ?? []) css.add(`/${file}`);
       }
       const styles = [...css].join(' ');
       // And the worker scripts it starts (hls.js's transmuxer, imported as a URL): fetched ahead with it

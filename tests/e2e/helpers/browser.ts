@@ -119,7 +119,7 @@ export async function expectVideoPlays(page: Page): Promise<void> {
   await video.waitFor();
   // Already playing (a page reached by "Xem phim"): no "Phát" to wait for.
   const bigPlay = page.getByTestId('big-play');
-  const box = (await bigPlay.count()) > 0 ? await bigPlay.boundingBox() : null;
+  const box = (await bigPlay.count()) > 0 ? await bigPlay.boundingBox({ timeout: 1000 }).catch(() => null) : null;
   if (box && (await video.evaluate((v: HTMLVideoElement) => v.paused)))
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.5);
