@@ -131,8 +131,10 @@ export function startAfterPaint(): Plugin {
     // in it.
     // The app's own code waits for those bytes (at most STREAM_FIRST_MS): on a phone's connection they would
     // otherwise share it with the app's.
-    // On a film page ("Xem phim" in the host's HTML) the app goes first, and the same chunk follows once the app's
-    // entry is in: it gets the likely episode ready while the app hydrates (issue 40 §6).
+    // On a film page ("Xem phim" in the host's HTML, not disabled for a VIP-only film) the app goes first; the
+    // engine's script follows as soon as the app's chunks are in (the entry's evaluation, ~0.5 s on a phone, needs no
+    // network), and the same chunk once the entry has run: it gets the likely episode ready while the app hydrates
+    // (issue 40 §6).
     // The first route's chunks (a watch page's, a film page's) are linked ahead one a task from the app's start: the
     // route's import() then finds them asked, where Vite's preload helper added a dozen links in one task, each a
     // request set up on the main thread (about 1 ms at start-up), in the router's first load.
@@ -141,13 +143,16 @@ function meta(n){return document.querySelector('meta[name="'+n+'"]');}
 function link(rel,h){var l=document.createElement('link');l.rel=rel;l.href=h;l.crossOrigin='';document.head.appendChild(l);return l;}
 function app(){if(a)return;a=true;P.forEach(function(h){link('modulepreload',h);});route();var q=P.slice();
 (function next(){var h=q.shift();if(h){var n=function(){setTimeout(next,0);};import(h).then(n,n);return;}
-var s=document.createElement('script');s.type='module';s.src=E;s.crossOrigin='';s.onload=s.onerror=film;document.head.appendChild(s);})();}
+engine();var s=document.createElement('script');s.type='module';s.src=E;s.crossOrigin='';s.onload=s.onerror=film;document.head.appendChild(s);})();}
 function route(){var m=/^\\/xem-phim\\//.test(location.pathname)?meta('${CHUNK_META.watch.meta}'):document.querySelector('[data-early-tap="watch"]')?meta('${CHUNK_META.film.meta}'):null;if(!m)return;
 var q=[m.content].concat((m.getAttribute('data-imports')||'').split(' '));
 (function one(){var h=q.shift();if(h&&!document.querySelector('link[href="'+h+'"]'))link('modulepreload',h);if(q.length)setTimeout(one,0);})();}
 function begin(m){(m.getAttribute('data-imports')||'').split(' ').forEach(function(h){if(h&&!document.querySelector('link[href="'+h+'"]'))link('modulepreload',h);});
 return import(m.content);}
-function film(){var m=meta('${CHUNK_META.start.meta}'),c=navigator.connection;if(!m||w||(c&&c.saveData)||!document.querySelector('[data-early-tap="watch"]'))return;
+function watchable(){return !!document.querySelector('[data-early-tap="watch"]:not([disabled])');}
+function engine(){var g=meta('${CHUNK_META.engine.meta}'),c=navigator.connection;if(!g||(c&&c.saveData)||!(w||watchable())||document.querySelector('link[href="'+g.content+'"]'))return;
+var l=link('prefetch',g.content);l.as='script';l.onload=l.onerror=function(){l.setAttribute('data-loaded','');};}
+function film(){var m=meta('${CHUNK_META.start.meta}'),c=navigator.connection;if(!m||w||(c&&c.saveData)||!watchable())return;
 begin(m).catch(function(){});}
 function lcp(run){var i=document.querySelector('img[fetchpriority="high"]'),x=false,o,O=window.PerformanceObserver;
 function f(){if(x)return;x=true;if(o)o.disconnect();run();}
@@ -155,9 +160,8 @@ setTimeout(f,3000);if(!i)return f();
 if(O&&O.supportedEntryTypes&&O.supportedEntryTypes.indexOf('largest-contentful-paint')>=0){o=new O(function(L){if(L.getEntries().some(function(e){return e.element===i;}))f();});o.observe({type:'largest-contentful-paint',buffered:true});}
 else if(i.complete)requestAnimationFrame(f);else i.addEventListener('load',function(){requestAnimationFrame(f);});}
 function stream(){if(!/^\\/xem-phim\\/[^/]+\\/tap-\\d+\\/?$/.test(location.pathname))return null;
-var m=meta('${CHUNK_META.start.meta}'),g=meta('${CHUNK_META.engine.meta}'),c=navigator.connection;if(!m)return null;
-return new Promise(function(done){lcp(function(){
-if(g&&!(c&&c.saveData)){var l=link('prefetch',g.content);l.as='script';l.onload=l.onerror=function(){l.setAttribute('data-loaded','');};}
+var m=meta('${CHUNK_META.start.meta}');if(!m)return null;
+return new Promise(function(done){lcp(function(){engine();
 begin(m).then(function(){var b=window.__phimvietBoot;return b&&b.streamFirst;}).then(done,done);});});}
 function go(){if(d)return;d=true;if(!w)return app();setTimeout(app,${STREAM_FIRST_MS});w.then(app,app);}
 function painted(){requestAnimationFrame(function(){setTimeout(go,0);});setTimeout(go,500);}

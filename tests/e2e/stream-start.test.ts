@@ -31,6 +31,33 @@ async function hold(page: Page, files: RegExp): Promise<() => void> {
   return release;
 }
 
+interface RecordedPlayer {
+  host: Element;
+  /** The page it was built on. */
+  path: string;
+  /** `play` events on its <video>, wherever it was. */
+  plays: number;
+}
+
+/** Every <hls-video> built from script (the app's, React's), with the page it was built on and its plays. */
+async function recordPlayers(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const players: { host: Element; path: string; plays: number }[] = [];
+    (window as unknown as { players: typeof players }).players = players;
+    const create = document.createElement.bind(document);
+    document.createElement = ((name: string, options?: ElementCreationOptions) => {
+      const element = create(name, options);
+      if (name === 'hls-video') {
+        const player = { host: element, path: location.pathname, plays: 0 };
+        players.push(player);
+        // Its <video> is written a moment later (innerHTML): a play on it reaches the host's listener in capture.
+        element.addEventListener('play', () => player.plays++, true);
+      }
+      return element;
+    }) as typeof document.createElement;
+  });
+}
+
 /** Holds the app's own code (its entry chunk) until the returned release: the host's page shows, nothing hydrates. */
 const holdApp = (page: Page) => hold(page, /\/assets\/index-[\w-]+\.js$/);
 
@@ -116,6 +143,61 @@ describe('the start of an episode (phone, 390x844, touch)', () => {
     await expect.poll(async () => (await video(page)).time, { timeout: 20_000 }).toBeGreaterThan(0.5);
     expect((await video(page)).muted).toBe(false);
     expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('the tap attaches the stream to the player the watch page then takes: the same element, played once, with sound', async () => {
+    const series = await freeSeries(b.baseURL());
+    const { page, context, errors } = await b.newPage(PHONE);
+    await recordPlayers(page);
+    await page.goto(`/${series.slug}`);
+    // A viewer reading the page: its preparation is in by then.
+    await page.waitForTimeout(1500);
+    await tap(page, page.getByRole('button', { name: 'Xem phim' }));
+    await page.waitForURL(new RegExp(`/xem-phim/${series.slug}/tap-${series.episodes[0]}`));
+    await expect.poll(async () => (await video(page)).time, { timeout: 20_000 }).toBeGreaterThan(0.5);
+    const players = await page.evaluate(() => {
+      const made = (window as unknown as { players: RecordedPlayer[] }).players;
+      const shown = document.querySelector('hls-video');
+      return {
+        built: made.find((p) => p.host === shown)?.path,
+        count: document.querySelectorAll('hls-video').length,
+        plays: made.map((p) => p.plays),
+      };
+    });
+    // Built on the film page by the tap, not by the watch page's render.
+    expect(players.built).toBe(`/${series.slug}`);
+    expect(players.count).toBe(1);
+    // The player the watch page rendered was put aside unused: one play in all.
+    expect(players.plays.reduce((a, n) => a + n, 0)).toBe(1);
+    expect((await video(page)).muted).toBe(false);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('a tap on "Xem phim" whose watch page never comes plays nothing, and the stream it attached is let go', async () => {
+    const series = await freeSeries(b.baseURL());
+    const { page, context } = await b.newPage(PHONE);
+    await recordPlayers(page);
+    // The watch page's code never arrives (a connection that drops it): the app stays on the film page.
+    await page.route(/\/assets\/xem-phim\._slug\._episode-[\w-]+\.js$/, () => undefined);
+    await page.goto(`/${series.slug}`);
+    await page.waitForTimeout(1500);
+    await tap(page, page.getByRole('button', { name: 'Xem phim' }));
+    const attached = () =>
+      page.evaluate(() =>
+        (window as unknown as { players: RecordedPlayer[] }).players.map((p) => !!(p.host as unknown as { api?: unknown }).api),
+      );
+    await expect.poll(attached, { timeout: 15_000 }).toEqual([true]);
+    // The viewer gives up and reads on.
+    await page.goBack().catch(() => undefined);
+    expect(new URL(page.url()).pathname).toBe(`/${series.slug}`);
+    await expect.poll(attached, { timeout: 15_000, interval: 500 }).toEqual([false]);
+    const state = await page.evaluate(() => {
+      const [p] = (window as unknown as { players: RecordedPlayer[] }).players;
+      return { plays: p!.plays, connected: p!.host.isConnected, paused: p!.host.querySelector('video')!.paused };
+    });
+    expect(state).toEqual({ plays: 0, connected: false, paused: true });
     await context.close();
   });
 

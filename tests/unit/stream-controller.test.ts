@@ -69,10 +69,11 @@ function fakeApi(): FakeApi {
   return api;
 }
 
-/** A <hls-video>: setting src makes its hls.js instance a microtask later, as hls-video-element does. */
+/** A <hls-video> on the page: setting src makes its hls.js instance a microtask later, as hls-video-element does. */
 function fakeHost(): HlsHost & { api: FakeApi | null } {
   let src = '';
   const host = {
+    isConnected: true,
     config: undefined as unknown,
     api: null as FakeApi | null,
     get src() {
@@ -234,6 +235,25 @@ describe('the stream controller', () => {
     await settle();
     expect(start.calls).toContain('detach');
     expect(app.calls).toContain('attached');
+    expect(controlsLoaded()).toBe(1);
+    c.destroy();
+  });
+
+  it('a stream attached ahead, adopted and then played, loads the control bar after its first frame, not before', async () => {
+    // The film page's tap attaches the stream off the page (hand-over.ts); the watch page adopts it, then plays.
+    const video = new FakeVideo();
+    const { d, controlsLoaded } = deps();
+    const c = streamControllerFor(video as unknown as HTMLVideoElement, fakeHost(), { m3u8: M3U8 }, d);
+    c.warm();
+    await settle();
+    expect(c.attached).toBe(true);
+    c.setView(viewSpy().view);
+    c.play();
+    await settle();
+    // Its evaluation is a long task of its own (~0.9 s on the phone profile): it waits for the picture.
+    expect(controlsLoaded()).toBe(0);
+    video.dispatchEvent(new Event('playing'));
+    await settle();
     expect(controlsLoaded()).toBe(1);
     c.destroy();
   });

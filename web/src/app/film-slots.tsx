@@ -22,9 +22,10 @@ export const filmDownload = (data: FilmDetailResponse) => <FilmDownload film={da
  * intent: the film page's own first load is unchanged.
  */
 export const filmPrepareWatch: NonNullable<FilmPageSlots['prepareWatch']> = (target, queryClient, loadWatchRoute) => {
-  let prepared: { intent(): void; cancel(): void } | undefined;
+  let prepared: { intent(): void; tap(): void; cancel(): void } | undefined;
   let cancelled = false;
   let intended = false;
+  let tapped = false;
   let requested = false;
   const load = () => {
     if (requested || cancelled) return;
@@ -33,7 +34,8 @@ export const filmPrepareWatch: NonNullable<FilmPageSlots['prepareWatch']> = (tar
       .then(({ prepareWatch }) => {
         if (cancelled) return;
         prepared = prepareWatch(target, queryClient, loadWatchRoute);
-        if (intended) prepared.intent();
+        if (tapped) prepared.tap();
+        else if (intended) prepared.intent();
       })
       .catch(() => undefined);
   };
@@ -44,6 +46,13 @@ export const filmPrepareWatch: NonNullable<FilmPageSlots['prepareWatch']> = (tar
     intent() {
       intended = true;
       if (prepared) prepared.intent();
+      else load();
+    },
+    // A tap before the preparation's code is in (it waits for an idle moment, which a phone hydrating the page may
+    // not have had): asked now, and on a page the host rendered already in memory (stream-start.ts imported it).
+    tap() {
+      intended = tapped = true;
+      if (prepared) prepared.tap();
       else load();
     },
     cancel() {

@@ -5,13 +5,15 @@
 // - once it has settled (as the watch page's own evaluation): the watch page's code;
 // - on the viewer's intent (a pointer down on "Xem phim", or the tap itself): the segment of the first frame, and the
 //   engine evaluated (a task before the watch page renders, not after it: the player attaches as it mounts; a median
-//   ~140 ms sooner on the phone profile, decision 0952).
+//   ~140 ms sooner on the phone profile, decision 0952);
+// - on the tap: the stream attached to the player the watch page takes (stream/hand-over.ts), beside its render.
 import type { QueryClient } from '@tanstack/react-query';
 import type { WatchTarget } from '../../lib/resume-point';
 import { episodeQuery } from './api/episode-query';
 import { loadPlayerPrefs } from './player-prefs';
 import { CHUNK_META } from './stream/chunk-names';
 import { browserDeps } from './stream/controller';
+import { handOverPlayer } from './stream/hand-over';
 import { estimateBandwidth } from './stream/playlist';
 import { prepareStream } from './stream/prefetch';
 import { afterLoadWhenIdle, prefetchScript, SETTLED_MS } from './stream/schedule';
@@ -19,6 +21,8 @@ import { afterLoadWhenIdle, prefetchScript, SETTLED_MS } from './stream/schedule
 export interface WatchPreparation {
   /** The viewer is about to tap "Xem phim": the first segment too, and the watch page's code now. */
   intent(): void;
+  /** The tap itself: the stream is attached to the player the watch page will take (stream/hand-over.ts). */
+  tap(): void;
   cancel(): void;
 }
 
@@ -49,13 +53,25 @@ export function prepareWatch(target: WatchTarget, queryClient: QueryClient, load
     afterLoadWhenIdle(SETTLED_MS, route),
   ];
   let intended = false;
+  const intent = () => {
+    if (intended || cancelled) return;
+    intended = true;
+    route();
+    void Promise.resolve(browserDeps.loadEngine()).catch(() => undefined);
+    void stream(true).catch(() => undefined);
+  };
   return {
-    intent() {
-      if (intended || cancelled) return;
-      intended = true;
-      route();
-      void Promise.resolve(browserDeps.loadEngine()).catch(() => undefined);
-      void stream(true).catch(() => undefined);
+    intent,
+    tap() {
+      intent();
+      if (cancelled) return;
+      // The link is in the app's cache by now on most taps (asked while the viewer read); else it is asked here.
+      const query = episodeQuery(target.slug, target.episode, target.server);
+      const cached = queryClient.getQueryData(query.queryKey);
+      const link = cached
+        ? cached.data.link_m3u8
+        : queryClient.fetchQuery({ ...query, staleTime: 60_000 }).then((answer) => answer.data.link_m3u8);
+      handOverPlayer(link, target.position);
     },
     cancel() {
       cancelled = true;

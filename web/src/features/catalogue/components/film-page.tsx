@@ -47,7 +47,11 @@ export interface FilmPageSlots {
   /** "Tải cả phim" (downloads, issue 26). */
   download?: (data: FilmDetailResponse) => ReactNode;
   /** Gets the likely episode's watch page and stream ready while the viewer reads (the player feature, issue 31). */
-  prepareWatch?: (target: WatchTarget, queryClient: QueryClient, loadWatchRoute: () => void) => { intent(): void; cancel(): void };
+  prepareWatch?: (
+    target: WatchTarget,
+    queryClient: QueryClient,
+    loadWatchRoute: () => void,
+  ) => { intent(): void; tap(): void; cancel(): void };
 }
 
 export function FilmPage({ slug, rating, comments, download, prepareWatch }: { slug: string } & FilmPageSlots) {
@@ -101,8 +105,9 @@ export function FilmPage({ slug, rating, comments, download, prepareWatch }: { s
       window.alert(NO_EPISODES_MESSAGE);
       return;
     }
-    // The tap means "play it": the watch page plays the episode by itself (the tap's activation comes along).
-    preparation.current?.intent();
+    // The tap means "play it": the watch page plays the episode by itself (the tap's activation comes along), on
+    // the stream the preparation starts now.
+    preparation.current?.tap();
     intendToPlay(film.slug, target.episode);
     void navigate({ to: '/xem-phim/$slug/$episode', params: { slug: film.slug, episode: `tap-${target.episode}` } });
   };

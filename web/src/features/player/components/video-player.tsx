@@ -4,8 +4,10 @@ import { listen } from '../../../lib/listen';
 import { takeEarlyTap } from '../../../lib/play-intent';
 import { useMediaSession } from '../hooks/use-media-session';
 import { bindPlayerPrefs, PLAYBACK_RATES } from '../player-prefs';
+import { PLAYER_HOST_ATTRIBUTES, videoHtml, videoLabel } from '../player-markup';
 import { CHUNK_META } from '../stream/chunk-names';
 import { type AdsRemoved, type HlsHost, type StreamController, type StreamFailure, streamControllerFor } from '../stream/controller';
+import { takeHandedPlayer } from '../stream/hand-over';
 import { afterLargestPaint, afterLoadWhenIdle, prefetchScript, SETTLED_MS } from '../stream/schedule';
 
 export type { AdsRemoved, StreamFailure } from '../stream/controller';
@@ -114,16 +116,28 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
     hlsRef.current = host;
     videoRef.current = host?.querySelector<HTMLVideoElement>(':scope > video') ?? null;
   }, []);
+  const titleRef = useRef(title);
+  titleRef.current = title;
   useEffect(() => {
-    videoRef.current?.setAttribute('aria-label', `Video: ${title}`);
+    videoRef.current?.setAttribute('aria-label', videoLabel(title));
   }, [title]);
 
-  // The stream controller of this source (the start path's, when it already runs on this <video>).
+  // The stream controller of this source (the start path's, when it already runs on this <video>; the film page's,
+  // on the element its tap built and attached, which takes the place of the one rendered here: stream/hand-over.ts).
   useEffect(() => {
-    const video = videoRef.current;
-    const host = hlsRef.current;
+    let video = videoRef.current;
+    let host = hlsRef.current;
     if (!m3u8 || !video || !host) return;
     const { autoPlay: asked, prepare: now, onStreamFailed: failover, startAt: at } = callbacks.current;
+    const handed = offlineId ? undefined : takeHandedPlayer(m3u8, at ?? 0);
+    if (handed) {
+      // React keeps the element it rendered (detached, never rendered to again: its props are fixed) and removes
+      // the taken one with the player.
+      handed.video.setAttribute('aria-label', videoLabel(titleRef.current));
+      host.replaceWith(handed.host);
+      attachHost(handed.host);
+      ({ host, video } = handed);
+    }
     const controller = streamControllerFor(video, host, { m3u8, offlineId, startAt: at, failover: !!failover });
     stream.current = controller;
     let unbindPrefs: (() => void) | undefined;
@@ -155,7 +169,7 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
       controller.destroy();
       if (stream.current === controller) stream.current = null;
     };
-  }, [m3u8, offlineId]);
+  }, [m3u8, offlineId, attachHost]);
 
   // The viewer's play from before this player existed, asked of the browser at once (within the tap's activation,
   // before the episode's link is even known): the tap that brought them here (film page, up next, a failed server),
@@ -386,9 +400,7 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
               app may have hydrated the page (stream-start.ts), and hydration must find the host's markup as written. */}
           <hls-video
             ref={attachHost}
-            slot="media"
-            class="player-media"
-            preload="metadata"
+            {...PLAYER_HOST_ATTRIBUTES}
             // biome-ignore lint/security/noDangerouslySetInnerHtml: our own fixed markup (videoHtml), the title escaped; nothing from a source.
             dangerouslySetInnerHTML={videoMarkup}
           />
@@ -468,9 +480,3 @@ export const VideoPlayer = forwardRef<PlayerHandle, VideoPlayerProps>(function V
     </div>
   );
 });
-
-/** The player's <video>, as HTML: `slot="media"` for media-chrome, playsinline for iPhone, metadata only until played. */
-function videoHtml(title: string): string {
-  const label = `Video: ${title}`.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-  return `<video slot="media" class="player-video" playsinline preload="metadata" aria-label="${label}" data-testid="video"></video>`;
-}

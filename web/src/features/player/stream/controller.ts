@@ -297,6 +297,9 @@ export class StreamController {
     const engine = loading instanceof Promise ? await loading : loading;
     if (this.destroyed) return;
     const { video, host, source } = this;
+    // An element built off the page before <hls-video> was defined (the film page's tap, hand-over.ts) is not
+    // upgraded by the definition: only elements in the document are.
+    if (!host.isConnected) customElements.upgrade(host);
     // hls-video-element reads the <video>'s preload when it starts: 'metadata' keeps hls.js to the first segment
     // until `play`, which already came when the viewer (or a watch party's sync, on the <video> itself) asked
     // before the engine was in.
@@ -342,9 +345,18 @@ export class StreamController {
    * never between a play and its first frame (its evaluation is a long task of its own).
    */
   private loadControlsWhenIdle(): void {
-    if (!this.appOwned || this.controlsAsked || (this.wanted && !this.isStarted)) return;
+    if (!this.appOwned || this.controlsAsked || this.startPending()) return;
     this.controlsAsked = true;
-    this.deps.idle(() => void this.deps.loadControls().catch(() => undefined));
+    this.deps.idle(() => {
+      // A play asked meanwhile (the page adopting a stream attached ahead, then playing it): after its first frame.
+      if (this.startPending()) this.controlsAsked = false;
+      else void this.deps.loadControls().catch(() => undefined);
+    });
+  }
+
+  /** A play was asked and its first frame is still to come. */
+  private startPending(): boolean {
+    return this.wanted && !this.isStarted && !this.destroyed;
   }
 
   private bindApi(api: HlsApi, bandwidth: number): void {
