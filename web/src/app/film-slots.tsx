@@ -24,8 +24,8 @@ export const filmDownload = (data: FilmDetailResponse) => <FilmDownload film={da
 export const filmPrepareWatch: NonNullable<FilmPageSlots['prepareWatch']> = (target, queryClient, loadWatchRoute) => {
   let prepared: { intent(): void; tap(): void; cancel(): void } | undefined;
   let cancelled = false;
-  let intended = false;
-  let tapped = false;
+  /** What the viewer did before the preparation's code was in: a finger down on "Xem phim", or the tap. */
+  let asked: 'intent' | 'tap' | undefined;
   let requested = false;
   const load = () => {
     if (requested || cancelled) return;
@@ -34,8 +34,7 @@ export const filmPrepareWatch: NonNullable<FilmPageSlots['prepareWatch']> = (tar
       .then(({ prepareWatch }) => {
         if (cancelled) return;
         prepared = prepareWatch(target, queryClient, loadWatchRoute);
-        if (tapped) prepared.tap();
-        else if (intended) prepared.intent();
+        if (asked) prepared[asked]();
       })
       .catch(() => undefined);
   };
@@ -44,14 +43,14 @@ export const filmPrepareWatch: NonNullable<FilmPageSlots['prepareWatch']> = (tar
   else window.addEventListener('load', idle, { once: true });
   return {
     intent() {
-      intended = true;
+      asked ??= 'intent';
       if (prepared) prepared.intent();
       else load();
     },
     // A tap before the preparation's code is in (it waits for an idle moment, which a phone hydrating the page may
     // not have had): asked now, and on a page the host rendered already in memory (stream-start.ts imported it).
     tap() {
-      intended = tapped = true;
+      asked = 'tap';
       if (prepared) prepared.tap();
       else load();
     },

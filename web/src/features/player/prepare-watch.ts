@@ -34,9 +34,13 @@ export function prepareWatch(target: WatchTarget, queryClient: QueryClient, load
     routeLoaded = true;
     loadWatchRoute();
   };
+  // The episode's m3u8 ('' for an embed-only episode): asked once while the viewer reads, then from the app's cache.
+  const link = () =>
+    queryClient
+      .fetchQuery({ ...episodeQuery(target.slug, target.episode, target.server), staleTime: 60_000 })
+      .then((answer) => answer.data.link_m3u8);
   const stream = async (segment: boolean) => {
-    const link = await queryClient.fetchQuery({ ...episodeQuery(target.slug, target.episode, target.server), staleTime: 60_000 });
-    const m3u8 = link.data.link_m3u8;
+    const m3u8 = await link();
     if (!m3u8) return;
     await prepareStream(m3u8, {
       position: target.position,
@@ -65,13 +69,10 @@ export function prepareWatch(target: WatchTarget, queryClient: QueryClient, load
     tap() {
       intent();
       if (cancelled) return;
-      // The link is in the app's cache by now on most taps (asked while the viewer read); else it is asked here.
-      const query = episodeQuery(target.slug, target.episode, target.server);
-      const cached = queryClient.getQueryData(query.queryKey);
-      const link = cached
-        ? cached.data.link_m3u8
-        : queryClient.fetchQuery({ ...query, staleTime: 60_000 }).then((answer) => answer.data.link_m3u8);
-      handOverPlayer(link, target.position);
+      // From the cache in the tap's own task (asked while the viewer read): the watch page can render within the
+      // microtasks that follow it, before an answer passed through a promise (tests/e2e/stream-start.test.ts).
+      const cached = queryClient.getQueryData(episodeQuery(target.slug, target.episode, target.server).queryKey);
+      handOverPlayer(cached?.data.link_m3u8 ?? link(), target.position);
     },
     cancel() {
       cancelled = true;

@@ -27,8 +27,8 @@ let handing: Handing | undefined;
 let declined: { m3u8: string; at: number } | undefined;
 
 /**
- * The tap: the episode's stream is attached to a player built here, for the watch page to take. `link` is the m3u8, or
- * the episode's link still on its way (undefined: nothing to hand over).
+ * The tap: the episode's stream is attached to a player built here, for the watch page to take. `link` is the m3u8
+ * (built at once), or the episode's link still on its way ('' or a failure: nothing to hand over).
  */
 export function handOverPlayer(link: string | Promise<string | undefined>, startAt: number): void {
   dropHandedPlayer();
