@@ -22,11 +22,13 @@ export interface Run {
 export async function measureLighthouse(url: string, port: number): Promise<Run> {
   const result = await lighthouse(url, { port, output: 'json', logLevel: 'error' });
   if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
-  // LIGHTHOUSE_REPORTS=dir keeps each run's whole report (long tasks, script boot-up) to look into.
+  // LIGHTHOUSE_REPORTS=dir keeps each run's whole report (long tasks, script boot-up) and its trace to look into.
   const reports = process.env.LIGHTHOUSE_REPORTS;
   if (reports) {
     mkdirSync(reports, { recursive: true });
-    writeFileSync(join(reports, `${new URL(url).pathname.replace(/\W+/g, '_') || 'home'}-${Date.now()}.json`), String(result.report));
+    const name = `${new URL(url).pathname.replace(/\W+/g, '_') || 'home'}-${Date.now()}`;
+    writeFileSync(join(reports, `${name}.json`), String(result.report));
+    writeFileSync(join(reports, `${name}.trace`), JSON.stringify((result.artifacts as unknown as { Trace: unknown }).Trace));
   }
   const { categories, audits } = result.lhr;
   const cpu = mainThreadCost((result.artifacts as unknown as { Trace: { traceEvents: TraceEvent[] } }).Trace.traceEvents, url);

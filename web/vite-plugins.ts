@@ -1,4 +1,7 @@
+import { existsSync, readFileSync } from 'node:fs';
 import type { Plugin, Rollup } from 'vite';
+import type { StylesheetTable } from '../worker/schemas/stylesheet';
+import { stylesheetPieces } from './stylesheet-table';
 import { CATEGORIES, COUNTRIES, GENRES, RESERVED_FILM_SLUGS } from '../worker/schemas/taxonomy';
 import { CHUNK_META } from './src/features/player/stream/chunk-names.ts';
 
@@ -16,6 +19,28 @@ export function inlineCss(): Plugin {
     }
     return source;
   });
+}
+
+/** The module web/src/entry-server.tsx exports the app's stylesheet from, cut for worker/ssr/critical-css.ts. */
+const STYLESHEET_MODULE = 'virtual:app-stylesheet';
+
+/**
+ * The server renderer's build (`vite build --ssr`, after the browser's): `virtual:app-stylesheet` is the stylesheet
+ * the built index.html carries inline (inlineCss), cut into rules with the class names each needs, so a host puts in
+ * a rendered page only what its markup can use. Without a browser build it is null, and pages carry the whole sheet.
+ */
+export function appStylesheetTable(indexHtml: string): Plugin {
+  return {
+    name: 'phimviet:app-stylesheet',
+    resolveId: (id) => (id === STYLESHEET_MODULE ? `\0${STYLESHEET_MODULE}` : null),
+    load(id) {
+      if (id !== `\0${STYLESHEET_MODULE}`) return null;
+      const html = existsSync(indexHtml) ? readFileSync(indexHtml, 'utf8') : '';
+      const style = /<style data-href="([^"]+)">([\s\S]*?)<\/style>/.exec(html);
+      const table: StylesheetTable | null = style ? { href: style[1]!, pieces: stylesheetPieces(style[2]!) } : null;
+      return `export default ${JSON.stringify(table)};`;
+    },
+  };
 }
 
 type EmitFile = (file: { type: 'asset'; name: string; source: string }) => string;

@@ -4,7 +4,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { pwaOptions } from './pwa.config';
-import { bootPrefetch, chunkMetas, inlineCss, startAfterPaint } from './vite-plugins';
+import { appStylesheetTable, bootPrefetch, chunkMetas, inlineCss, startAfterPaint } from './vite-plugins';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 /** The route files → route tree and lazy chunks, the same for the browser and the server renderer. */
@@ -61,7 +61,8 @@ const ssrBuild = defineConfig({
     copyPublicDir: false,
     rollupOptions: { output: { entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' } },
   },
-  plugins: [routerPlugin(), react()],
+  // The browser's build comes first (npm run build): its index.html holds the stylesheet a host cuts per page.
+  plugins: [routerPlugin(), react(), appStylesheetTable(`${root}dist/index.html`)],
 });
 
 const clientBuild = defineConfig({

@@ -102,7 +102,54 @@ describe('server-rendered first page', () => {
     }
   });
 
-  test('the stylesheet a page carries inline is never fetched or applied again, through "Xem phim" to the episode', async () => {
+  test('a rendered page carries the rules its markup uses: without the app it looks as it does with the whole sheet', async () => {
+    const film = await aFilm(b.baseURL());
+    for (const [path, options] of [
+      ['/', PHONE],
+      ['/phim-bo', PHONE],
+      [`/${film.slug}`, PHONE],
+      [`/xem-phim/${film.slug}/tap-1`, PHONE],
+      [`/${film.slug}`, {}],
+    ] as const) {
+      // The page as the host sent it, none of its scripts run (the test's own evaluation needs JavaScript on).
+      const { context } = await b.newPage(options);
+      const page = await context.newPage();
+      await page.route(/\.js$/, (route) => route.abort());
+      await page.goto(path);
+      const part = page.locator('style[data-href][data-critical]');
+      expect(await part.count(), path).toBe(1);
+      const href = (await part.getAttribute('data-href'))!;
+      const whole = await (await fetch(`${b.baseURL()}${href}`)).text();
+      expect((await part.innerText()).length, path).toBeLessThan(whole.length / 2);
+      // Every element's computed style (and its ::before and ::after where they exist), then the whole sheet added
+      // after the part, as the app links it: nothing changes.
+      const snapshot = () =>
+        page.evaluate(() => {
+          const computed = (el: Element, pseudo?: string) => {
+            const style = getComputedStyle(el, pseudo);
+            if (pseudo && style.content === 'none') return '';
+            return Array.from(style, (name) => `${name}:${style.getPropertyValue(name)}`).join(';');
+          };
+          return [...document.body.querySelectorAll('*')].map((el) => ({
+            el: `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`,
+            style: [computed(el), computed(el, '::before'), computed(el, '::after')].join(';'),
+          }));
+        });
+      const before = await snapshot();
+      await page.addStyleTag({ content: whole });
+      const changed = (await snapshot())
+        .map(({ el, style }, i) => {
+          const was = new Set(before[i]!.style.split(';'));
+          return { el, now: style.split(';').filter((p) => !was.has(p)) };
+        })
+        .filter(({ now }) => now.length > 0)
+        .map(({ el, now }) => `${el}: ${now.join('; ')}`);
+      expect(changed, path).toEqual([]);
+      await context.close();
+    }
+  });
+
+  test('the whole stylesheet comes once, as the app starts, and never again through "Xem phim" to the episode', async () => {
     const film = await aFilm(b.baseURL());
     const { page, context, errors } = await b.newPage(PHONE);
     const stylesheets: string[] = [];
@@ -117,8 +164,9 @@ describe('server-rendered first page', () => {
     await page.waitForURL(/\/xem-phim\//);
     await page.getByRole('heading', { name: 'Danh sách tập' }).waitFor({ timeout: 20_000 });
     await page.waitForLoadState('networkidle');
-    expect(stylesheets).not.toContain(inline);
-    // Applied once: the inline copy; the link that tells Vite's preload helper it is in is disabled.
+    expect(stylesheets.filter((sheet) => sheet === inline)).toHaveLength(1);
+    // Applied twice and no more: the page's part inline, and the whole sheet the app linked (Vite's preload helper
+    // finds that link and adds no other).
     const applied = await page.evaluate(
       (href) =>
         [...document.styleSheets].filter(
@@ -126,7 +174,7 @@ describe('server-rendered first page', () => {
         ).length,
       inline,
     );
-    expect(applied).toBe(1);
+    expect(applied).toBe(2);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -7,6 +7,12 @@ import type { ApiFetch, RenderedPage } from './app/render-page';
 
 export type { ApiFetch, RenderedPage };
 
+/**
+ * The app's stylesheet in pieces, for the host to put in each page only the rules its markup uses
+ * (worker/ssr/critical-css.ts); null when the browser's build was not there to read it from.
+ */
+export { default as stylesheet } from 'virtual:app-stylesheet';
+
 /** Loaded with this door (the Worker imports it as its isolate starts), so no page waits for it to compile. */
 const renderer = import('./app/render-page');
 

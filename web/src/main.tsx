@@ -44,20 +44,22 @@ setTimeout(() => void start(), 0);
  * lists that stylesheet among its dependencies, and Vite's preload helper linked it again, unless a
  * `<link rel="stylesheet">` with its address is in the page: the film and watch pages fetched its 43 KB and applied it
  * a second time (a whole-document style recalculation, right after the tap on "Xem phim"). A disabled link says it is
- * in, and is never fetched.
+ * in, and is never fetched. A page the host rendered carries only the rules its own markup uses (data-critical;
+ * worker/ssr/critical-css.ts): there the link is the whole sheet, fetched now, before anything the app renders can
+ * need a rule the page did not carry.
  */
-function markInlineStylesheets(): void {
+function linkInlineStylesheets(): void {
   for (const style of document.querySelectorAll<HTMLStyleElement>('style[data-href]')) {
     const link = document.createElement('link');
     link.rel = 'stylesheet';
-    link.disabled = true;
+    link.disabled = style.dataset.critical === undefined;
     link.href = style.dataset.href!;
     document.head.append(link);
   }
 }
 
 async function start() {
-  markInlineStylesheets();
+  linkInlineStylesheets();
   // A remembered session opened in a new tab or a relaunch: signed in before any guard or personal read
   // runs (the boot script's reads went out anonymous, so they are not reused).
   if (await restoreRememberedSession()) forgetBootResponses();

@@ -10,11 +10,13 @@ const MIN_BYTES = 1024;
 const COMPRESSIBLE = /^(?:application\/(?:json|javascript|xml)|text\/(?!event-stream)|image\/svg\+xml)/;
 
 /**
- * Settings chosen by `npm run bench -- compression`: brotli quality 4 is as cheap as gzip level 4 and
- * smaller; both are a fraction of gzip through CompressionStream (hono/compress), which pays for a
- * stream per response on top of level 6.
+ * Brotli quality 5: on the four first pages (43–80 KB of HTML) 0.6–0.8 ms a compression against quality 4's
+ * 0.4–0.5 ms, for 6–7 % fewer bytes, which keep the home page's HTML inside a new connection's first round trip
+ * (TCP's initial window, 14.6 KB with the headers; docs/decisions/0009). Quality 4 had been chosen as as cheap as
+ * gzip level 4 and smaller; both are a fraction of gzip through CompressionStream (hono/compress), which pays for a
+ * stream per response on top of level 6. The cost is paid once a body (compressOnce).
  */
-const BROTLI = { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT };
+const BROTLI = { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT };
 const GZIP_LEVEL = 4;
 
 /** The encoding to use for an Accept-Encoding header: br, else gzip, honouring q=0. */

@@ -4,6 +4,8 @@
 // anonymous, so they go through the public read cache like any visitor's. When the build is missing or
 // rendering throws, the page is the static shell, as before: never an error page.
 import { escapeHtml } from '../lib/html';
+import type { StylesheetTable } from '../schemas/stylesheet';
+import { classesIn, criticalCss } from './critical-css';
 
 /** Answers an API request the way the app does over HTTP. */
 export type ApiFetch = (request: Request) => Promise<Response> | Response;
@@ -29,6 +31,8 @@ export interface SsrEntry {
   ): Promise<{ html: string; state: unknown; meta?: PageMeta; structuredData?: unknown[]; status?: number; location?: string } | null>;
   /** Renders each kind of page a few times with a stand-in catalogue; only while a Worker isolate starts. */
   warmUp?(): Promise<number>;
+  /** The app's stylesheet in pieces (worker/ssr/critical-css.ts): a page carries only the rules its markup uses. */
+  stylesheet?: StylesheetTable | null;
 }
 
 /** The page a host sends: the shell, rendered or not, and its status (404: the not-found page; 301: moved). */
@@ -54,6 +58,7 @@ export const scriptSafeJson = (value: unknown) => JSON.stringify(value).replace(
 const SSR_MARKER = '<meta name="ssr" content="1">';
 const BOOT_SCRIPT = /<script src="\/assets\/boot-[^"]*\.js" async><\/script>/;
 const ROOT = /(<div id="root"[^>]*>)[\s\S]*?<!--\/app-->/;
+const INLINE_STYLESHEET = /^<style data-href="([^"]+)">[\s\S]*?<\/style>/;
 
 /**
  * Paths worth trying: page routes only (no file extension), so a missing /foo.png or /sw.js never runs the
@@ -76,6 +81,8 @@ let missingLogged = false;
 interface ShellParts {
   head: string;
   restOfHead: string;
+  /** The app's stylesheet inline at the start of restOfHead (web/vite-plugins.ts inlineCss): its address, and what follows it. */
+  style: { href: string; after: string } | null;
   beforeRoot: string;
   rootOpen: string;
   afterApp: string;
@@ -91,12 +98,15 @@ function cutShell(shell: string): ShellParts | null {
   const bodyEnd = shell.lastIndexOf('</body>');
   let parts: ShellParts | null = null;
   if (headEnd >= 0 && root && root.index > headEnd && bodyEnd > root.index) {
-    const style = shell.indexOf('<style', 0);
-    const editEnd = style >= 0 && style < headEnd ? style : headEnd;
+    const styleAt = shell.indexOf('<style', 0);
+    const editEnd = styleAt >= 0 && styleAt < headEnd ? styleAt : headEnd;
     const rootEnd = root.index + root[0].length;
+    const restOfHead = shell.slice(editEnd, headEnd);
+    const sheet = INLINE_STYLESHEET.exec(restOfHead);
     parts = {
       head: shell.slice(0, editEnd),
-      restOfHead: shell.slice(editEnd, headEnd),
+      restOfHead,
+      style: sheet ? { href: sheet[1]!, after: restOfHead.slice(sheet[0].length) } : null,
       beforeRoot: shell.slice(headEnd + '</head>'.length, root.index),
       rootOpen: root[1]!,
       afterApp: shell.slice(rootEnd, bodyEnd),
@@ -163,7 +173,7 @@ export async function renderShell(
     const body = page.html.slice(hoisted.length);
     const html =
       withMeta(head, page.meta ?? {}, url, origin) +
-      parts.restOfHead +
+      restOfHead(parts, entry.stylesheet, body) +
       hoisted +
       structured +
       '</head>' +
@@ -180,6 +190,16 @@ export async function renderShell(
     console.error(`[ssr] rendering ${url.pathname} failed; sending the static shell:`, error);
     return unchanged;
   }
+}
+
+/**
+ * The rest of the head with the stylesheet cut to the rules the page's markup can use, marked data-critical (main.tsx
+ * then links the whole sheet as the app starts); as the shell has it when the renderer's table is not of this sheet.
+ */
+function restOfHead(parts: ShellParts, table: StylesheetTable | null | undefined, markup: string): string {
+  if (!parts.style || table?.href !== parts.style.href) return parts.restOfHead;
+  const css = criticalCss(table.pieces, classesIn(parts.beforeRoot + markup + parts.afterApp));
+  return `<style data-href="${parts.style.href}" data-critical>${css}</style>${parts.style.after}`;
 }
 
 /**
