@@ -149,24 +149,25 @@ describe('server-rendered first page', () => {
     }
   });
 
-  test('the whole stylesheet comes once, as the app starts, and never again through "Xem phim" to the episode', async () => {
+  test('the whole stylesheet comes once, as the app starts, takes the place of the page\'s part, and never comes again through "Xem phim"', async () => {
     const film = await aFilm(b.baseURL());
     const { page, context, errors } = await b.newPage(PHONE);
     const stylesheets: string[] = [];
     page.on('request', (r) => {
       if (new URL(r.url()).pathname.endsWith('.css')) stylesheets.push(new URL(r.url()).pathname);
     });
-    await page.goto(`/${film.slug}`);
-    const inline = await page.locator('style[data-href]').getAttribute('data-href');
+    const html = await (await fetch(`${b.baseURL()}/${film.slug}`)).text();
+    const inline = /<style data-href="([^"]+)" data-critical>/.exec(html)?.[1];
     expect(inline).toMatch(/^\/assets\/.+\.css$/);
+    await page.goto(`/${film.slug}`);
     await page.waitForLoadState('networkidle');
     await tap(page, page.getByRole('button', { name: /Xem phim|Xem tiếp/ }));
     await page.waitForURL(/\/xem-phim\//);
     await page.getByRole('heading', { name: 'Danh sách tập' }).waitFor({ timeout: 20_000 });
     await page.waitForLoadState('networkidle');
     expect(stylesheets.filter((sheet) => sheet === inline)).toHaveLength(1);
-    // Applied twice and no more: the page's part inline, and the whole sheet the app linked (Vite's preload helper
-    // finds that link and adds no other).
+    // Applied once: the whole sheet the app linked (Vite's preload helper finds that link and adds no other); the
+    // page's part went once it was in.
     const applied = await page.evaluate(
       (href) =>
         [...document.styleSheets].filter(
@@ -174,7 +175,8 @@ describe('server-rendered first page', () => {
         ).length,
       inline,
     );
-    expect(applied).toBe(2);
+    expect(applied).toBe(1);
+    expect(await page.locator('style[data-href]').count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });

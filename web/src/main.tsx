@@ -46,13 +46,16 @@ setTimeout(() => void start(), 0);
  * a second time (a whole-document style recalculation, right after the tap on "Xem phim"). A disabled link says it is
  * in, and is never fetched. A page the host rendered carries only the rules its own markup uses (data-critical;
  * worker/ssr/critical-css.ts): there the link is the whole sheet, fetched now, before anything the app renders can
- * need a rule the page did not carry.
+ * need a rule the page did not carry. Once it is in, the part goes: the same rules in the same order, applied twice,
+ * made every later style recalculation (the watch page's, after "Xem phim") match each of them twice.
  */
 function linkInlineStylesheets(): void {
   for (const style of document.querySelectorAll<HTMLStyleElement>('style[data-href]')) {
     const link = document.createElement('link');
     link.rel = 'stylesheet';
-    link.disabled = style.dataset.critical === undefined;
+    const critical = style.dataset.critical !== undefined;
+    link.disabled = !critical;
+    if (critical) link.addEventListener('load', () => style.remove(), { once: true });
     link.href = style.dataset.href!;
     document.head.append(link);
   }
