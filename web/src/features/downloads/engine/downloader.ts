@@ -158,13 +158,32 @@ export async function resumeDownload(id: string): Promise<void> {
 // --- the runner -------------------------------------------------------------------------------------------
 
 let queued = false;
-/** Asks for the runner: this tab runs the queue once it holds the browser-wide lock (another tab may hold it). */
+let running = false;
+let again = false;
+/**
+ * Asks for the runner: this tab runs the queue once it holds the browser-wide lock (another tab may hold it). While
+ * this tab runs it, a kick (its own progress heard by auto-resume, a new episode queued) only asks for one more pass:
+ * the tab then never waits in line behind itself, so the tab next in line for the lock is another one, which takes
+ * the queue over at once when this tab closes.
+ */
 export function kick(): void {
+  if (running) {
+    again = true;
+    return;
+  }
   if (queued) return;
   queued = true;
   const run = async () => {
     queued = false;
-    await runQueue();
+    running = true;
+    try {
+      do {
+        again = false;
+        await runQueue();
+      } while (again);
+    } finally {
+      running = false;
+    }
   };
   if (navigator.locks?.request) void navigator.locks.request(LOCK, run).catch(() => undefined);
   else void run();
