@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Plugin, Rollup } from 'vite';
-import type { StylesheetTable } from '../worker/schemas/stylesheet';
+import { INLINE_STYLESHEET, inlineStylesheet, type StylesheetTable } from '../worker/schemas/stylesheet';
 import { stylesheetPieces } from './stylesheet-table';
 import { CATEGORIES, COUNTRIES, GENRES, RESERVED_FILM_SLUGS } from '../worker/schemas/taxonomy';
 import { CHUNK_META } from './src/features/player/stream/chunk-names.ts';
@@ -15,7 +15,7 @@ export function inlineCss(): Plugin {
       if (file.type !== 'asset' || !fileName.endsWith('.css')) continue;
       const tag = new RegExp(`<link rel="stylesheet"[^>]*href="/${fileName.replace(/[.]/g, '\\.')}"[^>]*>`);
       // data-href: the address it would have had; the app marks it as in the page for Vite's preload helper (main.tsx).
-      if (tag.test(source)) source = source.replace(tag, () => `<style data-href="/${fileName}">${String(file.source)}</style>`);
+      if (tag.test(source)) source = source.replace(tag, () => inlineStylesheet(`/${fileName}`, String(file.source)));
     }
     return source;
   });
@@ -36,7 +36,7 @@ export function appStylesheetTable(indexHtml: string): Plugin {
     load(id) {
       if (id !== `\0${STYLESHEET_MODULE}`) return null;
       const html = existsSync(indexHtml) ? readFileSync(indexHtml, 'utf8') : '';
-      const style = /<style data-href="([^"]+)">([\s\S]*?)<\/style>/.exec(html);
+      const style = INLINE_STYLESHEET.exec(html);
       const table: StylesheetTable | null = style ? { href: style[1]!, pieces: stylesheetPieces(style[2]!) } : null;
       return `export default ${JSON.stringify(table)};`;
     },

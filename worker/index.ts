@@ -18,7 +18,7 @@ import { consumePushChunks } from './services/push/chunks';
 import { scopeVersion } from './services/catalogue/version';
 import { cacheScopeOf } from './lib/cache-scope';
 import { isSeoPath } from './services/seo/sitemap';
-import { isPagePath, type LoadEntry, renderShell, type SsrEntry } from './ssr/render';
+import { isPagePath, type LoadEntry, loadRenderer, renderShell, type SsrEntry } from './ssr/render';
 
 /**
  * The first-page renderer `npm run build` writes (web/src/entry-server.tsx). Not bundled: wrangler uploads
@@ -27,18 +27,13 @@ import { isPagePath, type LoadEntry, renderShell, type SsrEntry } from './ssr/re
  * bundler nor the type checker needs the file.
  */
 const SSR_ENTRY = './ssr/dist/entry-server.js';
+const loadSsrEntry: LoadEntry = () => import(SSR_ENTRY) as Promise<SsrEntry>;
 /**
- * Imported and warmed up as the isolate starts, not on its first page: compiling the renderer and running it
- * until V8 has compiled its hot paths (web/src/app/warm-up.ts) is then start-up work instead of the first
- * request's CPU. A missing build rejects; pages then get the static shell. A failed warm-up only leaves the
- * first page colder.
+ * Imported and warmed up as the isolate starts, not on its first page (ssr/render.ts loadRenderer): compiling the
+ * renderer and running it until V8 has compiled its hot paths is then start-up work instead of the first request's
+ * CPU. A missing build rejects; pages then get the static shell.
  */
-const ssrEntry = (import(SSR_ENTRY) as Promise<SsrEntry>).then(async (entry) => {
-  await entry.warmUp?.().catch(() => 0);
-  return entry;
-});
-ssrEntry.catch(() => undefined);
-const loadSsrEntry: LoadEntry = () => ssrEntry;
+loadRenderer(loadSsrEntry).catch(() => undefined);
 
 /** Every variable worker/config.ts reads, as the string bindings ([vars] and secrets) that carry them. */
 type ConfigVars = { [K in keyof z.input<typeof configSchema>]?: string };

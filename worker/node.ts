@@ -20,7 +20,7 @@ import { type EdgeCacheOptions, memoryStore, publicCacheControl, withEdgeCache }
 import { securityHeaders } from './lib/security-headers';
 import { holdServerLock } from './db/server-lock';
 import { LOCAL_SECRETS_FILE, localSecrets } from './local-secrets';
-import { isPagePath, type LoadEntry, renderShell, type SsrEntry } from './ssr/render';
+import { isPagePath, type LoadEntry, loadRenderer, renderShell, type SsrEntry } from './ssr/render';
 import { runScheduledJobs } from './scheduled';
 import { nodeMailTransport } from './services/mail/node-smtp';
 import { startPushPool } from './services/push/pool';
@@ -33,24 +33,7 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const WEB_DIST = resolve(REPO_ROOT, 'web/dist');
 /** The first-page renderer `npm run build` writes (web/src/entry-server.tsx; worker/ssr/render.ts). */
 export const SSR_ENTRY = resolve(REPO_ROOT, 'worker/ssr/dist/entry-server.js');
-/**
- * Imported and warmed up once, as the Worker does (worker/index.ts, web/src/app/warm-up.ts): the server starts it as
- * it begins to listen, so the first visitor's page runs compiled code (the first page after a start took 300 ms to
- * render, the next ones 16–33 ms). A failed import is tried again on the next page (a build may land).
- */
-let builtEntry: Promise<SsrEntry> | undefined;
-const loadBuiltEntry: LoadEntry = () => {
-  if (!builtEntry) {
-    builtEntry = (import(pathToFileURL(SSR_ENTRY).href) as Promise<SsrEntry>).then(async (entry) => {
-      await entry.warmUp?.().catch(() => 0);
-      return entry;
-    });
-    builtEntry.catch(() => {
-      builtEntry = undefined;
-    });
-  }
-  return builtEntry;
-};
+const loadBuiltEntry: LoadEntry = () => import(pathToFileURL(SSR_ENTRY).href) as Promise<SsrEntry>;
 /** Secrets drawn on a first start when the environment sets none (worker/local-secrets.ts). */
 export { LOCAL_SECRETS_FILE };
 
@@ -193,7 +176,9 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
   server.on('clientError', answerClientError);
   await new Promise<void>((listening) => server.listen(options.port, '0.0.0.0', listening));
   const { port } = server.address() as AddressInfo;
-  loadBuiltEntry().catch(() => undefined);
+  // The renderer warmed up as the server starts (ssr/render.ts loadRenderer): the first page after a start took 304 ms
+  // to render, the next ones 16–33 ms.
+  loadRenderer(loadBuiltEntry).catch(() => undefined);
   // Ticks never overlap in this process (a crawl tick may run for CRAWL_TICK_BUDGET_MS); SCHEDULER_TICK_MS
   // lets tests tick faster than the Cron Trigger's minute.
   let ticking = false;

@@ -4,7 +4,7 @@
 // anonymous, so they go through the public read cache like any visitor's. When the build is missing or
 // rendering throws, the page is the static shell, as before: never an error page.
 import { escapeHtml } from '../lib/html';
-import type { StylesheetTable } from '../schemas/stylesheet';
+import { INLINE_STYLESHEET, inlineStylesheet, type StylesheetTable } from '../schemas/stylesheet';
 import { classesIn, criticalCss } from './critical-css';
 
 /** Answers an API request the way the app does over HTTP. */
@@ -29,7 +29,7 @@ export interface SsrEntry {
     fetchApi: ApiFetch,
     origin: string,
   ): Promise<{ html: string; state: unknown; meta?: PageMeta; structuredData?: unknown[]; status?: number; location?: string } | null>;
-  /** Renders each kind of page a few times with a stand-in catalogue; only while a Worker isolate starts. */
+  /** Renders each kind of page a few times with a stand-in catalogue; run by loadRenderer before any page. */
   warmUp?(): Promise<number>;
   /** The app's stylesheet in pieces (worker/ssr/critical-css.ts): a page carries only the rules its markup uses. */
   stylesheet?: StylesheetTable | null;
@@ -58,7 +58,6 @@ export const scriptSafeJson = (value: unknown) => JSON.stringify(value).replace(
 const SSR_MARKER = '<meta name="ssr" content="1">';
 const BOOT_SCRIPT = /<script src="\/assets\/boot-[^"]*\.js" async><\/script>/;
 const ROOT = /(<div id="root"[^>]*>)[\s\S]*?<!--\/app-->/;
-const INLINE_STYLESHEET = /^<style data-href="([^"]+)">[\s\S]*?<\/style>/;
 
 /**
  * Paths worth trying: page routes only (no file extension), so a missing /foo.png or /sw.js never runs the
@@ -68,9 +67,31 @@ export function isPagePath(pathname: string): boolean {
   return !/\.[a-z0-9]+$/i.test(pathname) && !pathname.startsWith('/api/') && pathname !== '/api';
 }
 
-/** Each loader runs once (a host has one); a failed load is retried on the next page (a build may land). */
 const loaded = new WeakMap<LoadEntry, Promise<SsrEntry>>();
 let missingLogged = false;
+
+/**
+ * The host's renderer, loaded once and warmed up before any page uses it (web/src/app/warm-up.ts; decision 0904). A
+ * host calls it as it starts (the Worker as its isolate starts, the Node host as it listens), so the first visitor's
+ * page runs compiled code; every page waits for the same promise, so none is rendered while the warm-up's stand-in
+ * catalogue is the renderer's API client (one per process or isolate). A failed load is tried again on the next page
+ * (a build may land); a failed warm-up only leaves the first page colder.
+ */
+export function loadRenderer(loadEntry: LoadEntry): Promise<SsrEntry> {
+  let load = loaded.get(loadEntry);
+  if (!load) {
+    const loading = loadEntry().then(async (entry) => {
+      await entry.warmUp?.().catch(() => 0);
+      return entry;
+    });
+    loading.catch(() => {
+      if (loaded.get(loadEntry) === loading) loaded.delete(loadEntry);
+    });
+    loaded.set(loadEntry, loading);
+    load = loading;
+  }
+  return load;
+}
 
 /**
  * The shell cut once where every page differs: the head's first part (title, description, sharing tags, the
@@ -106,7 +127,7 @@ function cutShell(shell: string): ShellParts | null {
     parts = {
       head: shell.slice(0, editEnd),
       restOfHead,
-      style: sheet ? { href: sheet[1]!, after: restOfHead.slice(sheet[0].length) } : null,
+      style: sheet?.index === 0 ? { href: sheet[1]!, after: restOfHead.slice(sheet[0].length) } : null,
       beforeRoot: shell.slice(headEnd + '</head>'.length, root.index),
       rootOpen: root[1]!,
       afterApp: shell.slice(rootEnd, bodyEnd),
@@ -138,14 +159,8 @@ export async function renderShell(
   if (!parts) return unchanged;
   let entry: SsrEntry;
   try {
-    let load = loaded.get(loadEntry);
-    if (!load) {
-      load = loadEntry();
-      loaded.set(loadEntry, load);
-    }
-    entry = await load;
+    entry = await loadRenderer(loadEntry);
   } catch (error) {
-    loaded.delete(loadEntry);
     if (!missingLogged) console.error('[ssr] renderer not built (npm run build); sending the static shell:', String(error));
     missingLogged = true;
     return unchanged;
@@ -199,7 +214,7 @@ export async function renderShell(
 function restOfHead(parts: ShellParts, table: StylesheetTable | null | undefined, markup: string): string {
   if (!parts.style || table?.href !== parts.style.href) return parts.restOfHead;
   const css = criticalCss(table.pieces, classesIn(parts.beforeRoot + markup + parts.afterApp));
-  return `<style data-href="${parts.style.href}" data-critical>${css}</style>${parts.style.after}`;
+  return inlineStylesheet(parts.style.href, css, { critical: true }) + parts.style.after;
 }
 
 /**

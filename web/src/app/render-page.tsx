@@ -131,5 +131,5 @@ function movedFilmPage(url: string, moved: ReadonlyMap<string, string>): string 
   return `${path}${page.search}`;
 }
 
-/** Renders each kind of page a few times with a one-film catalogue (app/warm-up.ts): for the Worker's start-up only. */
+/** Renders each kind of page a few times with a one-film catalogue (app/warm-up.ts): for a host's start-up only (worker/ssr/render.ts loadRenderer). */
 export const warmUpRenderer = () => warmUp(renderPage);

@@ -1,7 +1,8 @@
 // Start-up warm-up of the first-page renderer (issue 17; docs/decisions/0606-*). A fresh isolate runs every
 // function in V8's interpreter until it has run often enough to be compiled: its first page cost 50–65 ms of
-// CPU in workerd where the same page costs 10 once warm. The Worker therefore renders each kind of page a few
-// times while its isolate starts (worker/index.ts), with a one-film catalogue answered in-process, so the
+// CPU in workerd where the same page costs 10 once warm. A host therefore renders each kind of page a few times as
+// it starts (worker/ssr/render.ts loadRenderer: the Worker's isolate, the Node server), with a one-film catalogue
+// answered in-process, so the
 // first visitor's page runs compiled code. Start-up CPU is not a request's: Cloudflare bounds it (1 s) apart
 // from the 10 ms of a Free-plan request, and the isolate starts while the visitor's TLS handshake is under way.
 import type { FilmCard, FilmDetailResponse, HomeTopData, Paginated } from '../../../worker/schemas/catalogue';
@@ -101,8 +102,9 @@ class StartUpAbortController {
 }
 
 /**
- * Renders home, a listing, a film, an episode and a search page ROUNDS times each. Call it only while the
- * isolate starts (nothing else runs then): the renderer's API client is the one-film catalogue meanwhile.
+ * Renders home, a listing, a film, an episode and a search page ROUNDS times each. Call it only while the host
+ * starts, before any page (worker/ssr/render.ts loadRenderer): the renderer's API client is the one-film catalogue
+ * meanwhile.
  * Resolves with the number of pages rendered; a page that fails is skipped (the first visitor's page then just
  * runs colder code).
  */
